@@ -1,0 +1,44 @@
+# The two commands of the README: `make run` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+
+.PHONY: run test bench lint format messages clean
+
+$(VENV)/.runtime: requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: requirements.txt requirements-dev.txt $(VENV)/.runtime
+	$(PY) -m pip install -q -r requirements-dev.txt
+	touch $@
+
+run: $(VENV)/.runtime
+	$(PY) manage.py migrate --noinput -v0
+	$(PY) manage.py collectstatic --noinput -v0
+	$(PY) manage.py serve --port $(PORT)
+
+test: $(VENV)/.dev
+	$(PY) -m pytest
+
+bench: $(VENV)/.dev
+	$(PY) bench/run.py
+
+lint: $(VENV)/.dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(VENV)/.dev
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+# Needs GNU gettext (apt-get install gettext); the compiled .mo files are committed.
+messages: $(VENV)/.dev
+	$(PY) manage.py makemessages -l es --no-obsolete --add-location file
+	$(PY) manage.py compilemessages -l es
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache

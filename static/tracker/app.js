@@ -1,0 +1,98 @@
+/* The match page's behaviour. No inline script anywhere (CSP): everything
+   is wired here by delegation. */
+(function () {
+  "use strict";
+
+  var socket = null;
+
+  function status(online) {
+    var el = document.getElementById("connection");
+    if (!el) { return; }
+    el.textContent = online ? el.dataset.online : el.dataset.offline;
+    el.classList.toggle("offline", !online);
+  }
+
+  /* Every action carries an id chosen once per form: a double tap or an htmx
+     retry repeats the id, and the server appends the action only once. */
+  function actionId(elt) {
+    if (!elt.dataset.actionId) {
+      var bytes = new Uint8Array(12);
+      (window.crypto || window.msCrypto).getRandomValues(bytes);
+      elt.dataset.actionId = Array.prototype.map.call(bytes, function (b) {
+        return ("0" + b.toString(16)).slice(-2);
+      }).join("");
+    }
+    return elt.dataset.actionId;
+  }
+
+  document.addEventListener("htmx:configRequest", function (evt) {
+    if (evt.detail.verb === "post") {
+      evt.detail.parameters.action_id = actionId(evt.detail.elt);
+    }
+  });
+
+  document.addEventListener("htmx:wsOpen", function (evt) {
+    socket = evt.detail.socketWrapper;
+    status(true);
+  });
+  document.addEventListener("htmx:wsClose", function () { socket = null; status(false); });
+  document.addEventListener("htmx:wsError", function () { status(false); });
+  document.addEventListener("htmx:sendError", function () { status(false); });
+
+  /* A phone waking up resyncs at once instead of waiting for the backoff. */
+  function resync() {
+    if (socket) {
+      socket.send(JSON.stringify({ resync: true }));
+    } else {
+      var live = document.getElementById("live");
+      if (live && window.htmx) {
+        window.htmx.ajax("GET", "/m/" + live.dataset.code + "/blocks/", { swap: "none", source: live });
+      }
+    }
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { resync(); }
+  });
+  window.addEventListener("online", resync);
+
+  /* Tap on the table map: store whole millimetres (120 x 120 cm table). */
+  document.addEventListener("click", function (evt) {
+    var svg = evt.target.closest && evt.target.closest("svg.tablemap[data-x]");
+    if (!svg) { return; }
+    var point = svg.createSVGPoint();
+    point.x = evt.clientX;
+    point.y = evt.clientY;
+    var local = point.matrixTransform(svg.getScreenCTM().inverse());
+    var x = Math.max(0, Math.min(1200, Math.round(local.x)));
+    var y = Math.max(0, Math.min(1200, Math.round(local.y)));
+    document.getElementById(svg.dataset.x).value = x;
+    document.getElementById(svg.dataset.y).value = y;
+    var pin = svg.querySelector("circle.pin");
+    pin.setAttribute("cx", x);
+    pin.setAttribute("cy", y);
+  });
+
+  /* Recompute each revealed commitment on this phone:
+     sha256(nonce bytes || canonical JSON as UTF-8). */
+  function hexBytes(hex) {
+    var out = new Uint8Array(hex.length / 2);
+    for (var i = 0; i < out.length; i++) { out[i] = parseInt(hex.substr(i * 2, 2), 16); }
+    return out;
+  }
+  function verifyAll() {
+    var nodes = document.querySelectorAll(".verify[data-commitment]:not([data-checked])");
+    Array.prototype.forEach.call(nodes, function (node) {
+      var nonce = hexBytes(node.dataset.nonce || "");
+      var text = new TextEncoder().encode(node.dataset.canonical || "");
+      var bytes = new Uint8Array(nonce.length + text.length);
+      bytes.set(nonce);
+      bytes.set(text, nonce.length);
+      var ok = window.trackerSha256(bytes) === node.dataset.commitment;
+      node.dataset.checked = ok ? "ok" : "bad";
+      node.textContent = ok ? node.dataset.ok : node.dataset.bad;
+    });
+  }
+  document.addEventListener("htmx:load", verifyAll);
+  document.addEventListener("htmx:oobAfterSwap", verifyAll);
+  document.addEventListener("DOMContentLoaded", verifyAll);
+})();

@@ -1,0 +1,39 @@
+"""Fixtures name people: alice and bob play, carol organizes, mallory is
+anyone else."""
+
+import pytest
+from django.test import Client
+
+from tracker import reading
+
+
+@pytest.fixture(autouse=True)
+def _fresh_state_cache():
+    # The read cache is per process; tests reuse primary keys across databases.
+    reading.forget()
+    yield
+    reading.forget()
+
+
+@pytest.fixture(autouse=True)
+def _no_guess_limit_leaks(settings):
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def alice():
+    return Client()
+
+
+@pytest.fixture
+def bob():
+    return Client()
+
+
+@pytest.fixture
+def mallory():
+    return Client()

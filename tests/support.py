@@ -1,0 +1,21 @@
+"""Skips that CI turns into failures."""
+
+import os
+import shutil
+
+import pytest
+
+
+def skip_or_fail(reason: str, required_by: str) -> None:
+    """Skip with `reason`, unless the environment variable `required_by` is set
+    (CI sets it), in which case the missing prerequisite is a failure."""
+    if os.environ.get(required_by):
+        pytest.fail(f"{reason} ({required_by} is set, so this check may not be skipped)")
+    pytest.skip(reason)
+
+
+def chromium_path() -> str:
+    path = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+    if not os.path.exists(path):
+        skip_or_fail("chromium is not installed (apt-get install chromium)", "REQUIRE_BROWSER")
+    return path

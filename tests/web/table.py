@@ -1,0 +1,76 @@
+"""Drive a match through the real views, as two phones would."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from django.test import Client
+
+from tracker.models import Match
+
+_ids = itertools.count(1)
+
+
+def next_action_id() -> str:
+    return f"test-action-{next(_ids):08d}"
+
+
+class Phone:
+    def __init__(self, client: Client, match: Match, letter: str):
+        self.client = client
+        self.match = match
+        self.letter = letter
+
+    def page(self) -> str:
+        return self.client.get(f"/m/{self.match.code}/").content.decode()
+
+    def act(self, command: str, action_id: str | None = None, **data):
+        payload = {"action_id": action_id or next_action_id(), **data}
+        return self.client.post(
+            f"/m/{self.match.code}/act/{command}/", payload, HTTP_HX_REQUEST="true"
+        )
+
+    def add_trooper(self, name, cost, group=1, silhouette=2, traits=(), row_id=None):
+        page = self.page()
+        if row_id is None:
+            row_id = re.search(r'name="row_id" value="([a-f0-9]{12})"', page).group(1)
+        return self.client.post(
+            f"/m/{self.match.code}/draft/add/",
+            {
+                "row_id": row_id,
+                "name": name,
+                "cost": cost,
+                "combat_group": group,
+                "silhouette": silhouette,
+                "traits": list(traits),
+            },
+            HTTP_HX_REQUEST="true",
+        )
+
+
+def create_match(client: Client, name="Friday game", points=300, rounds=3) -> Match:
+    response = client.post(
+        "/new/",
+        {"name": name, "points_limit": points, "rounds": rounds, "mission": "", "table": "7"},
+    )
+    assert response.status_code == 302, response.content
+    code = response["Location"].split("/")[2]
+    return Match.objects.get(code=code)
+
+
+def claim(client: Client, match: Match, letter: str, name: str, pin: str = "1234") -> Phone:
+    seat = match.seats.get(letter=letter)
+    response = client.post(f"/m/{match.code}/s/{seat.token}/", {"name": name, "pin": pin})
+    assert response.status_code == 302, response.content.decode()[:500]
+    return Phone(client, match, letter)
+
+
+def seated(alice: Client, bob: Client, **kwargs) -> tuple[Phone, Phone]:
+    match = create_match(alice, **kwargs)
+    return claim(alice, match, "A", "Alice"), claim(bob, match, "B", "Bob")
+
+
+def error_of(response) -> str | None:
+    found = re.search(r'<p class="error" role="alert">(.*?)</p>', response.content.decode(), re.S)
+    return found.group(1).strip() if found else None

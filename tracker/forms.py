@@ -1,0 +1,183 @@
+"""From a POST to a rules Command, or a clear refusal.
+
+Most commands are built field by field from their dataclass annotations. The
+few whose data the server must choose (secret ids, nonces) or keep (the army
+list draft) have a builder of their own in BUILDERS.
+"""
+
+from __future__ import annotations
+
+import secrets
+import types
+import typing
+from collections.abc import Callable
+from dataclasses import fields
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tracker import rules
+from tracker.models import Match, Seat
+from tracker.rules.i18n import _ as mark
+from tracker.rules.state import HD_POSITION, HOLOECHO, LIEUTENANT, RESERVE, TRAITS
+
+MAX_FIELD = 2000
+
+# Commands a player may post. Anything else is "Unknown action."
+PLAYER_COMMANDS: set[str] = set()
+
+
+def new_id() -> str:
+    return secrets.token_hex(6)
+
+
+def new_nonce() -> str:
+    return secrets.token_hex(16)
+
+
+def _coerce(name: str, hint, post) -> object:
+    origin = typing.get_origin(hint)
+    if hint is list or origin is list:
+        return [str(v)[:MAX_FIELD] for v in post.getlist(name)][:50]
+    if origin in (typing.Union, types.UnionType):
+        options = [h for h in typing.get_args(hint) if h is not type(None)]
+        if post.get(name) in (None, ""):
+            return None
+        return _coerce(name, options[0], post)
+    raw = post.get(name)
+    if hint is bool:
+        return raw in ("1", "true", "on", "yes")
+    if raw is None:
+        raise rules.InvalidInput(mark("Some information is missing; reload the page."))
+    if hint is int:
+        try:
+            return int(raw)
+        except ValueError:
+            raise rules.InvalidInput(
+                mark("%(field)s must be a whole number."), field=name
+            ) from None
+    return str(raw)[:MAX_FIELD]
+
+
+def generic_command(command_type: type[rules.Command], post) -> rules.Command:
+    hints = typing.get_type_hints(command_type)
+    values = {f.name: _coerce(f.name, hints[f.name], post) for f in fields(command_type)}
+    return command_type(**values)
+
+
+def _lock_list(post, match: Match, seat: Seat) -> rules.Command:
+    from tracker.rules.setup import LockArmyList
+
+    return LockArmyList(troopers=list(seat.draft))
+
+
+def _seal_deployment(post, match: Match, seat: Seat) -> rules.Command:
+    """Secrets from the deployment form; ids and nonces chosen here, never by
+    the phone, so a weak or repeated nonce cannot be smuggled in."""
+    from tracker.rules.sealing import SealDeployment
+
+    def sealed(kind: str, **raw) -> dict:
+        return {"id": new_id(), "nonce": new_nonce(), "kind": kind, **raw}
+
+    chosen = [sealed(LIEUTENANT, trooper_id=post.get("lieutenant", ""))]
+    for key in post:
+        if key.startswith("hd_position_"):
+            trooper_id = key.removeprefix("hd_position_")
+            chosen.append(
+                sealed(
+                    HD_POSITION,
+                    trooper_id=trooper_id,
+                    position=post.get(key, ""),
+                    x=post.get(f"hd_x_{trooper_id}") or None,
+                    y=post.get(f"hd_y_{trooper_id}") or None,
+                )
+            )
+        elif key.startswith("holoecho_"):
+            trooper_id = key.removeprefix("holoecho_")
+            positions = {
+                element: post.get(f"he_pos_{element}_{trooper_id}", "")
+                for element in ("model", "marker1", "marker2")
+            }
+            chosen.append(
+                sealed(HOLOECHO, trooper_id=trooper_id, real=post.get(key), positions=positions)
+            )
+    if post.get("reserve"):
+        chosen.append(sealed(RESERVE, trooper_id=post.get("reserve")))
+    return SealDeployment(secrets=chosen)
+
+
+def _seal_note(post, match: Match, seat: Seat) -> rules.Command:
+    from tracker.rules.sealing import SealNote
+
+    return SealNote(
+        secret_id=new_id(),
+        nonce=new_nonce(),
+        label=str(post.get("label", ""))[:MAX_FIELD],
+        text=str(post.get("text", ""))[:MAX_FIELD],
+    )
+
+
+Builder = Callable[[typing.Any, Match, Seat], rules.Command]
+BUILDERS: dict[str, Builder] = {
+    "LockArmyList": _lock_list,
+    "SealDeployment": _seal_deployment,
+    "SealNote": _seal_note,
+}
+# Commands only the web layer issues itself (seat moves follow a PIN check).
+INTERNAL = {"MoveSeat", "ClaimSeat"}
+
+
+def build_command(name: str, post, match: Match, seat: Seat) -> rules.Command:
+    command_type = rules.COMMAND_TYPES.get(name)
+    if command_type is None or name in INTERNAL:
+        raise rules.InvalidInput(mark("Unknown action."))
+    if name in BUILDERS:
+        return BUILDERS[name](post, match, seat)
+    return generic_command(command_type, post)
+
+
+# ------------------------------------------------------------ Django forms
+
+
+class CreateMatchForm(forms.Form):
+    name = forms.CharField(label=_("Match name"), max_length=80)
+    points_limit = forms.IntegerField(
+        label=_("Points limit"), min_value=50, max_value=1000, initial=300
+    )
+    rounds = forms.IntegerField(label=_("Game Rounds"), min_value=1, max_value=6, initial=3)
+    mission = forms.CharField(label=_("Mission"), max_length=80, required=False)
+    table = forms.CharField(label=_("Table"), max_length=40, required=False)
+
+
+class ClaimSeatForm(forms.Form):
+    name = forms.CharField(label=_("Your name"), max_length=60)
+    pin = forms.RegexField(
+        label=_("PIN (4 to 8 digits)"),
+        regex=r"^\d{4,8}$",
+        error_messages={"invalid": _("The PIN is 4 to 8 digits.")},
+        widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+
+
+class MoveSeatForm(forms.Form):
+    pin = forms.CharField(
+        label=_("PIN"),
+        max_length=8,
+        widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+
+
+class TrooperForm(forms.Form):
+    """One row of the army list draft."""
+
+    row_id = forms.RegexField(regex=r"^[a-f0-9]{12}$", widget=forms.HiddenInput)
+    name = forms.CharField(label=_("Trooper"), max_length=60)
+    cost = forms.IntegerField(label=_("Points"), min_value=0, max_value=200)
+    combat_group = forms.IntegerField(label=_("Group"), min_value=1, max_value=5, initial=1)
+    silhouette = forms.IntegerField(label=_("S"), min_value=1, max_value=8, initial=2)
+    traits = forms.MultipleChoiceField(
+        label=_("Traits"),
+        required=False,
+        choices=[(t, t) for t in TRAITS],
+        widget=forms.CheckboxSelectMultiple,
+    )

@@ -1,0 +1,62 @@
+"""Names players know, in their language, for the codes the rules use."""
+
+from django.utils.translation import gettext_lazy as _
+
+from tracker.rules import state as s
+
+LABELS = {
+    # traits
+    s.HIDDEN_DEPLOYMENT: _("Hidden Deployment"),
+    s.HOLOPROJECTOR: _("Holoprojector"),
+    s.CAMOUFLAGE: _("Camouflage (marker)"),
+    s.INFILTRATION: _("Infiltration"),
+    s.COURAGE: _("Courage"),
+    s.RELIGIOUS: _("Religious Troop"),
+    s.VETERAN: _("Veteran"),
+    s.FRENZY: _("Frenzy"),
+    s.IMPETUOUS: _("Impetuous"),
+    s.IRREGULAR: _("Irregular"),
+    s.DOCTOR: _("Doctor"),
+    s.ENGINEER: _("Engineer"),
+    s.CUBE: _("Cube"),
+    s.REMOTE_PRESENCE: _("Remote Presence"),
+    s.LIEUTENANT_CANDIDATE: _("Lieutenant candidate"),
+    # conditions and tokens
+    s.NORMAL: _("Normal"),
+    s.UNCONSCIOUS: _("Unconscious"),
+    s.DEAD: _("Dead"),
+    s.SEPSITORIZED: _("Sepsitorized"),
+    s.PRONE: _("Prone"),
+    s.IMMOBILIZED_A: _("Immobilized-A"),
+    s.IMMOBILIZED_B: _("Immobilized-B"),
+    s.ISOLATED: _("Isolated"),
+    s.POSSESSED: _("Possessed"),
+    s.STUNNED: _("Stunned"),
+    s.ENGAGED: _("Engaged"),
+    s.UNLOADED: _("Unloaded"),
+    # secrets
+    s.LIEUTENANT: _("Lieutenant"),
+    s.HD_POSITION: _("Hidden Deployment position"),
+    s.HOLOECHO: _("Real Holoecho"),
+    s.RESERVE: _("Reserved trooper"),
+    s.NOTE: _("Sealed note"),
+    "model": _("the model"),
+    "marker1": _("Holoecho marker 1"),
+    "marker2": _("Holoecho marker 2"),
+    # match and turn phases
+    s.SETUP: _("Setting up"),
+    s.DEPLOYMENT: _("Deployment Phase"),
+    s.PLAYING: _("In play"),
+    s.FINISHED: _("Finished"),
+    s.TACTICAL: _("Tactical Phase"),
+    s.IMPETUOUS_PHASE: _("Impetuous Phase"),
+    s.ORDERS: _("Orders"),
+    s.STATES: _("States Phase"),
+    "owner": _("revealed by its owner"),
+}
+
+
+def label(code: str | None) -> str:
+    if code is None:
+        return ""
+    return str(LABELS.get(code, code))

@@ -1,0 +1,27 @@
+"""Serve HTTP and websockets on one port with daphne, and say which address
+a phone on the same Wi-Fi should open."""
+
+from daphne.cli import CommandLineInterface
+from django.conf import settings
+from django.core.management.base import BaseCommand
+from django.utils.translation import gettext as _
+
+
+class Command(BaseCommand):
+    help = "Run the tracker for phones on this network."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--host", default="0.0.0.0")  # noqa: S104 (phones on the LAN)
+        parser.add_argument("--port", type=int, default=8000)
+
+    def handle(self, *args, **options):
+        port = options["port"]
+        addresses = [h for h in settings.ALLOWED_HOSTS if h[0].isdigit() and h != "127.0.0.1"]
+        self.stdout.write(_("Infinity tracker is running."))
+        for address in addresses:
+            self.stdout.write(_("On a phone on the same Wi-Fi, open: http://%(address)s:%(port)s/") % {"address": address, "port": port})
+        self.stdout.write(_("On this computer: http://localhost:%(port)s/") % {"port": port})
+        self.stdout.flush()
+        CommandLineInterface().run(
+            ["-b", options["host"], "-p", str(port), "--proxy-headers", "tracker.asgi:application"]
+        )

@@ -1,0 +1,156 @@
+"""Persistence: matches, seats and the append-only event log.
+
+The log is the source of truth; everything else on a Match row is a cache of
+it for lists and locks (seq, phase). Events are never updated or deleted:
+the ORM refuses it here and PostgreSQL refuses it with a trigger.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import UTC
+
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from tracker.rules.commitments import canonical_json
+
+GENESIS_HASH = "0" * 64
+
+
+def new_code() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def new_token() -> str:
+    # 32 random bytes: a seat link cannot be guessed, only shared.
+    return secrets.token_urlsafe(32)
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        SETTING_UP = "setting_up", _("setting up")
+        IN_PROGRESS = "in_progress", _("in progress")
+        FINISHED = "finished", _("finished")
+        DISPUTED = "disputed", _("disputed")
+
+    code = models.CharField(max_length=20, unique=True, default=new_code)
+    host_token = models.CharField(max_length=64, default=new_token)
+    name = models.CharField(_("name"), max_length=80)
+    points_limit = models.PositiveIntegerField(_("points limit"), default=300)
+    mission = models.CharField(_("mission"), max_length=80, blank=True)
+    table = models.CharField(_("table"), max_length=40, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    # Caches of the log, maintained by the one write path (actions.py).
+    seq = models.PositiveIntegerField(default=0)
+    last_hash = models.CharField(max_length=64, default=GENESIS_HASH)
+    status = models.CharField(
+        max_length=20, choices=Status.choices, default=Status.SETTING_UP, db_index=True
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def group_name(self) -> str:
+        return f"match-{self.pk}"
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    letter = models.CharField(max_length=1, choices=[("A", "A"), ("B", "B")])
+    token = models.CharField(max_length=64, unique=True, default=new_token)
+    # sha256 of the random holder key kept in the claiming browser's session.
+    holder_hash = models.CharField(max_length=64, blank=True)
+    pin_hash = models.CharField(max_length=128, blank=True)
+    name = models.CharField(max_length=60, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    # The army list being drafted: private working notes, not match history.
+    draft = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "letter"], name="one_seat_per_letter")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} / {self.letter}"
+
+    @property
+    def claimed(self) -> bool:
+        return bool(self.holder_hash)
+
+
+class EventQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise PermissionError("match events are append-only")
+
+    def delete(self):
+        raise PermissionError("match events are append-only")
+
+
+class MatchEvent(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=60)
+    # Canonical JSON text, exactly what the hash covers.
+    data = models.TextField()
+    private_to = models.CharField(max_length=1, blank=True)
+    # "A", "B", "organizer" or "" for the tracker itself.
+    actor = models.CharField(max_length=20, blank=True)
+    action_id = models.CharField(max_length=64, blank=True, db_index=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    hash = models.CharField(max_length=64)
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="one_event_per_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}#{self.seq} {self.kind}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise PermissionError("match events are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise PermissionError("match events are append-only")
+
+    def chain_hash(self, prev_hash: str) -> str:
+        return chain_hash(
+            prev_hash,
+            seq=self.seq,
+            kind=self.kind,
+            data=self.data,
+            private_to=self.private_to,
+            actor=self.actor,
+            action_id=self.action_id,
+            created_at=self.created_at,
+        )
+
+
+def chain_hash(prev_hash: str, *, seq, kind, data, private_to, actor, action_id, created_at) -> str:
+    """hash = sha256(prev_hash || canonical event). The README shows the same
+    computation in a few lines of standard-library Python."""
+    body = canonical_json(
+        {
+            "seq": seq,
+            "kind": kind,
+            "data": data,
+            "private_to": private_to,
+            "actor": actor,
+            "action_id": action_id,
+            "created_at": created_at.astimezone(UTC).isoformat(timespec="microseconds"),
+        }
+    )
+    return hashlib.sha256((prev_hash + body).encode()).hexdigest()

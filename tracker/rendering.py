@@ -1,0 +1,91 @@
+"""Turn what one viewer may see (reading.Seen) into HTML blocks.
+
+The page is a few blocks, each with a stable id. A push re-sends only the
+blocks whose HTML changed, so a phone mid-typing in its own block is not
+wiped when the opponent acts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.template.loader import render_to_string
+
+from tracker.labels import LABELS
+from tracker.models import Match, Seat
+from tracker.reading import Seen, seen_by
+from tracker.rules.commitments import canonical_json
+from tracker.rules.state import (
+    CONDITIONS,
+    HOLOECHO_ELEMENTS,
+    LIEUTENANT_CANDIDATE,
+    TOKENS,
+    TRAITS,
+)
+
+BLOCKS = ("header", "controls", "seat_A", "seat_B", "log")
+
+
+def next_row_id(seat: Seat | None) -> str:
+    """The id the next trooper added to the draft will get. Derived, not
+    random, so re-rendering an unchanged draft gives identical HTML (and a
+    double-tapped "add" is recognised by its id)."""
+    if seat is None:
+        return ""
+    digest = hashlib.sha256((seat.token + canonical_json(seat.draft)).encode())
+    return digest.hexdigest()[:12]
+
+
+def context_for(seen: Seen, seat: Seat | None = None, request=None, error: str = "") -> dict:
+    view = seen.view
+    draft = list(seat.draft) if seat is not None else []
+    return {
+        "match": seen.match,
+        "view": view,
+        "me": view.me,
+        "times": seen.times,
+        "log": seen.log,
+        "error": error,
+        "draft": draft or [],
+        "draft_points": sum(row.get("cost", 0) for row in draft or []),
+        "new_row_id": next_row_id(seat),
+        "traits": [(t, LABELS[t]) for t in TRAITS],
+        "conditions": [(c, LABELS[c]) for c in CONDITIONS],
+        "tokens": [(t, LABELS[t]) for t in TOKENS],
+        "holoecho_elements": [(e, LABELS[e]) for e in HOLOECHO_ELEMENTS],
+        "lieutenant_options": _lieutenant_options(view),
+        "request": request,
+    }
+
+
+def _lieutenant_options(view):
+    if view.me is None:
+        return []
+    candidates = [t for t in view.me.troopers if LIEUTENANT_CANDIDATE in t.traits]
+    return candidates or list(view.me.troopers)
+
+
+def render_blocks(
+    seen: Seen, seat: Seat | None = None, request=None, error: str = ""
+) -> dict[str, str]:
+    context = context_for(seen, seat, request, error)
+    blocks = {}
+    for name in BLOCKS:
+        template = f"tracker/blocks/{name.split('_')[0]}.html"
+        letter = name[-1] if name.startswith("seat_") else None
+        blocks[name] = render_to_string(template, {**context, "block": name, "letter": letter})
+    return blocks
+
+
+def oob_frame(blocks: dict[str, str], seq: int) -> str:
+    """A websocket frame: changed blocks, each swapped by id, plus the seq."""
+    parts = [f'<div id="seq" hx-swap-oob="true" data-seq="{int(seq)}"></div>']
+    for html in blocks.values():
+        parts.append(html.replace("<section ", '<section hx-swap-oob="true" ', 1))
+    return "".join(parts)
+
+
+def blocks_for(match: Match, seat: Seat | None) -> tuple[int, dict[str, str]]:
+    """What a socket pushes: the blocks for the seat it authenticated."""
+    seen = seen_by(match, seat.letter if seat else None)
+    return seen.view.seq, render_blocks(seen, seat)

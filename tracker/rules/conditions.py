@@ -1,0 +1,141 @@
+"""Public trooper states (Normal, Unconscious, Dead, Prone, Immobilized-A...)
+that either player sets, and the undo of the last such step.
+
+A correction is a new event (StepUndone), never an edit. Undo reaches back
+only over consecutive state steps: any other public event (a reveal, a phase
+change, a token spent) closes the window, because those cannot be taken back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from .commands import Command, handles
+from .errors import InvalidInput, NotAllowed, UnknownElement
+from .events import Event
+from .evolve import applies
+from .i18n import _
+from .state import CONDITIONS, FINISHED, SETUP, TOKENS, MatchState, Trooper, UndoStep
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrooperStateChanged(Event):
+    trooper_id: str
+    trooper_name: str
+    seat: str
+    by: str
+    condition: str
+    tokens: list
+    previous_condition: str
+    previous_tokens: list
+    keeps_undo: ClassVar[bool] = True
+    describe_as = _("%(trooper_name)s is now %(condition)s.")
+
+
+@dataclass(frozen=True, kw_only=True)
+class StepUndone(Event):
+    trooper_id: str
+    trooper_name: str
+    by: str
+    undone_seq: int
+    condition: str
+    tokens: list
+    keeps_undo: ClassVar[bool] = True
+    describe_as = _("Correction: step %(undone_seq)s on %(trooper_name)s was undone.")
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetTrooperState(Command):
+    trooper_id: str
+    condition: str
+    tokens: list
+
+
+@dataclass(frozen=True, kw_only=True)
+class UndoLastStep(Command):
+    pass
+
+
+def visible_trooper(state: MatchState, viewer: str, trooper_id: object) -> Trooper:
+    """The trooper `viewer` may act on, refusing hidden ones exactly like
+    unknown ids (an error must not confirm a hidden trooper exists)."""
+    trooper = state.troopers.get(str(trooper_id or ""))
+    if trooper is None or (trooper.hidden and trooper.seat != viewer):
+        raise UnknownElement(_("There is no such trooper."))
+    return trooper
+
+
+@handles(SetTrooperState)
+def set_trooper_state(state: MatchState, seat: str, command: SetTrooperState) -> list[Event]:
+    if state.phase in (SETUP, FINISHED):
+        raise NotAllowed(_("Trooper states change only while the match is on."))
+    trooper = visible_trooper(state, seat, command.trooper_id)
+    if trooper.hidden:
+        raise NotAllowed(
+            _("A trooper in Hidden Deployment is not on the table (HD-2)."), rule="HD-2"
+        )
+    if command.condition not in CONDITIONS:
+        raise InvalidInput(_("Unknown state."))
+    if not isinstance(command.tokens, list) or any(t not in TOKENS for t in command.tokens):
+        raise InvalidInput(_("Unknown state."))
+    tokens = sorted(set(command.tokens))
+    if command.condition == trooper.condition and tokens == sorted(trooper.tokens):
+        raise NotAllowed(_("Nothing changed."))
+    return [
+        TrooperStateChanged(
+            trooper_id=trooper.id,
+            trooper_name=trooper.name,
+            seat=trooper.seat,
+            by=seat,
+            condition=command.condition,
+            tokens=tokens,
+            previous_condition=trooper.condition,
+            previous_tokens=sorted(trooper.tokens),
+        )
+    ]
+
+
+@handles(UndoLastStep)
+def undo_last_step(state: MatchState, seat: str, command: UndoLastStep) -> list[Event]:
+    if not state.undo:
+        raise NotAllowed(
+            _("There is nothing to undo: only the last state change can be corrected.")
+        )
+    step = state.undo[-1]
+    if step.seat != seat:
+        raise NotAllowed(_("Only the player who made the last change can undo it."))
+    trooper = state.troopers[step.trooper_id]
+    return [
+        StepUndone(
+            trooper_id=trooper.id,
+            trooper_name=trooper.name,
+            by=seat,
+            undone_seq=step.seq,
+            condition=step.condition,
+            tokens=list(step.tokens),
+        )
+    ]
+
+
+@applies(TrooperStateChanged)
+def _changed(state: MatchState, event: TrooperStateChanged) -> MatchState:
+    step = UndoStep(
+        seq=state.seq,
+        seat=event.by,
+        trooper_id=event.trooper_id,
+        condition=event.previous_condition,
+        tokens=tuple(event.previous_tokens),
+    )
+    state = state.with_trooper(
+        event.trooper_id, condition=event.condition, tokens=frozenset(event.tokens)
+    )
+    return replace(state, undo=(*state.undo, step))
+
+
+@applies(StepUndone)
+def _undone(state: MatchState, event: StepUndone) -> MatchState:
+    state = state.with_trooper(
+        event.trooper_id, condition=event.condition, tokens=frozenset(event.tokens)
+    )
+    return replace(state, undo=state.undo[:-1])

@@ -1,0 +1,372 @@
+"""Sealing secrets and revealing them (DESIGN.md, Commitments).
+
+A seal is final: nothing edits a sealed secret. The seal event is private to
+its owner; the opponent learns what `visibility` derives from the state (a
+fingerprint where the secret's existence is public, nothing where it is not).
+A reveal is public and carries payload and nonce so both phones can recompute
+the commitment. Rule modules register what a reveal does to the table
+(`REVEAL_CONSEQUENCES`) and which kinds the owner may reveal by hand.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from .command_tokens import spend_token
+from .commands import Command, handles
+from .commitments import commit
+from .errors import InvalidInput, NotAllowed, UnknownElement
+from .events import Event
+from .evolve import applies, evolve_all
+from .i18n import _
+from .state import (
+    DEPLOYMENT,
+    FINISHED,
+    HD_POSITION,
+    HIDDEN_DEPLOYMENT,
+    HOLOECHO,
+    HOLOECHO_ELEMENTS,
+    HOLOPROJECTOR,
+    LIEUTENANT,
+    LIEUTENANT_CANDIDATE,
+    NOTE,
+    PLAYING,
+    RESERVE,
+    SEATS,
+    MatchState,
+    Secret,
+    Trooper,
+    frozen_map,
+)
+from .turns import start_first_turn
+
+MAX_TEXT = 500
+TABLE_MM = 1200  # default table 120 x 120 cm; map taps are stored in whole mm
+
+# kind -> fn(state, secret, rule) giving the events a reveal causes on the table.
+REVEAL_CONSEQUENCES: dict[str, Callable[[MatchState, Secret, str], list[Event]]] = {}
+# Kinds the owner may reveal by hand; the rest are revealed only by a rule.
+OWNER_REVEALABLE = {LIEUTENANT, NOTE, RESERVE, HD_POSITION, HOLOECHO}
+
+
+# ---------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, kw_only=True)
+class SecretsSealed(Event):
+    """Private to the owner: each secret with its payload and nonce."""
+
+    seat: str
+    secrets: list
+    completes_deployment: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeploymentSealed(Event):
+    """Public: the seat has sealed its deployment (says nothing of what)."""
+
+    seat: str
+    describe_as = _("Seat %(seat)s sealed their deployment.")
+
+
+@dataclass(frozen=True, kw_only=True)
+class SecretRevealed(Event):
+    secret_id: str
+    seat: str
+    secret_kind: str
+    payload: dict
+    nonce: str
+    commitment: str
+    describe_as = _("A sealed secret of seat %(seat)s was revealed (%(rule)s).")
+
+
+# --------------------------------------------------------------- commands
+
+
+@dataclass(frozen=True, kw_only=True)
+class SealDeployment(Command):
+    """Every deployment secret of one seat at once: the Lieutenant, each Hidden
+    Deployment position, each real Holoecho, and optionally a reserve (TM-S1).
+    One command, one private event: the opponent cannot count them."""
+
+    secrets: list
+
+
+@dataclass(frozen=True, kw_only=True)
+class SealNote(Command):
+    """A classified objective, data tracker or any note, sealed the same way."""
+
+    secret_id: str
+    label: str
+    text: str
+    nonce: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class RevealSecret(Command):
+    secret_id: str
+
+
+def _clean_text(value: object, what: str, required: bool = True) -> str:
+    text = str(value or "").strip()
+    if required and not text:
+        raise InvalidInput(_("%(what)s cannot be empty."), what=what)
+    if len(text) > MAX_TEXT:
+        raise InvalidInput(
+            _("%(what)s is too long (at most %(max)s characters)."), what=what, max=MAX_TEXT
+        )
+    return text
+
+
+def _clean_nonce(value: object) -> str:
+    nonce = str(value or "")
+    if len(nonce) < 32 or len(nonce) > 128 or any(c not in string.hexdigits for c in nonce):
+        raise InvalidInput(_("The seal is malformed; reload the page."))
+    return nonce.lower()
+
+
+def _clean_id(value: object) -> str:
+    secret_id = str(value or "")
+    if not (4 <= len(secret_id) <= 32 and secret_id.isalnum()):
+        raise InvalidInput(_("The seal is malformed; reload the page."))
+    return secret_id
+
+
+def _map_point(payload: dict) -> dict:
+    point = {}
+    for axis in ("x", "y"):
+        value = payload.get(axis)
+        if value in (None, ""):
+            return {}
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            raise InvalidInput(_("The map position is not on the table.")) from None
+        if not 0 <= number <= TABLE_MM:
+            raise InvalidInput(_("The map position is not on the table."))
+        point[axis] = number
+    return point
+
+
+def _own_trooper(state: MatchState, seat: str, trooper_id: object) -> Trooper:
+    trooper = state.troopers.get(str(trooper_id or ""))
+    if trooper is None or trooper.seat != seat:
+        raise UnknownElement(_("Choose one of your troopers."))
+    return trooper
+
+
+def _lieutenant(state: MatchState, seat: str, raw: dict) -> tuple[dict, str | None, bool]:
+    trooper = _own_trooper(state, seat, raw.get("trooper_id"))
+    candidates = [t for t in state.troopers_of(seat) if t.has(LIEUTENANT_CANDIDATE)]
+    if candidates and trooper not in candidates:
+        raise InvalidInput(_("%(name)s cannot be your Lieutenant."), name=trooper.name)
+    # The Lieutenant's identity is the secret: no trooper id outside the payload.
+    return {"trooper_id": trooper.id, "name": trooper.name}, None, True
+
+
+def _hd_position(state: MatchState, seat: str, raw: dict) -> tuple[dict, str | None, bool]:
+    trooper = _own_trooper(state, seat, raw.get("trooper_id"))
+    if not trooper.has(HIDDEN_DEPLOYMENT):
+        raise InvalidInput(_("%(name)s has no Hidden Deployment."), name=trooper.name)
+    payload = {
+        "trooper_id": trooper.id,
+        "name": trooper.name,
+        "position": _clean_text(raw.get("position"), _("The written position")),
+        **_map_point(raw),
+    }
+    # HD intro: the existence of a hidden trooper is itself private.
+    return payload, trooper.id, False
+
+
+def _holoecho(state: MatchState, seat: str, raw: dict) -> tuple[dict, str | None, bool]:
+    trooper = _own_trooper(state, seat, raw.get("trooper_id"))
+    if not trooper.has(HOLOPROJECTOR):
+        raise InvalidInput(_("%(name)s has no Holoprojector."), name=trooper.name)
+    real = raw.get("real")
+    if real not in HOLOECHO_ELEMENTS:
+        raise InvalidInput(_("Choose which Holoecho is the real %(name)s."), name=trooper.name)
+    payload = {"trooper_id": trooper.id, "name": trooper.name, "real": real}
+    if trooper.hidden:
+        # FAQ (HD + Holoecho): the positions of all three are written too.
+        payload["positions"] = {
+            element: _clean_text((raw.get("positions") or {}).get(element), _("Holoecho position"))
+            for element in HOLOECHO_ELEMENTS
+        }
+    return payload, trooper.id, not trooper.hidden
+
+
+def _reserve(state: MatchState, seat: str, raw: dict) -> tuple[dict, str | None, bool]:
+    # TM-S1: only the player with the first Player Turn reserves an extra trooper.
+    if state.first_turn != seat:
+        raise NotAllowed(
+            _("Only the player with the first Player Turn may reserve an extra trooper (TM-S1)."),
+            rule="TM-S1",
+        )
+    trooper = _own_trooper(state, seat, raw.get("trooper_id"))
+    return {"trooper_id": trooper.id, "name": trooper.name}, None, True
+
+
+SEALERS = {
+    LIEUTENANT: _lieutenant,
+    HD_POSITION: _hd_position,
+    HOLOECHO: _holoecho,
+    RESERVE: _reserve,
+}
+
+
+def _sealed(raw: dict, kind: str, payload: dict, trooper_id: str | None, public: bool) -> dict:
+    nonce = _clean_nonce(raw.get("nonce"))
+    return {
+        "id": _clean_id(raw.get("id")),
+        "kind": kind,
+        "payload": payload,
+        "nonce": nonce,
+        "commitment": commit(nonce, payload),
+        "trooper_id": trooper_id,
+        "existence_public": public,
+    }
+
+
+@handles(SealDeployment)
+def seal_deployment(state: MatchState, seat: str, command: SealDeployment) -> list[Event]:
+    if state.phase != DEPLOYMENT:
+        raise NotAllowed(_("Deployment secrets are sealed in the Deployment Phase."))
+    if state.seat(seat).deployment_sealed:
+        raise NotAllowed(_("Your deployment is already sealed; a seal is final."))
+    if not isinstance(command.secrets, list):
+        raise InvalidInput(_("The seal is malformed; reload the page."))
+    sealed, kinds_for = [], {}
+    for raw in command.secrets:
+        if not isinstance(raw, dict) or raw.get("kind") not in SEALERS:
+            raise InvalidInput(_("The seal is malformed; reload the page."))
+        payload, trooper_id, public = SEALERS[raw["kind"]](state, seat, raw)
+        key = (raw["kind"], trooper_id or payload.get("trooper_id"))
+        if key in kinds_for or (
+            raw["kind"] in (LIEUTENANT, RESERVE) and raw["kind"] in kinds_for.values()
+        ):
+            raise InvalidInput(_("Each secret can be sealed only once."))
+        kinds_for[key] = raw["kind"]
+        sealed.append(_sealed(raw, raw["kind"], payload, trooper_id, public))
+    kinds = [s["kind"] for s in sealed]
+    if kinds.count(LIEUTENANT) != 1:
+        raise InvalidInput(_("Choose your Lieutenant."))
+    mine = state.troopers_of(seat)
+    for trooper in mine:
+        if trooper.hidden and (HD_POSITION, trooper.id) not in kinds_for:
+            raise InvalidInput(
+                _("Write the hidden position of %(name)s (HD-1)."), name=trooper.name, rule="HD-1"
+            )
+        if trooper.in_holoecho and (HOLOECHO, trooper.id) not in kinds_for:
+            raise InvalidInput(
+                _("Choose the real Holoecho of %(name)s (HE-A1)."), name=trooper.name, rule="HE-A1"
+            )
+    ids = {s["id"] for s in sealed}
+    if len(ids) != len(sealed) or ids & set(state.secrets):
+        raise InvalidInput(_("The seal is malformed; reload the page."))
+    events: list[Event] = [
+        SecretsSealed(seat=seat, secrets=sealed, completes_deployment=True, private_to=seat),
+        DeploymentSealed(seat=seat),
+    ]
+    if RESERVE in kinds:
+        events.append(spend_token(state, seat, "TM-S1"))
+    after = evolve_all(state, events)
+    if all(after.seat(s).deployment_sealed for s in SEATS):
+        # Deployment is over: a reserved trooper (TM-S1) is now on the table,
+        # so its seal ends, and Game Round 1 begins.
+        for secret in list(after.secrets.values()):
+            if secret.kind == RESERVE and not secret.revealed:
+                more = reveal(after, secret, "TM-S1")
+                events.extend(more)
+                after = evolve_all(after, more)
+        events.extend(start_first_turn(after))
+    return events
+
+
+@handles(SealNote)
+def seal_note(state: MatchState, seat: str, command: SealNote) -> list[Event]:
+    if state.phase not in (DEPLOYMENT, PLAYING):
+        raise NotAllowed(_("Notes are sealed during deployment or play."))
+    payload = {
+        "label": _clean_text(command.label, _("The label"))[:60],
+        "text": _clean_text(command.text, _("The note")),
+    }
+    raw = {"id": command.secret_id, "nonce": command.nonce}
+    if _clean_id(command.secret_id) in state.secrets:
+        raise InvalidInput(_("The seal is malformed; reload the page."))
+    return [
+        SecretsSealed(seat=seat, secrets=[_sealed(raw, NOTE, payload, None, True)], private_to=seat)
+    ]
+
+
+def reveal(state: MatchState, secret: Secret, rule: str) -> list[Event]:
+    """The events that end `secret` under `rule`: the public reveal first, then
+    what the reveal does to the table. Every rule that ends a secret calls this."""
+    events: list[Event] = [
+        SecretRevealed(
+            secret_id=secret.id,
+            seat=secret.seat,
+            secret_kind=secret.kind,
+            payload=dict(secret.payload),
+            nonce=secret.nonce,
+            commitment=secret.commitment,
+            rule=rule,
+        )
+    ]
+    consequence = REVEAL_CONSEQUENCES.get(secret.kind)
+    if consequence is not None:
+        events.extend(consequence(state, secret, rule))
+    return events
+
+
+@handles(RevealSecret)
+def reveal_secret(state: MatchState, seat: str, command: RevealSecret) -> list[Event]:
+    secret = state.secrets.get(str(command.secret_id))
+    if secret is None or secret.seat != seat:
+        raise UnknownElement(_("There is no such secret."))
+    if secret.revealed:
+        raise NotAllowed(_("This secret has already been revealed."))
+    if state.phase == FINISHED:
+        raise NotAllowed(_("The match is over."))
+    if secret.kind not in OWNER_REVEALABLE:
+        raise NotAllowed(_("Only the rules can reveal this secret."))
+    return reveal(state, secret, "owner")
+
+
+# ---------------------------------------------------------------- evolve
+
+
+@applies(SecretsSealed)
+def _sealed_applied(state: MatchState, event: SecretsSealed) -> MatchState:
+    for raw in event.secrets:
+        state = state.with_secret(
+            Secret(
+                id=raw["id"],
+                seat=event.seat,
+                kind=raw["kind"],
+                payload=frozen_map(raw["payload"]),
+                nonce=raw["nonce"],
+                commitment=raw["commitment"],
+                sealed_seq=state.seq,
+                trooper_id=raw["trooper_id"],
+                existence_public=raw["existence_public"],
+            )
+        )
+        if raw["kind"] == RESERVE:
+            state = state.with_trooper(raw["payload"]["trooper_id"], reserved=True)
+    return state
+
+
+@applies(DeploymentSealed)
+def _deployment_sealed(state: MatchState, event: DeploymentSealed) -> MatchState:
+    return state.with_seat(event.seat, deployment_sealed=True)
+
+
+@applies(SecretRevealed)
+def _revealed(state: MatchState, event: SecretRevealed) -> MatchState:
+    secret = state.secrets[event.secret_id]
+    state = state.with_secret(replace(secret, revealed_seq=state.seq, revealed_rule=event.rule))
+    if secret.kind == RESERVE:
+        state = state.with_trooper(secret.payload["trooper_id"], reserved=False)
+    return state

@@ -1,0 +1,278 @@
+"""The state of a match as the rules see it: frozen, complete, secrets included.
+
+Only `visibility.player_view` turns this into what one viewer may see; nothing
+else may hand a MatchState to a template, a socket or an export.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+
+SEATS = ("A", "B")
+
+
+def other_seat(seat: str) -> str:
+    return "B" if seat == "A" else "A"
+
+
+# Traits a trooper may have in the army list (the ones the five rule pages need).
+HIDDEN_DEPLOYMENT = "hidden_deployment"
+HOLOPROJECTOR = "holoprojector"
+CAMOUFLAGE = "camouflage"  # any skill that deploys as a marker (HD-C3)
+INFILTRATION = "infiltration"
+COURAGE = "courage"
+RELIGIOUS = "religious"
+VETERAN = "veteran"
+FRENZY = "frenzy"
+IMPETUOUS = "impetuous"
+IRREGULAR = "irregular"
+DOCTOR = "doctor"
+ENGINEER = "engineer"
+CUBE = "cube"
+REMOTE_PRESENCE = "remote_presence"
+LIEUTENANT_CANDIDATE = "lieutenant_candidate"
+
+TRAITS = (
+    HIDDEN_DEPLOYMENT,
+    HOLOPROJECTOR,
+    CAMOUFLAGE,
+    INFILTRATION,
+    COURAGE,
+    RELIGIOUS,
+    VETERAN,
+    FRENZY,
+    IMPETUOUS,
+    IRREGULAR,
+    DOCTOR,
+    ENGINEER,
+    CUBE,
+    REMOTE_PRESENCE,
+    LIEUTENANT_CANDIDATE,
+)
+
+# Conditions are exclusive; tokens stack on top of a condition.
+NORMAL = "normal"
+UNCONSCIOUS = "unconscious"
+DEAD = "dead"
+SEPSITORIZED = "sepsitorized"
+CONDITIONS = (NORMAL, UNCONSCIOUS, DEAD, SEPSITORIZED)
+OUT_OF_ACTION = frozenset({UNCONSCIOUS, DEAD, SEPSITORIZED})
+
+PRONE = "prone"
+IMMOBILIZED_A = "immobilized_a"
+IMMOBILIZED_B = "immobilized_b"
+ISOLATED = "isolated"
+POSSESSED = "possessed"
+STUNNED = "stunned"
+ENGAGED = "engaged"
+UNLOADED = "unloaded"
+TOKENS = (PRONE, IMMOBILIZED_A, IMMOBILIZED_B, ISOLATED, POSSESSED, STUNNED, ENGAGED, UNLOADED)
+
+# Secret kinds.
+LIEUTENANT = "lieutenant"
+HD_POSITION = "hd_position"
+HOLOECHO = "holoecho"
+RESERVE = "reserve"
+NOTE = "note"
+SECRET_KINDS = (LIEUTENANT, HD_POSITION, HOLOECHO, RESERVE, NOTE)
+
+# The three Holoechoes of a Holoprojector bearer (HE intro).
+HOLOECHO_ELEMENTS = ("model", "marker1", "marker2")
+
+# Match phases and the phases of a Player Turn.
+SETUP = "setup"
+DEPLOYMENT = "deployment"
+PLAYING = "playing"
+FINISHED = "finished"
+
+TACTICAL = "tactical"
+IMPETUOUS_PHASE = "impetuous"
+ORDERS = "orders"
+STATES = "states"
+TURN_PHASES = (TACTICAL, IMPETUOUS_PHASE, ORDERS, STATES)
+
+COMMAND_TOKENS_PER_GAME = 4
+
+
+def frozen_map(value: Mapping | None = None) -> Mapping:
+    return MappingProxyType(dict(value or {}))
+
+
+@dataclass(frozen=True)
+class Trooper:
+    id: str
+    seat: str
+    name: str
+    cost: int
+    combat_group: int
+    silhouette: int = 2
+    position: int = 0
+    traits: frozenset[str] = frozenset()
+    condition: str = NORMAL
+    tokens: frozenset[str] = frozenset()
+    # Hidden Deployment in force (HD-1); once False it never returns (HD-7).
+    hidden: bool = False
+    # On the table as a marker (Camouflage and the like) rather than a model.
+    marker: bool = False
+    # Holoechoes still on the table while Holoecho is active, else empty.
+    holoechoes: tuple[str, ...] = ()
+    # Ignores Retreat! for the rest of the game (RT-X1, TM-T4).
+    ignores_retreat: bool = False
+    # Left the table by its deployment edge during Retreat! (RT-6).
+    evacuated: bool = False
+    # Irregular Order turned Regular for this Player Turn (TM-T3).
+    regular_this_turn: bool = False
+    # A reserved trooper (TM-S1) not yet deployed.
+    reserved: bool = False
+
+    def has(self, trait: str) -> bool:
+        return trait in self.traits
+
+    @property
+    def out_of_action(self) -> bool:
+        return self.condition in OUT_OF_ACTION
+
+    @property
+    def in_holoecho(self) -> bool:
+        return bool(self.holoechoes)
+
+
+@dataclass(frozen=True)
+class Secret:
+    id: str
+    seat: str
+    kind: str
+    payload: Mapping
+    nonce: str
+    commitment: str
+    sealed_seq: int
+    trooper_id: str | None = None
+    # False where the secret's very existence is private (Hidden Deployment).
+    existence_public: bool = True
+    revealed_seq: int | None = None
+    revealed_rule: str | None = None
+
+    @property
+    def revealed(self) -> bool:
+        return self.revealed_seq is not None
+
+
+@dataclass(frozen=True)
+class SeatState:
+    seat: str
+    name: str = ""
+    claimed: bool = False
+    list_locked: bool = False
+    deployment_sealed: bool = False
+    command_tokens: int = COMMAND_TOKENS_PER_GAME
+    strategic_used: bool = False
+    retreat: bool = False
+    loss_of_lieutenant: bool = False
+    # Extra state owned by rule modules (TM, RT...), JSON-like values only.
+    extra: Mapping = field(default_factory=frozen_map)
+
+
+@dataclass(frozen=True)
+class Order:
+    """The Order being executed in the active Player Turn."""
+
+    trooper_id: str
+    seat: str
+    skills: tuple[str, ...] = ()
+    # Reveals that fire at the end of the Order (HE-T), as (secret_id, rule).
+    pending: tuple[tuple[str, str], ...] = ()
+    extra: Mapping = field(default_factory=frozen_map)
+
+
+@dataclass(frozen=True)
+class Turn:
+    round: int
+    seat: str
+    phase: str = TACTICAL
+    tokens_spent: int = 0
+    order: Order | None = None
+    extra: Mapping = field(default_factory=frozen_map)
+
+
+@dataclass(frozen=True)
+class UndoStep:
+    """A public step that a correction may take back (see conditions.py)."""
+
+    seq: int
+    seat: str
+    trooper_id: str
+    condition: str
+    tokens: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MatchState:
+    seq: int = 0
+    name: str = ""
+    points_limit: int = 300
+    rounds: int = 3
+    mission: str = ""
+    table: str = ""
+    phase: str = SETUP
+    first_turn: str | None = None
+    deploys_first: str | None = None
+    seats: Mapping[str, SeatState] = field(
+        default_factory=lambda: frozen_map({s: SeatState(seat=s) for s in SEATS})
+    )
+    troopers: Mapping[str, Trooper] = field(default_factory=frozen_map)
+    secrets: Mapping[str, Secret] = field(default_factory=frozen_map)
+    turn: Turn | None = None
+    undo: tuple[UndoStep, ...] = ()
+    winner_note: str = ""
+
+    # Small helpers so rule modules read alike.
+    def seat(self, seat: str) -> SeatState:
+        return self.seats[seat]
+
+    def troopers_of(self, seat: str) -> list[Trooper]:
+        """In army-list order."""
+        return sorted(
+            (t for t in self.troopers.values() if t.seat == seat), key=lambda t: t.position
+        )
+
+    def secrets_of(self, seat: str) -> list[Secret]:
+        return [s for s in self.secrets.values() if s.seat == seat]
+
+    def secret_for(self, trooper_id: str, kind: str) -> Secret | None:
+        for secret in self.secrets.values():
+            if secret.trooper_id == trooper_id and secret.kind == kind and not secret.revealed:
+                return secret
+        return None
+
+    @property
+    def active_seat(self) -> str | None:
+        return self.turn.seat if self.turn else None
+
+    @property
+    def reactive_seat(self) -> str | None:
+        return other_seat(self.turn.seat) if self.turn else None
+
+    # Copy-on-write updates.
+    def with_seat(self, seat: str, **changes) -> MatchState:
+        seats = dict(self.seats)
+        seats[seat] = replace(seats[seat], **changes)
+        return replace(self, seats=frozen_map(seats))
+
+    def with_trooper(self, trooper_id: str, **changes) -> MatchState:
+        troopers = dict(self.troopers)
+        troopers[trooper_id] = replace(troopers[trooper_id], **changes)
+        return replace(self, troopers=frozen_map(troopers))
+
+    def with_troopers(self, troopers: Mapping[str, Trooper]) -> MatchState:
+        return replace(self, troopers=frozen_map(troopers))
+
+    def with_secret(self, secret: Secret) -> MatchState:
+        secrets = dict(self.secrets)
+        secrets[secret.id] = secret
+        return replace(self, secrets=frozen_map(secrets))
+
+    def with_turn(self, **changes) -> MatchState:
+        assert self.turn is not None
+        return replace(self, turn=replace(self.turn, **changes))

@@ -1,0 +1,138 @@
+"""Game Rounds and Player Turns: Tactical, Impetuous, Orders, States phases.
+
+Rule modules hook in at the start of a Player Turn (Retreat! is checked there,
+RT-A) and at phase changes; this module only keeps the clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from .commands import Command, handles
+from .errors import InvalidInput, NotAllowed
+from .events import Event
+from .evolve import applies
+from .i18n import _
+from .state import (
+    FINISHED,
+    IMPETUOUS_PHASE,
+    PLAYING,
+    TACTICAL,
+    TURN_PHASES,
+    MatchState,
+    Turn,
+    other_seat,
+)
+
+# fn(state_after_turn_started) -> events; e.g. the Retreat! check (RT-A).
+TURN_START_HOOKS: list[Callable[[MatchState], list[Event]]] = []
+# fn(state, leaving_phase) -> events, run when the active player ends a phase.
+PHASE_END_HOOKS: list[Callable[[MatchState, str], list[Event]]] = []
+# fn(state) -> bool: whether the Impetuous Phase is skipped (RT-4).
+SKIP_IMPETUOUS: list[Callable[[MatchState], bool]] = []
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayerTurnStarted(Event):
+    round: int
+    seat: str
+    describe_as = _("Game Round %(round)s: seat %(seat)s's Player Turn begins.")
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnPhaseChanged(Event):
+    phase: str
+    describe_as = _("Phase: %(phase)s.")
+
+
+@dataclass(frozen=True, kw_only=True)
+class MatchEnded(Event):
+    reason: str
+    describe_as = _("The match is over.")
+
+
+@dataclass(frozen=True, kw_only=True)
+class AdvancePhase(Command):
+    """The active player ends the current phase. `expected` is the phase the
+    phone showed, so a stale double tap cannot skip two phases."""
+
+    expected: str
+
+
+def _with_hooks(state: MatchState, events: list[Event]) -> list[Event]:
+    from .evolve import evolve_all
+
+    after = evolve_all(state, events)
+    for hook in TURN_START_HOOKS:
+        more = hook(after)
+        events = events + more
+        after = evolve_all(after, more)
+    return events
+
+
+def start_turn(state: MatchState, round_: int, seat: str) -> list[Event]:
+    return _with_hooks(state, [PlayerTurnStarted(round=round_, seat=seat)])
+
+
+def start_first_turn(state: MatchState) -> list[Event]:
+    assert state.first_turn is not None
+    return start_turn(state, 1, state.first_turn)
+
+
+def next_phase(state: MatchState) -> str | None:
+    assert state.turn is not None
+    index = TURN_PHASES.index(state.turn.phase)
+    for phase in TURN_PHASES[index + 1 :]:
+        if phase == IMPETUOUS_PHASE and any(skip(state) for skip in SKIP_IMPETUOUS):
+            continue
+        return phase
+    return None
+
+
+@handles(AdvancePhase)
+def advance_phase(state: MatchState, seat: str, command: AdvancePhase) -> list[Event]:
+    if state.phase != PLAYING or state.turn is None:
+        raise NotAllowed(_("The match is not in play."))
+    if seat != state.turn.seat:
+        raise NotAllowed(_("Only the active player moves the turn on."))
+    if command.expected not in TURN_PHASES:
+        raise InvalidInput(_("Unknown phase."))
+    if command.expected != state.turn.phase:
+        raise NotAllowed(_("The phase has already changed; look again."))
+    if state.turn.order is not None:
+        raise NotAllowed(_("Finish the current Order first."))
+    events: list[Event] = []
+    for hook in PHASE_END_HOOKS:
+        events.extend(hook(state, state.turn.phase))
+    following = next_phase(state)
+    if following is not None:
+        return [*events, TurnPhaseChanged(phase=following)]
+    # End of the Player Turn.
+    if seat == state.first_turn:
+        return events + start_turn(state, state.turn.round, other_seat(seat))
+    if state.turn.round >= state.rounds:
+        return [*events, MatchEnded(reason="rounds")]
+    return events + start_turn(state, state.turn.round + 1, other_seat(seat))
+
+
+@applies(PlayerTurnStarted)
+def _turn_started(state: MatchState, event: PlayerTurnStarted) -> MatchState:
+    troopers = {
+        tid: (replace(t, regular_this_turn=False) if t.regular_this_turn else t)
+        for tid, t in state.troopers.items()
+    }
+    state = state.with_troopers(troopers)
+    return replace(
+        state, phase=PLAYING, turn=Turn(round=event.round, seat=event.seat, phase=TACTICAL)
+    )
+
+
+@applies(TurnPhaseChanged)
+def _phase_changed(state: MatchState, event: TurnPhaseChanged) -> MatchState:
+    return state.with_turn(phase=event.phase)
+
+
+@applies(MatchEnded)
+def _ended(state: MatchState, event: MatchEnded) -> MatchState:
+    return replace(state, phase=FINISHED, turn=None)

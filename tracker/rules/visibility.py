@@ -1,0 +1,301 @@
+"""player_view(state, viewer): the only place secrets are stripped.
+
+`viewer` is "A", "B" or None (a spectator, or anyone who is not a player).
+Everything a device receives is built from a PlayerView (pages, partials,
+websocket frames, player exports); the raw MatchState goes only to the
+organizers' audit. The opponent's view is built from the public parts alone,
+so it cannot differ in any count, id or ordering when a hidden trooper exists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .commitments import canonical_json, fingerprint, verify
+from .events import Event
+from .state import (
+    HOLOECHO,
+    IRREGULAR,
+    SEATS,
+    MatchState,
+    SeatState,
+    Secret,
+    Trooper,
+)
+
+
+@dataclass(frozen=True)
+class TrooperView:
+    id: str
+    seat: str
+    name: str
+    cost: int
+    combat_group: int
+    silhouette: int
+    traits: tuple[str, ...]
+    condition: str
+    tokens: tuple[str, ...]
+    marker: bool
+    holoechoes: tuple[str, ...]
+    ignores_retreat: bool
+    evacuated: bool
+    regular_order: bool
+    # Owner-only facts; always False in anyone else's view.
+    hidden: bool = False
+    reserved: bool = False
+
+
+@dataclass(frozen=True)
+class SecretView:
+    id: str
+    seat: str
+    kind: str
+    fingerprint: str
+    commitment: str
+    sealed_seq: int
+    mine: bool
+    trooper_id: str | None = None
+    payload: dict | None = None
+    nonce: str | None = None
+    revealed_seq: int | None = None
+    revealed_rule: str | None = None
+    verified: bool | None = None
+
+    @property
+    def revealed(self) -> bool:
+        return self.revealed_seq is not None
+
+    @property
+    def canonical(self) -> str:
+        """The exact text the commitment covers, for checking on the phone."""
+        return canonical_json(self.payload) if self.payload is not None else ""
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: str
+    name: str
+    claimed: bool
+    mine: bool
+    list_locked: bool
+    deployment_sealed: bool
+    command_tokens: int
+    retreat: bool
+    loss_of_lieutenant: bool
+    troopers: tuple[TrooperView, ...]
+    secrets: tuple[SecretView, ...]
+    regular_orders: dict
+    irregular_orders: int
+    # Owner-only: the list's full cost and the surviving cost (RT-A).
+    list_points: int | None = None
+    surviving_points: int | None = None
+
+
+@dataclass(frozen=True)
+class OrderView:
+    trooper_id: str
+    seat: str
+    skills: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    viewer: str | None
+    seq: int
+    name: str
+    points_limit: int
+    rounds: int
+    mission: str
+    table: str
+    phase: str
+    first_turn: str | None
+    deploys_first: str | None
+    round: int | None
+    active_seat: str | None
+    turn_phase: str | None
+    order: OrderView | None
+    seats: tuple[SeatView, ...]
+    can_undo: bool
+
+    def seat(self, seat: str) -> SeatView:
+        return next(s for s in self.seats if s.seat == seat)
+
+    @property
+    def me(self) -> SeatView | None:
+        return self.seat(self.viewer) if self.viewer else None
+
+    @property
+    def opponent(self) -> SeatView | None:
+        if self.viewer is None:
+            return None
+        return next(s for s in self.seats if s.seat != self.viewer)
+
+    def trooper(self, trooper_id: str) -> TrooperView | None:
+        for seat in self.seats:
+            for trooper in seat.troopers:
+                if trooper.id == trooper_id:
+                    return trooper
+        return None
+
+
+def trooper_visible(trooper: Trooper, viewer: str | None) -> bool:
+    # HD intro: while hidden, nothing about the trooper reaches the opponent.
+    return not trooper.hidden or trooper.seat == viewer
+
+
+def secret_visible(secret: Secret, viewer: str | None) -> bool:
+    return secret.seat == viewer or secret.revealed or secret.existence_public
+
+
+def _trooper_view(trooper: Trooper, viewer: str | None) -> TrooperView:
+    mine = trooper.seat == viewer
+    return TrooperView(
+        id=trooper.id,
+        seat=trooper.seat,
+        name=trooper.name,
+        cost=trooper.cost,
+        combat_group=trooper.combat_group,
+        silhouette=trooper.silhouette,
+        traits=tuple(sorted(trooper.traits)),
+        condition=trooper.condition,
+        tokens=tuple(sorted(trooper.tokens)),
+        marker=trooper.marker,
+        holoechoes=trooper.holoechoes,
+        ignores_retreat=trooper.ignores_retreat,
+        evacuated=trooper.evacuated,
+        regular_order=not trooper.has(IRREGULAR) or trooper.regular_this_turn,
+        hidden=trooper.hidden and mine,
+        reserved=trooper.reserved and mine,
+    )
+
+
+def _secret_view(secret: Secret, viewer: str | None) -> SecretView:
+    mine = secret.seat == viewer
+    open_ = mine or secret.revealed
+    return SecretView(
+        id=secret.id,
+        seat=secret.seat,
+        kind=secret.kind,
+        fingerprint=fingerprint(secret.commitment),
+        commitment=secret.commitment,
+        sealed_seq=secret.sealed_seq,
+        mine=mine,
+        # Only a Holoecho's trooper is public while sealed (its markers are on
+        # the table); a Lieutenant's or a hidden trooper's link is the secret.
+        trooper_id=secret.trooper_id if (open_ or secret.kind == HOLOECHO) else None,
+        payload=dict(secret.payload) if open_ else None,
+        nonce=secret.nonce if secret.revealed else None,
+        revealed_seq=secret.revealed_seq,
+        revealed_rule=secret.revealed_rule,
+        verified=verify(secret.commitment, secret.nonce, dict(secret.payload))
+        if secret.revealed
+        else None,
+    )
+
+
+def order_pool(troopers: Iterable[Trooper]) -> tuple[dict, int]:
+    """Regular Orders per Combat Group and the Irregular count, from troopers
+    on the table. Hidden troopers keep their Order apart (HD-3), so the pool is
+    the same whoever looks at it."""
+    regular: dict[int, int] = {}
+    irregular = 0
+    for trooper in troopers:
+        if trooper.hidden or trooper.out_of_action or trooper.evacuated:
+            continue
+        if trooper.has(IRREGULAR) and not trooper.regular_this_turn:
+            irregular += 1
+        else:
+            regular[trooper.combat_group] = regular.get(trooper.combat_group, 0) + 1
+    return dict(sorted(regular.items())), irregular
+
+
+def surviving_points(state: MatchState, seat: str) -> int:
+    """RT-A survivors: not Dead/Unconscious/Sepsitorized (on the table or in
+    HD), plus those evacuated by their deployment edge during Retreat! (RT-6)."""
+    return sum(t.cost for t in state.troopers_of(seat) if not t.out_of_action or t.evacuated)
+
+
+def _seat_view(state: MatchState, seat: SeatState, viewer: str | None) -> SeatView:
+    mine = seat.seat == viewer
+    troopers = state.troopers_of(seat.seat)
+    regular, irregular = order_pool(troopers)
+    return SeatView(
+        seat=seat.seat,
+        name=seat.name,
+        claimed=seat.claimed,
+        mine=mine,
+        list_locked=seat.list_locked,
+        deployment_sealed=seat.deployment_sealed,
+        command_tokens=seat.command_tokens,
+        retreat=seat.retreat,
+        loss_of_lieutenant=seat.loss_of_lieutenant,
+        # Before the list is locked it is a private draft.
+        troopers=tuple(
+            _trooper_view(t, viewer)
+            for t in troopers
+            if trooper_visible(t, viewer) and (mine or seat.list_locked)
+        ),
+        secrets=tuple(
+            _secret_view(s, viewer)
+            for s in sorted(state.secrets_of(seat.seat), key=lambda s: (s.sealed_seq, s.kind, s.id))
+            if secret_visible(s, viewer)
+        ),
+        regular_orders=regular if (mine or seat.list_locked) else {},
+        irregular_orders=irregular if (mine or seat.list_locked) else 0,
+        list_points=sum(t.cost for t in troopers) if mine else None,
+        surviving_points=surviving_points(state, seat.seat) if mine else None,
+    )
+
+
+def player_view(state: MatchState, viewer: str | None) -> PlayerView:
+    if viewer not in (*SEATS, None):
+        raise ValueError("viewer must be a seat or None")
+    turn = state.turn
+    order = None
+    if turn is not None and turn.order is not None:
+        actor = state.troopers.get(turn.order.trooper_id)
+        if actor is not None and trooper_visible(actor, viewer):
+            order = OrderView(turn.order.trooper_id, turn.order.seat, turn.order.skills)
+    return PlayerView(
+        viewer=viewer,
+        seq=state.seq,
+        name=state.name,
+        points_limit=state.points_limit,
+        rounds=state.rounds,
+        mission=state.mission,
+        table=state.table,
+        phase=state.phase,
+        first_turn=state.first_turn,
+        deploys_first=state.deploys_first,
+        round=turn.round if turn else None,
+        active_seat=turn.seat if turn else None,
+        turn_phase=turn.phase if turn else None,
+        order=order,
+        seats=tuple(_seat_view(state, state.seat(s), viewer) for s in SEATS),
+        can_undo=bool(state.undo) and state.undo[-1].seat == viewer,
+    )
+
+
+@dataclass(frozen=True)
+class LogLine:
+    seq: int
+    kind: str
+    message: str
+    params: dict
+    rule: str | None
+
+
+def redact_log(events: Iterable[tuple[int, Event]], viewer: str | None) -> list[LogLine]:
+    """The log lines `viewer` may read. Events it may not see are left out;
+    their numbers still advance `seq`, which is all the viewer learns."""
+    lines = []
+    for seq, event in events:
+        if not event.visible_to(viewer):
+            continue
+        described = event.describe()
+        if described is None:
+            continue
+        message, params = described
+        lines.append(LogLine(seq, event.kind, message, params, event.rule))
+    return lines

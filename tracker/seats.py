@@ -1,0 +1,92 @@
+"""Who a browser is in a match: seat A, seat B, or nobody (spectator).
+
+Claiming a seat stores a random holder key in the browser's session and its
+hash on the seat. The seat link alone never lets a second browser in (the
+opponent may have seen the QR code); the PIN moves the seat to a new phone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.contrib.auth.hashers import check_password, make_password
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+
+from tracker.models import Match, Seat
+
+SESSION_KEY = "seat_holders"
+
+
+def _digest(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def _holders(session) -> dict:
+    return session.get(SESSION_KEY) or {}
+
+
+def seat_of(session, match: Match) -> str | None:
+    """The seat letter this session holds in `match`, if any."""
+    holders = _holders(session)
+    keys = {pk: holders.get(str(pk)) for pk in match.seats.values_list("pk", flat=True)}
+    for seat in match.seats.all():
+        key = keys.get(seat.pk)
+        if key and seat.holder_hash and secrets.compare_digest(_digest(key), seat.holder_hash):
+            return seat.letter
+    return None
+
+
+def _hold(session, seat: Seat) -> str:
+    key = secrets.token_urlsafe(32)
+    holders = dict(_holders(session))
+    holders[str(seat.pk)] = key
+    session[SESSION_KEY] = holders
+    return _digest(key)
+
+
+def claim(session, seat: Seat, pin: str) -> bool:
+    """Take an unclaimed seat for this session. False if someone was first."""
+    with transaction.atomic():
+        fresh = Seat.objects.select_for_update().get(pk=seat.pk)
+        if fresh.claimed:
+            return False
+        fresh.holder_hash = _hold(session, fresh)
+        fresh.pin_hash = make_password(pin)
+        fresh.claimed_at = timezone.now()
+        fresh.save(update_fields=["holder_hash", "pin_hash", "claimed_at"])
+    return True
+
+
+def move(session, seat: Seat, pin: str) -> bool:
+    """Move a claimed seat to this session if the PIN is right; the old phone
+    loses it."""
+    if not seat.pin_hash or not check_password(pin, seat.pin_hash):
+        return False
+    with transaction.atomic():
+        fresh = Seat.objects.select_for_update().get(pk=seat.pk)
+        fresh.holder_hash = _hold(session, fresh)
+        fresh.save(update_fields=["holder_hash"])
+    return True
+
+
+def too_many_guesses(request, scope: str) -> bool:
+    """Count one guess (a wrong seat link or PIN) for this client address and
+    say whether it is over the limit for the window."""
+    address = request.META.get("REMOTE_ADDR", "?")
+    key = f"guess:{scope}:{address}"
+    cache.add(key, 0, settings.GUESS_WINDOW_SECONDS)
+    try:
+        count = cache.incr(key)
+    except ValueError:
+        cache.set(key, 1, settings.GUESS_WINDOW_SECONDS)
+        count = 1
+    return count > settings.GUESS_LIMIT
+
+
+def guesses_exhausted(request, scope: str) -> bool:
+    address = request.META.get("REMOTE_ADDR", "?")
+    return (cache.get(f"guess:{scope}:{address}") or 0) >= settings.GUESS_LIMIT

@@ -1,0 +1,52 @@
+from django import template
+from django.utils.translation import gettext
+
+from tracker.labels import label as label_of
+
+register = template.Library()
+
+
+@register.filter
+def label(code):
+    return label_of(code)
+
+
+@register.filter
+def seat_name(view, seat):
+    """A player's display name in a view, or the seat letter."""
+    for candidate in view.seats:
+        if candidate.seat == seat:
+            return candidate.name or gettext("Seat %(seat)s") % {"seat": seat}
+    return seat
+
+
+@register.simple_tag
+def log_text(line, view):
+    """A log line in the reader's language, seats shown by player name."""
+    params = dict(line.params)
+    for key in ("seat", "first_turn", "deploys_first", "by"):
+        if params.get(key) in ("A", "B"):
+            params[key] = seat_name(view, params[key])
+    for key in ("phase", "condition", "secret_kind"):
+        if key in params:
+            params[key] = label_of(params[key])
+    if "rule" in params:
+        params["rule"] = label_of(params["rule"])
+    try:
+        return gettext(line.message) % params
+    except (KeyError, TypeError, ValueError):
+        return gettext(line.message)
+
+
+@register.filter
+def at(mapping, key):
+    """mapping[key] in a template, or None."""
+    try:
+        return mapping.get(key)
+    except AttributeError:
+        return None
+
+
+@register.filter
+def seat_of(view, letter):
+    return view.seat(letter)

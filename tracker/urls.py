@@ -1,0 +1,18 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from tracker import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("new/", views.create_match, name="match-create"),
+    path("m/<str:code>/", views.match_page, name="match"),
+    path("m/<str:code>/host/", views.match_host, name="match-host"),
+    path("m/<str:code>/s/<str:token>/", views.seat_link, name="seat-link"),
+    path("m/<str:code>/act/<str:command>/", views.act, name="match-act"),
+    path("m/<str:code>/draft/add/", views.draft_add, name="draft-add"),
+    path("m/<str:code>/draft/remove/", views.draft_remove, name="draft-remove"),
+    path("m/<str:code>/blocks/", views.blocks_partial, name="match-blocks"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,237 @@
+"""Player-facing views. Thin: they find who is asking, call the one write path
+(actions) or the read path (reading/rendering), and render."""
+
+from __future__ import annotations
+
+import re
+
+import segno
+from django.contrib import messages
+from django.db import transaction
+from django.http import Http404, HttpResponse, HttpResponseForbidden
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from tracker import actions, rules, seats
+from tracker.forms import ClaimSeatForm, CreateMatchForm, MoveSeatForm, TrooperForm, build_command
+from tracker.models import Match, Seat
+from tracker.reading import seen_by
+from tracker.rendering import render_blocks
+from tracker.rules.setup import ClaimSeat, MoveSeat, clean_trooper_row
+from tracker.rules.state import SETUP
+
+ACTION_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+HOSTED_KEY = "hosted_matches"
+
+
+def rule_message(error: rules.RuleViolation) -> str:
+    """A refusal in the player's language, naming the rule it enforces."""
+    try:
+        text = _(error.message) % error.params if error.params else _(error.message)
+    except (KeyError, TypeError, ValueError):
+        text = _(error.message)
+    if error.rule and f"({error.rule})" not in text:
+        text = f"{text} ({error.rule})"
+    return text
+
+
+def _match(code: str) -> Match:
+    return get_object_or_404(Match, code=code)
+
+
+def _seat_obj(match: Match, letter: str | None) -> Seat | None:
+    return match.seats.get(letter=letter) if letter else None
+
+
+def _hosts(request, match: Match) -> bool:
+    return match.code in request.session.get(HOSTED_KEY, [])
+
+
+@require_GET
+def home(request):
+    hosted = Match.objects.filter(code__in=request.session.get(HOSTED_KEY, []))[:20]
+    return render(request, "tracker/home.html", {"form": CreateMatchForm(), "hosted": hosted})
+
+
+@require_POST
+def create_match(request):
+    form = CreateMatchForm(request.POST)
+    if not form.is_valid():
+        hosted = Match.objects.filter(code__in=request.session.get(HOSTED_KEY, []))[:20]
+        return render(request, "tracker/home.html", {"form": form, "hosted": hosted}, status=400)
+    match = actions.create_match(**form.cleaned_data)
+    request.session[HOSTED_KEY] = [match.code, *request.session.get(HOSTED_KEY, [])][:50]
+    return redirect("match-host", code=match.code)
+
+
+def _qr(url: str) -> str:
+    return segno.make(url, error="m").svg_data_uri(scale=5, border=2)
+
+
+@require_GET
+def match_host(request, code: str):
+    """The creator's page: two seat links with QR codes, until both are taken."""
+    match = _match(code)
+    if not _hosts(request, match):
+        raise Http404
+    links = []
+    for seat in match.seats.order_by("letter"):
+        url = request.build_absolute_uri(reverse("seat-link", args=[match.code, seat.token]))
+        links.append({"seat": seat, "url": url, "qr": None if seat.claimed else _qr(url)})
+    watch = request.build_absolute_uri(reverse("match", args=[match.code]))
+    return render(request, "tracker/host.html", {"match": match, "links": links, "watch": watch})
+
+
+def seat_link(request, code: str, token: str):
+    """Claim a seat, or move a claimed one here with its PIN."""
+    match = _match(code)
+    seat = Seat.objects.filter(match=match, token=token).first()
+    if seat is None:
+        seats.too_many_guesses(request, "seat")
+        raise Http404
+    if seats.seat_of(request.session, match) == seat.letter:
+        return redirect("match", code=match.code)
+    if not seat.claimed:
+        form = ClaimSeatForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            if seats.claim(request.session, seat, form.cleaned_data["pin"]):
+                try:
+                    actions.perform(match, seat.letter, ClaimSeat(name=form.cleaned_data["name"]))
+                except rules.RuleViolation as error:
+                    messages.error(request, rule_message(error))
+                Seat.objects.filter(pk=seat.pk).update(name=form.cleaned_data["name"][:60])
+                return redirect("match", code=match.code)
+            messages.error(request, _("Someone else took this seat a moment ago."))
+            return redirect("seat-link", code=match.code, token=token)
+        return render(request, "tracker/claim.html", {"match": match, "seat": seat, "form": form})
+    form = MoveSeatForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if seats.guesses_exhausted(request, "pin"):
+            form.add_error(None, _("Too many wrong PINs. Wait a few minutes and try again."))
+            status = 429
+        elif form.is_valid() and seats.move(request.session, seat, form.cleaned_data["pin"]):
+            actions.perform(match, seat.letter, MoveSeat())
+            return redirect("match", code=match.code)
+        else:
+            seats.too_many_guesses(request, "pin")
+            form.add_error("pin", _("That PIN is not right."))
+            status = 403
+    return render(
+        request, "tracker/move.html", {"match": match, "seat": seat, "form": form}, status=status
+    )
+
+
+@require_GET
+def match_page(request, code: str):
+    match = _match(code)
+    letter = seats.seat_of(request.session, match)
+    seen = seen_by(match, letter)
+    seat = _seat_obj(match, letter)
+    blocks = render_blocks(seen, seat, request)
+    return render(
+        request,
+        "tracker/match.html",
+        {"match": match, "view": seen.view, "blocks": blocks, "hosts": _hosts(request, match)},
+    )
+
+
+def _respond(request, match: Match, letter: str | None, error: str = "", status: int = 200):
+    """After an action: the fresh blocks for htmx, or back to the page."""
+    if request.htmx:
+        match.refresh_from_db()
+        seen = seen_by(match, letter)
+        blocks = render_blocks(seen, _seat_obj(match, letter), request, error)
+        frame = "".join(
+            html.replace("<section ", '<section hx-swap-oob="true" ', 1) for html in blocks.values()
+        )
+        return HttpResponse(frame, status=status if status < 500 else 200)
+    if error:
+        messages.error(request, error)
+    return redirect("match", code=match.code)
+
+
+@require_POST
+def act(request, code: str, command: str):
+    """Every player action of the match page posts here."""
+    match = _match(code)
+    letter = seats.seat_of(request.session, match)
+    if letter is None:
+        return HttpResponseForbidden(_("Only the two players can act in this match."))
+    action_id = request.POST.get("action_id", "")
+    if not ACTION_ID.match(action_id):
+        action_id = ""
+    try:
+        built = build_command(command, request.POST, match, _seat_obj(match, letter))
+        actions.perform(match, letter, built, action_id)
+    except rules.RuleViolation as error:
+        return _respond(request, match, letter, rule_message(error))
+    except actions.Busy:
+        return _respond(request, match, letter, _("The tracker is busy; tap again."))
+    return _respond(request, match, letter)
+
+
+@require_POST
+def draft_add(request, code: str):
+    """Add a trooper to this seat's private army list draft."""
+    match = _match(code)
+    letter = seats.seat_of(request.session, match)
+    if letter is None:
+        return HttpResponseForbidden(_("Only the two players can act in this match."))
+    form = TrooperForm(request.POST)
+    if not form.is_valid():
+        errors = "; ".join(
+            f"{form.fields[f].label if f in form.fields else ''}: {e[0]}".lstrip(": ")
+            for f, e in form.errors.items()
+        )
+        return _respond(request, match, letter, errors)
+    row = {
+        "id": form.cleaned_data["row_id"],
+        "name": form.cleaned_data["name"],
+        "cost": form.cleaned_data["cost"],
+        "combat_group": form.cleaned_data["combat_group"],
+        "silhouette": form.cleaned_data["silhouette"],
+        "traits": sorted(form.cleaned_data["traits"]),
+    }
+    try:
+        clean_trooper_row(row)
+        with transaction.atomic():
+            seat = Seat.objects.select_for_update().get(match=match, letter=letter)
+            if (
+                seen_by(match, letter).view.phase != SETUP
+                or seen_by(match, letter).view.me.list_locked
+            ):
+                raise rules.NotAllowed("Your army list is locked.")
+            if not any(existing.get("id") == row["id"] for existing in seat.draft):
+                if len(seat.draft) >= 30:
+                    raise rules.InvalidInput("An army list holds at most %(max)s troopers.", max=30)
+                seat.draft = [*seat.draft, row]
+                seat.save(update_fields=["draft"])
+    except rules.RuleViolation as error:
+        return _respond(request, match, letter, rule_message(error))
+    return _respond(request, match, letter)
+
+
+@require_POST
+def draft_remove(request, code: str):
+    match = _match(code)
+    letter = seats.seat_of(request.session, match)
+    if letter is None:
+        return HttpResponseForbidden(_("Only the two players can act in this match."))
+    trooper_id = request.POST.get("trooper_id", "")
+    with transaction.atomic():
+        seat = Seat.objects.select_for_update().get(match=match, letter=letter)
+        if seen_by(match, letter).view.me.list_locked:
+            return _respond(request, match, letter, _("Your army list is locked."))
+        seat.draft = [row for row in seat.draft if row.get("id") != trooper_id]
+        seat.save(update_fields=["draft"])
+    return _respond(request, match, letter)
+
+
+@require_GET
+def blocks_partial(request, code: str):
+    """The current blocks, for a phone that wants to resync over HTTP."""
+    match = _match(code)
+    return _respond(request, match, seats.seat_of(request.session, match))
