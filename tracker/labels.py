@@ -1,8 +1,10 @@
 """Names players know, in their language, for the codes the rules use."""
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tracker.rules import state as s
+from tracker.rules.orders import OUTCOME_KINDS, SKILLS
 
 LABELS = {
     # traits
@@ -57,6 +59,14 @@ LABELS = {
 
 
 def label(code: str | None) -> str:
+    """The player-facing name of a code: a trait, state, phase, secret kind,
+    skill or outcome. Rule IDs (HE-D3...) are shown as they are."""
     if code is None:
         return ""
-    return str(LABELS.get(code, code))
+    if code in LABELS:
+        return str(LABELS[code])
+    if code in SKILLS:
+        return gettext(SKILLS[code].label)
+    if code in OUTCOME_KINDS:
+        return gettext(OUTCOME_KINDS[code])
+    return code

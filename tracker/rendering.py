@@ -11,10 +11,11 @@ import hashlib
 
 from django.template.loader import render_to_string
 
-from tracker.labels import LABELS
+from tracker.labels import LABELS, label
 from tracker.models import Match, Seat
 from tracker.reading import Seen, seen_by
 from tracker.rules.commitments import canonical_json
+from tracker.rules.orders import OUTCOME_KINDS, SKILLS
 from tracker.rules.state import (
     CONDITIONS,
     HOLOECHO_ELEMENTS,
@@ -54,6 +55,10 @@ def context_for(seen: Seen, seat: Seat | None = None, request=None, error: str =
         "tokens": [(t, LABELS[t]) for t in TOKENS],
         "holoecho_elements": [(e, LABELS[e]) for e in HOLOECHO_ELEMENTS],
         "lieutenant_options": _lieutenant_options(view),
+        "skills": [(name, label(name)) for name in SKILLS],
+        "aro_skills": [(name, label(name)) for name, skill in SKILLS.items() if not skill.entire],
+        "outcomes": [(name, label(name)) for name in OUTCOME_KINDS],
+        "order_trooper": view.trooper(view.order.trooper_id) if view.order else None,
         "request": request,
     }
 

@@ -7,6 +7,11 @@ hooks; callers use `decide`, `evolve`/`replay` and `player_view`.
 from . import (  # noqa: F401  (imported for their registrations)
     command_tokens,
     conditions,
+    hidden_deployment,
+    holoecho,
+    orders,
+    replacement,
+    retreat,
     sealing,
     setup,
     turns,

@@ -22,8 +22,10 @@ from .state import (
     TURN_PHASES,
     MatchState,
     Turn,
+    frozen_map,
     other_seat,
 )
+from .visibility import order_pool
 
 # fn(state_after_turn_started) -> events; e.g. the Retreat! check (RT-A).
 TURN_START_HOOKS: list[Callable[[MatchState], list[Event]]] = []
@@ -123,9 +125,12 @@ def _turn_started(state: MatchState, event: PlayerTurnStarted) -> MatchState:
         for tid, t in state.troopers.items()
     }
     state = state.with_troopers(troopers)
-    return replace(
-        state, phase=PLAYING, turn=Turn(round=event.round, seat=event.seat, phase=TACTICAL)
-    )
+    # The Order Pool is counted once, at the start of the Player Turn, from the
+    # troopers on the table only (HD-3), so it is public.
+    regular, _irregular = order_pool(state.troopers_of(event.seat))
+    extra = frozen_map({"pool": {str(group): count for group, count in regular.items()}})
+    turn = Turn(round=event.round, seat=event.seat, phase=TACTICAL, extra=extra)
+    return replace(state, phase=PLAYING, turn=turn)
 
 
 @applies(TurnPhaseChanged)

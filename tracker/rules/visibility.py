@@ -117,6 +117,8 @@ class PlayerView:
     order: OrderView | None
     seats: tuple[SeatView, ...]
     can_undo: bool
+    # Regular Orders left per Combat Group in the current Player Turn.
+    orders_left: dict
 
     def seat(self, seat: str) -> SeatView:
         return next(s for s in self.seats if s.seat == seat)
@@ -274,7 +276,23 @@ def player_view(state: MatchState, viewer: str | None) -> PlayerView:
         order=order,
         seats=tuple(_seat_view(state, state.seat(s), viewer) for s in SEATS),
         can_undo=bool(state.undo) and state.undo[-1].seat == viewer,
+        orders_left=orders_left(state),
     )
+
+
+def orders_left(state: MatchState) -> dict:
+    """Regular Orders per Combat Group still in the active player's Pool.
+    Read from the public parts of the turn only (never its private notes)."""
+    turn = state.turn
+    if turn is None:
+        return {}
+    pool = turn.extra.get("pool", {})
+    spent = turn.extra.get("spent", {})
+    cancelled = turn.extra.get("cancelled", {})
+    return {
+        int(group): max(0, count - spent.get(f"group:{group}", 0) - cancelled.get(group, 0))
+        for group, count in sorted(pool.items(), key=lambda item: int(item[0]))
+    }
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ def log_text(line, view):
     for key in ("seat", "first_turn", "deploys_first", "by"):
         if params.get(key) in ("A", "B"):
             params[key] = seat_name(view, params[key])
-    for key in ("phase", "condition", "secret_kind"):
+    for key in ("phase", "condition", "secret_kind", "skill", "outcome", "element", "real"):
         if key in params:
             params[key] = label_of(params[key])
     if "rule" in params:

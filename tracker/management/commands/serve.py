@@ -19,7 +19,10 @@ class Command(BaseCommand):
         addresses = [h for h in settings.ALLOWED_HOSTS if h[0].isdigit() and h != "127.0.0.1"]
         self.stdout.write(_("Infinity tracker is running."))
         for address in addresses:
-            self.stdout.write(_("On a phone on the same Wi-Fi, open: http://%(address)s:%(port)s/") % {"address": address, "port": port})
+            self.stdout.write(
+                _("On a phone on the same Wi-Fi, open: http://%(address)s:%(port)s/")
+                % {"address": address, "port": port}
+            )
         self.stdout.write(_("On this computer: http://localhost:%(port)s/") % {"port": port})
         self.stdout.flush()
         CommandLineInterface().run(

@@ -1,0 +1,380 @@
+"""Orders, declarations and what the table reports back.
+
+The players tell the tracker what is declared (a Short Skill, an Entire
+Order, an ARO) and what the table decided (a hit that forces a Saving Roll, a
+successful Discover, silhouette contact, a failed Coherency check...). This
+module keeps the Order and its accounting; the rule modules hook in:
+
+- SKILL_GUARDS refuse a declaration (Retreat! allows only some skills, RT-3);
+- BEFORE_SKILL run before the declaration is public (a hidden trooper that
+  declares is placed first, HD-C2, so the declaration itself is public);
+- AFTER_SKILL run after it (a Holoecho bearer that attacks is revealed at the
+  end of the Order, HE-C1 + HE-T);
+- OUTCOMES[kind] turn a reported outcome into events (a decoy hit, HE-D3);
+- END_ORDER run when the Order ends (pending reveals fire, HE-T).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from .commands import Command, handles
+from .conditions import visible_trooper
+from .errors import InvalidInput, NotAllowed
+from .events import Event
+from .evolve import applies, evolve_all
+from .i18n import _
+from .state import (
+    HOLOECHO_ELEMENTS,
+    IMPETUOUS_PHASE,
+    IRREGULAR,
+    ORDERS,
+    PLAYING,
+    MatchState,
+    Order,
+    Trooper,
+    frozen_map,
+)
+
+
+@dataclass(frozen=True)
+class Skill:
+    name: str
+    entire: bool = False  # an Entire Order rather than a Short Skill
+    movement: bool = False  # a movement Short Skill (RT-3, HD-C3)
+    roll: bool = False  # needs a roll (HE-C1)
+    attack: bool = False  # an Attack (HE-C1)
+    label: str = ""
+
+
+SKILLS: dict[str, Skill] = {
+    s.name: s
+    for s in (
+        Skill("move", movement=True, label=_("Move")),
+        Skill("cautious_move", entire=True, movement=True, label=_("Cautious Movement")),
+        Skill("jump", movement=True, label=_("Jump")),
+        Skill("climb", movement=True, label=_("Climb")),
+        Skill("mount", movement=True, label=_("Mount")),
+        Skill("dismount", movement=True, label=_("Dismount")),
+        Skill("bs_attack", roll=True, attack=True, label=_("BS Attack")),
+        Skill("cc_attack", roll=True, attack=True, label=_("CC Attack")),
+        Skill("alert", label=_("Alert")),
+        Skill("activate", label=_("Activate")),
+        Skill("discover", roll=True, label=_("Discover")),
+        Skill("dodge", roll=True, label=_("Dodge")),
+        Skill("reset", roll=True, label=_("Reset")),
+        Skill("idle", label=_("Idle")),
+        Skill("roll_skill", roll=True, label=_("Another skill that needs a roll")),
+        Skill("suppressive_fire", entire=True, label=_("Suppressive Fire")),
+        Skill("holoecho_activate", entire=True, label=_("Activate Holoecho (HE-A3)")),
+        Skill("entire_other", entire=True, roll=True, label=_("Another Entire Order")),
+    )
+}
+
+# Outcomes the table reports; each rule module may add consequences.
+OUTCOME_KINDS = {
+    "saving_roll": _("Hit that forces a Saving Roll"),
+    "discovered": _("Successfully Discovered"),
+    "contact": _("Silhouette contact with an enemy"),
+    "coherency_initial": _("Failed Initial Coherency check"),
+    "coherency_final": _("Failed Final Coherency check"),
+    "impetuous": _("Becomes Impetuous"),
+    "infiltration_failed": _("Failed Infiltration roll"),
+}
+
+Guard = Callable[[MatchState, str, Trooper, Skill, bool], None]
+Hook = Callable[[MatchState, str, Trooper, Skill, bool], list[Event]]
+Outcome = Callable[[MatchState, str, Trooper, str], list[Event]]
+
+SKILL_GUARDS: list[Guard] = []
+BEFORE_SKILL: list[Hook] = []
+AFTER_SKILL: list[Hook] = []
+OUTCOMES: dict[str, list[Outcome]] = {kind: [] for kind in OUTCOME_KINDS}
+END_ORDER: list[Callable[[MatchState], list[Event]]] = []
+# fn(state, trooper) -> order source or None; first answer wins (HD-3 own Order).
+ORDER_SOURCES: list[Callable[[MatchState, Trooper], str | None]] = []
+
+
+# ---------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, kw_only=True)
+class OrderStarted(Event):
+    trooper_id: str
+    trooper_name: str
+    seat: str
+    source: str  # "group:N", "irregular", "impetuous", "own" (HD-3)
+    describe_as = _("%(trooper_name)s is activated with an Order.")
+
+
+@dataclass(frozen=True, kw_only=True)
+class SkillDeclared(Event):
+    trooper_id: str
+    trooper_name: str
+    seat: str
+    skill: str
+    aro: bool = False
+    target_id: str = ""
+    target_element: str = ""
+    describe_as = _("%(trooper_name)s declares %(skill)s.")
+
+
+@dataclass(frozen=True, kw_only=True)
+class OutcomeReported(Event):
+    outcome: str
+    trooper_id: str
+    trooper_name: str
+    element: str
+    by: str
+    describe_as = _("Reported: %(outcome)s on %(trooper_name)s.")
+
+
+@dataclass(frozen=True, kw_only=True)
+class OrderEnded(Event):
+    trooper_id: str
+    trooper_name: str
+    describe_as = _("End of the Order of %(trooper_name)s.")
+
+
+# --------------------------------------------------------------- commands
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeclareSkill(Command):
+    """The active player declares a Short Skill or Entire Order."""
+
+    trooper_id: str
+    skill: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeclareAro(Command):
+    """The reactive player declares an ARO, against a visible element."""
+
+    trooper_id: str
+    skill: str
+    target_id: str = ""
+    target_element: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReportOutcome(Command):
+    """What the table decided: either player may enter it."""
+
+    outcome: str
+    trooper_id: str
+    element: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndOrder(Command):
+    pass
+
+
+def skill_named(name: str) -> Skill:
+    skill = SKILLS.get(name)
+    if skill is None:
+        raise InvalidInput(_("Unknown skill."))
+    return skill
+
+
+def _run(state: MatchState, events: list[Event], hooks, *args) -> list[Event]:
+    """Run hooks in order, each seeing the state after the events so far."""
+    after = evolve_all(state, events)
+    for hook in hooks:
+        more = hook(after, *args)
+        events = events + more
+        after = evolve_all(after, more)
+    return events
+
+
+def order_source(state: MatchState, trooper: Trooper) -> str:
+    """Which Order activates `trooper`, or a refusal when none is left."""
+    turn = state.turn
+    assert turn is not None
+    if turn.phase == IMPETUOUS_PHASE:
+        return "impetuous"
+    for source in ORDER_SOURCES:
+        found = source(state, trooper)
+        if found:
+            return found
+    spent = turn.extra.get("spent", {})
+    if trooper.has(IRREGULAR) and not trooper.regular_this_turn:
+        if trooper.id not in turn.extra.get("irregular_used", ()):
+            return "irregular"
+    key = f"group:{trooper.combat_group}"
+    pool = turn.extra.get("pool", {}).get(str(trooper.combat_group), 0)
+    if pool - spent.get(key, 0) <= 0:
+        raise NotAllowed(
+            _("No Regular Orders left in Combat Group %(group)s."), group=trooper.combat_group
+        )
+    return key
+
+
+@handles(DeclareSkill)
+def declare_skill(state: MatchState, seat: str, command: DeclareSkill) -> list[Event]:
+    turn = state.turn
+    if state.phase != PLAYING or turn is None or turn.phase not in (ORDERS, IMPETUOUS_PHASE):
+        raise NotAllowed(_("Orders are declared in the Orders Phase of your Player Turn."))
+    if seat != turn.seat:
+        raise NotAllowed(
+            _("Only the active player declares Orders; the reactive player declares AROs.")
+        )
+    trooper = visible_trooper(state, seat, command.trooper_id)
+    if trooper.seat != seat:
+        raise NotAllowed(_("You can only activate your own troopers."))
+    if trooper.out_of_action:
+        raise NotAllowed(_("%(name)s is out of action."), name=trooper.name)
+    skill = skill_named(command.skill)
+    order = turn.order
+    events: list[Event] = []
+    if order is not None and order.trooper_id != trooper.id:
+        raise NotAllowed(_("Finish the current Order first."))
+    if order is not None:
+        declared = [SKILLS[s] for s in order.skills]
+        if skill.entire or any(s.entire for s in declared) or len(declared) >= 2:
+            raise NotAllowed(
+                _("An Order holds two Short Skills or one Entire Order; end this Order first.")
+            )
+    for guard in SKILL_GUARDS:
+        guard(state, seat, trooper, skill, False)
+    if order is None:
+        source = order_source(state, trooper)
+        events.append(
+            OrderStarted(trooper_id=trooper.id, trooper_name=trooper.name, seat=seat, source=source)
+        )
+        if trooper.hidden:
+            # The Order of a hidden trooper is its own kept-apart Order (HD-3);
+            # starting it must not say who is activated before the reveal does.
+            events[-1] = replace(events[-1], private_to=seat)
+    events = _run(state, events, BEFORE_SKILL, seat, trooper, skill, False)
+    events.append(
+        SkillDeclared(trooper_id=trooper.id, trooper_name=trooper.name, seat=seat, skill=skill.name)
+    )
+    after_trooper = evolve_all(state, events).troopers[trooper.id]
+    return _run(state, events, AFTER_SKILL, seat, after_trooper, skill, False)
+
+
+@handles(DeclareAro)
+def declare_aro(state: MatchState, seat: str, command: DeclareAro) -> list[Event]:
+    turn = state.turn
+    if state.phase != PLAYING or turn is None or turn.order is None:
+        raise NotAllowed(_("AROs are declared against an Order in progress."))
+    if seat == turn.seat:
+        raise NotAllowed(_("Only the reactive player declares AROs."))
+    trooper = visible_trooper(state, seat, command.trooper_id)
+    if trooper.seat != seat:
+        raise NotAllowed(_("You can only declare AROs for your own troopers."))
+    if trooper.out_of_action:
+        raise NotAllowed(_("%(name)s is out of action."), name=trooper.name)
+    skill = skill_named(command.skill)
+    if skill.entire:
+        raise NotAllowed(_("An ARO is a single Short Skill."))
+    target_id, element = "", ""
+    if command.target_id:
+        target = visible_trooper(state, seat, command.target_id)
+        target_id = target.id
+        if command.target_element:
+            if command.target_element not in target.holoechoes:
+                raise InvalidInput(_("Pick a Holoecho that is on the table."))
+            element = command.target_element
+    for guard in SKILL_GUARDS:
+        guard(state, seat, trooper, skill, True)
+    events = _run(state, [], BEFORE_SKILL, seat, trooper, skill, True)
+    events.append(
+        SkillDeclared(
+            trooper_id=trooper.id,
+            trooper_name=trooper.name,
+            seat=seat,
+            skill=skill.name,
+            aro=True,
+            target_id=target_id,
+            target_element=element,
+        )
+    )
+    after_trooper = evolve_all(state, events).troopers[trooper.id]
+    return _run(state, events, AFTER_SKILL, seat, after_trooper, skill, True)
+
+
+@handles(ReportOutcome)
+def report_outcome(state: MatchState, seat: str, command: ReportOutcome) -> list[Event]:
+    if state.phase != PLAYING:
+        raise NotAllowed(_("Outcomes are reported while the match is in play."))
+    if command.outcome not in OUTCOME_KINDS:
+        raise InvalidInput(_("Unknown outcome."))
+    trooper = visible_trooper(state, seat, command.trooper_id)
+    element = command.element or ""
+    if element and element not in HOLOECHO_ELEMENTS:
+        raise InvalidInput(_("Pick a Holoecho that is on the table."))
+    if element and element not in trooper.holoechoes:
+        raise InvalidInput(_("Pick a Holoecho that is on the table."))
+    reported = OutcomeReported(
+        outcome=command.outcome,
+        trooper_id=trooper.id,
+        trooper_name=trooper.name,
+        element=element,
+        by=seat,
+        # Only the owner can report on its own hidden trooper (e.g. found by a
+        # Sensor, HD-C1); the report stays private until a rule reveals it.
+        private_to=seat if trooper.hidden else None,
+    )
+    return _run(state, [reported], OUTCOMES[command.outcome], seat, trooper, element)
+
+
+@handles(EndOrder)
+def end_order(state: MatchState, seat: str, command: EndOrder) -> list[Event]:
+    turn = state.turn
+    if turn is None or turn.order is None:
+        raise NotAllowed(_("There is no Order to end."))
+    if seat != turn.seat:
+        raise NotAllowed(_("The active player ends the Order."))
+    trooper = state.troopers[turn.order.trooper_id]
+    events = _run(state, [], END_ORDER)
+    after = evolve_all(state, events).troopers[trooper.id]
+    events.append(
+        OrderEnded(
+            trooper_id=trooper.id,
+            trooper_name=trooper.name,
+            private_to=seat if after.hidden else None,
+        )
+    )
+    return events
+
+
+# ---------------------------------------------------------------- evolve
+
+
+@applies(OrderStarted)
+def _order_started(state: MatchState, event: OrderStarted) -> MatchState:
+    turn = state.turn
+    assert turn is not None
+    extra = dict(turn.extra)
+    if event.source.startswith("group:"):
+        spent = dict(extra.get("spent", {}))
+        spent[event.source] = spent.get(event.source, 0) + 1
+        extra["spent"] = spent
+    elif event.source == "irregular":
+        extra["irregular_used"] = [*extra.get("irregular_used", []), event.trooper_id]
+    elif event.source == "own":
+        extra["own_used"] = [*extra.get("own_used", []), event.trooper_id]
+    order = Order(trooper_id=event.trooper_id, seat=event.seat)
+    return state.with_turn(order=order, extra=frozen_map(extra))
+
+
+@applies(SkillDeclared)
+def _skill_declared(state: MatchState, event: SkillDeclared) -> MatchState:
+    order = state.turn.order if state.turn else None
+    if event.aro or order is None:
+        return state
+    return state.with_turn(order=replace(order, skills=(*order.skills, event.skill)))
+
+
+@applies(OutcomeReported)
+def _outcome(state: MatchState, event: OutcomeReported) -> MatchState:
+    return state
+
+
+@applies(OrderEnded)
+def _order_ended(state: MatchState, event: OrderEnded) -> MatchState:
+    return state.with_turn(order=None)

@@ -1,0 +1,1 @@
+"""RP — Replacing game elements (RULES.md RP-1..RP-3)."""
