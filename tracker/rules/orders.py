@@ -200,9 +200,9 @@ def order_source(state: MatchState, trooper: Trooper) -> str:
         if found:
             return found
     spent = turn.extra.get("spent", {})
-    if trooper.has(IRREGULAR) and not trooper.regular_this_turn:
-        if trooper.id not in turn.extra.get("irregular_used", ()):
-            return "irregular"
+    irregular = trooper.has(IRREGULAR) and not trooper.regular_this_turn
+    if irregular and trooper.id not in turn.extra.get("irregular_used", ()):
+        return "irregular"
     key = f"group:{trooper.combat_group}"
     pool = turn.extra.get("pool", {}).get(str(trooper.combat_group), 0)
     if pool - spent.get(key, 0) <= 0:
