@@ -1,0 +1,154 @@
+"""A real server and the system Chromium, driven as phones.
+
+`server` runs daphne (HTTP and websockets on one port) in a subprocess on a
+fresh, migrated SQLite database; `browser` is Chromium through Playwright;
+`phone(browser)` opens a mobile context (Pixel 7 emulation).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.support import chromium_path, skip_or_fail
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class Server:
+    url: str
+    env: dict
+
+    def manage(self, *args: str, input_text: str | None = None) -> str:
+        done = subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env=self.env,
+            input=input_text,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return done.stdout
+
+    def shell(self, code: str) -> str:
+        """Run Python against the server's database (e.g. create an organizer)."""
+        return self.manage("shell", "-c", code)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("live")
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tracker.settings",
+        "SQLITE_PATH": str(tmp / "db.sqlite3"),
+        "TRACKER_VAR_DIR": str(tmp / "var"),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DEBUG": "0",
+    }
+    for name in ("DATABASE_URL", "REDIS_URL"):
+        env.pop(name, None)
+    live = Server(url=f"http://127.0.0.1:{port}", env=env)
+    live.manage("migrate", "--noinput", "-v0")
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "tracker.asgi:application",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=open(tmp / "daphne.log", "w"),  # noqa: SIM115 (lives as long as the server)
+    )
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(live.url + "/", timeout=1)  # noqa: S310 (loopback)
+            break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                pytest.fail(
+                    "the live server did not start: " + (tmp / "daphne.log").read_text()[-2000:]
+                )
+            time.sleep(0.2)
+    yield live
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+@pytest.fixture(scope="session")
+def playwright_session():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        skip_or_fail(
+            "playwright is not installed (pip install -r requirements-dev.txt)", "REQUIRE_BROWSER"
+        )
+    path = chromium_path()
+    manager = sync_playwright().start()
+    try:
+        yield manager, path
+    finally:
+        manager.stop()
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_session):
+    manager, path = playwright_session
+    instance = manager.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+    yield instance
+    instance.close()
+
+
+@pytest.fixture
+def phone(browser, playwright_session):
+    """phone() -> a new Page in its own mobile context (its own cookies)."""
+    manager, _path = playwright_session
+    contexts = []
+
+    def open_phone(locale: str = "en-GB"):
+        context = browser.new_context(**manager.devices["Pixel 7"], locale=locale)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_phone
+    for context in contexts:
+        context.close()

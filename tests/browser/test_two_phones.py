@@ -1,0 +1,89 @@
+"""Two phones play through set-up and see each other's public changes live."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def add_trooper(page, name, cost, traits=()):
+    form = page.locator("form.addrow")
+    form.locator("input[name=name]").fill(name)
+    form.locator("input[name=cost]").fill(str(cost))
+    if traits:
+        form.locator("details.traits summary").click()
+        for trait in traits:
+            form.locator(f"input[name=traits][value={trait}]").check()
+    form.locator("button[type=submit]").click()
+    expect(page.locator("table.list")).to_contain_text(name)
+
+
+def test_two_phones_set_up_seal_and_see_changes_live(server, phone):
+    host = phone()
+    host.goto(server.url + "/")
+    host.fill("input[name=name]", "Friday night")
+    host.click("button.primary")
+    expect(host.locator("img.qr")).to_have_count(2)
+    seat_links = host.locator("a.seaturl").all_inner_texts()
+
+    alice, bob = phone(), phone()
+    for page, link, name in ((alice, seat_links[0], "Alice"), (bob, seat_links[1], "Bob")):
+        page.goto(link)
+        page.fill("input[name=name]", name)
+        page.fill("input[name=pin]", "2468")
+        page.click("button.primary")
+        expect(page.locator("#connection")).to_have_text("Live")
+
+    # The link alone lets no third phone in.
+    mallory = phone()
+    mallory.goto(seat_links[0])
+    expect(mallory.locator("h2")).to_contain_text("taken")
+
+    add_trooper(alice, "Hassassin Ayyar", 40, traits=["holoprojector"])
+    add_trooper(alice, "Kaplan", 20, traits=["lieutenant_candidate"])
+    add_trooper(bob, "Fusilier", 10, traits=["lieutenant_candidate"])
+    add_trooper(bob, "Bolt", 15)
+    for page in (alice, bob):
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click("text=Lock my list")
+
+    # Alice's locked list appears on Bob's phone without a reload.
+    expect(bob.locator("#blk-seat_A")).to_contain_text("Hassassin Ayyar")
+    alice.select_option("select[name=first_turn]", "A")
+    alice.select_option("select[name=deploys_first]", "A")
+    alice.click("text=Start deployment")
+    expect(bob.locator("#blk-header")).to_contain_text("Deployment Phase")
+
+    alice.select_option("select[name=lieutenant]", label="Kaplan")
+    alice.check("input[value=marker2]")
+    alice.once("dialog", lambda dialog: dialog.accept())
+    alice.click("text=Seal my deployment")
+    expect(alice.locator("#blk-seat_A .secrets")).to_contain_text("Kaplan")
+    fingerprint = alice.locator("#blk-seat_A .secret .fp").first.inner_text()
+    expect(bob.locator("#blk-seat_A .secrets")).to_contain_text(fingerprint)
+    assert "Kaplan" not in bob.locator("#blk-seat_A .secrets").inner_text()
+    assert "The real one is" not in bob.content()
+
+    bob.once("dialog", lambda dialog: dialog.accept())
+    bob.click("text=Seal my deployment")
+    expect(alice.locator("#blk-header")).to_contain_text("Round 1 of 3")
+
+    # A public change by Alice reaches Bob's page live.
+    bolt = alice.locator("#blk-seat_B li.trooper", has_text="Bolt")
+    bolt.locator("summary").click()
+    bolt.locator("select[name=condition]").select_option("unconscious")
+    bolt.locator("button", has_text="Set").click()
+    expect(bob.locator("#blk-seat_B li.trooper", has_text="Bolt")).to_contain_text("Unconscious")
+    expect(bob.locator("#blk-log")).to_contain_text(re.compile("Bolt is now Unconscious"))
+
+    # Alice reveals her Lieutenant; Bob's phone shows it verified.
+    alice.once("dialog", lambda dialog: dialog.accept())
+    alice.locator("#blk-seat_A li.secret", has_text="Lieutenant").locator(
+        "button", has_text="Reveal"
+    ).click()
+    lieutenant = bob.locator("#blk-seat_A li.secret", has_text="Lieutenant")
+    expect(lieutenant).to_contain_text("Kaplan")
+    expect(lieutenant).to_contain_text("Matches what was sealed")
+    expect(lieutenant.locator(".verify")).to_have_text("Checked on this phone ✓")
