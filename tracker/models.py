@@ -29,6 +29,23 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+class TournamentEvent(models.Model):
+    """A tournament or a league night: a named group of matches."""
+
+    name = models.CharField(_("name"), max_length=120)
+    date = models.DateField(_("date"), default=timezone.localdate)
+    location = models.CharField(_("location"), max_length=120, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-date", "-created_at"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Match(models.Model):
     class Status(models.TextChoices):
         SETTING_UP = "setting_up", _("setting up")
@@ -49,6 +66,19 @@ class Match(models.Model):
     status = models.CharField(
         max_length=20, choices=Status.choices, default=Status.SETTING_UP, db_index=True
     )
+    # Organizer side: the event a match belongs to (a match may stand alone),
+    # its round and table there, and the players' result (a cache of the log).
+    event = models.ForeignKey(
+        TournamentEvent,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="matches",
+        verbose_name=_("event"),
+    )
+    event_round = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
+    table_number = models.PositiveIntegerField(_("table number"), null=True, blank=True)
+    result = models.JSONField(_("result"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -71,6 +101,8 @@ class Seat(models.Model):
     holder_hash = models.CharField(max_length=64, blank=True)
     pin_hash = models.CharField(max_length=128, blank=True)
     name = models.CharField(max_length=60, blank=True)
+    # The player's name in the organizer's pairings (the claimed name may differ).
+    listed_name = models.CharField(max_length=60, blank=True)
     claimed_at = models.DateTimeField(null=True, blank=True)
     # The army list being drafted: private working notes, not match history.
     draft = models.JSONField(default=list, blank=True)
