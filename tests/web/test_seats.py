@@ -1,0 +1,107 @@
+"""Seats: claiming, refusing a second browser, moving with the PIN, spectators."""
+
+import pytest
+from django.test import Client
+
+from tracker.models import Seat
+
+from .table import claim, create_match, error_of
+
+pytestmark = pytest.mark.django_db
+
+
+def seat_url(match, letter):
+    return f"/m/{match.code}/s/{match.seats.get(letter=letter).token}/"
+
+
+def test_claiming_a_seat_shows_the_players_page(alice):
+    match = create_match(alice)
+    claim(alice, match, "A", "Alice")
+    page = alice.get(f"/m/{match.code}/").content.decode()
+    assert "You: Alice" in page
+    assert Seat.objects.get(match=match, letter="A").name == "Alice"
+
+
+def test_a_claimed_seat_link_lets_no_second_browser_in(alice, mallory):
+    match = create_match(alice)
+    claim(alice, match, "A", "Alice")
+    response = mallory.get(seat_url(match, "A"))
+    assert "Seat A is taken" in response.content.decode()
+    # Posting a claim instead of a PIN changes nothing.
+    mallory.post(seat_url(match, "A"), {"name": "Mallory", "pin": "0000"})
+    page = mallory.get(f"/m/{match.code}/").content.decode()
+    assert "You are watching as a spectator." in page
+    assert "You: Alice" not in page
+
+
+def test_the_pin_moves_the_seat_and_the_old_phone_loses_it(alice):
+    match = create_match(alice)
+    claim(alice, match, "A", "Alice", pin="4321")
+    new_phone = Client()
+    response = new_phone.post(seat_url(match, "A"), {"pin": "4321"})
+    assert response.status_code == 302
+    assert "You: Alice" in new_phone.get(f"/m/{match.code}/").content.decode()
+    assert "You are watching as a spectator." in alice.get(f"/m/{match.code}/").content.decode()
+
+
+def test_a_wrong_pin_is_refused_and_changes_nothing(alice, mallory):
+    match = create_match(alice)
+    claim(alice, match, "A", "Alice", pin="4321")
+    response = mallory.post(seat_url(match, "A"), {"pin": "1111"})
+    assert response.status_code == 403
+    assert "That PIN is not right." in response.content.decode()
+    assert "You: Alice" in alice.get(f"/m/{match.code}/").content.decode()
+
+
+def test_pin_guessing_is_rate_limited(alice, mallory, settings):
+    settings.GUESS_LIMIT = 3
+    match = create_match(alice)
+    claim(alice, match, "A", "Alice", pin="4321")
+    statuses = [
+        mallory.post(seat_url(match, "A"), {"pin": f"{n:04d}"}).status_code for n in range(5)
+    ]
+    assert statuses[:3] == [403, 403, 403]
+    assert statuses[3:] == [429, 429]
+    # Even the right PIN is refused while the window lasts.
+    assert mallory.post(seat_url(match, "A"), {"pin": "4321"}).status_code == 429
+
+
+def test_pins_are_stored_hashed(alice):
+    match = create_match(alice)
+    claim(alice, match, "A", "Alice", pin="98765")
+    seat = Seat.objects.get(match=match, letter="A")
+    assert "98765" not in seat.pin_hash and seat.pin_hash.startswith("pbkdf2_")
+
+
+def test_seat_tokens_are_long_and_random(alice):
+    match = create_match(alice)
+    tokens = list(match.seats.values_list("token", flat=True))
+    assert len(set(tokens)) == 2 and all(len(token) >= 40 for token in tokens)
+
+
+def test_spectators_cannot_act(alice, bob, mallory):
+    match = create_match(alice)
+    claim(alice, match, "A", "Alice")
+    claim(bob, match, "B", "Bob")
+    response = mallory.post(f"/m/{match.code}/act/LockArmyList/", {"action_id": "abcdefgh1234"})
+    assert response.status_code == 403
+
+
+def test_an_unknown_seat_link_is_a_404(alice, mallory):
+    match = create_match(alice)
+    assert mallory.get(f"/m/{match.code}/s/not-a-real-token/").status_code == 404
+
+
+def test_the_host_page_with_seat_links_is_only_for_its_creator(alice, mallory):
+    match = create_match(alice)
+    assert alice.get(f"/m/{match.code}/host/").status_code == 200
+    assert mallory.get(f"/m/{match.code}/host/").status_code == 404
+
+
+def test_a_bad_claim_form_explains_and_keeps_the_seat_free(alice, bob):
+    match = create_match(alice)
+    response = bob.post(seat_url(match, "B"), {"name": "Bob", "pin": "12"})
+    assert response.status_code == 200
+    assert "The PIN is 4 to 8 digits." in response.content.decode()
+    assert not Seat.objects.get(match=match, letter="B").claimed
+    assert error_of(response) is None

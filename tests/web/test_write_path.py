@@ -1,0 +1,109 @@
+"""The one write path: numbered, chained, idempotent, append-only events."""
+
+import json
+
+import pytest
+
+from tracker import reading, rules
+from tracker.models import GENESIS_HASH, Match, MatchEvent
+from tracker.reading import load_state
+
+from .flows import seal_both, set_up
+from .table import error_of, seated
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_same_action_id_twice_appends_once(alice, bob):
+    a, b = seated(alice, bob)
+    a.add_trooper("Hassassin Ayyar", 40)
+    b.add_trooper("Fusilier", 10)
+    a.act("LockArmyList")
+    b.act("LockArmyList")
+    before = Match.objects.get().seq
+    for _ in range(3):
+        response = a.act(
+            "SetInitiative", action_id="double-tap-0001", first_turn="A", deploys_first="B"
+        )
+        assert response.status_code == 200 and error_of(response) is None
+    assert Match.objects.get().seq == before + 1
+
+
+def test_a_double_tapped_trooper_is_added_once(alice, bob):
+    a, _b = seated(alice, bob)
+    page = a.page()
+    import re
+
+    row_id = re.search(r'name="row_id" value="([a-f0-9]{12})"', page).group(1)
+    a.add_trooper("Hassassin Ayyar", 40, row_id=row_id)
+    a.add_trooper("Hassassin Ayyar", 40, row_id=row_id)
+    assert len(a.match.seats.get(letter="A").draft) == 1
+
+
+def test_seq_is_gapless_and_the_hash_chain_links_every_event(alice, bob):
+    a, b = set_up(alice, bob)
+    seal_both(a, b, load_state(Match.objects.get()))
+    rows = list(MatchEvent.objects.order_by("seq"))
+    assert [row.seq for row in rows] == list(range(1, len(rows) + 1))
+    previous = GENESIS_HASH
+    for row in rows:
+        assert row.hash == row.chain_hash(previous)
+        previous = row.hash
+    assert Match.objects.get().last_hash == previous
+
+
+def test_replaying_the_stored_log_equals_the_live_state(alice, bob):
+    a, b = set_up(alice, bob)
+    seal_both(a, b, load_state(Match.objects.get()))
+    live = load_state(Match.objects.get())
+    events = [
+        rules.event_from_data(row.kind, json.loads(row.data))
+        for row in MatchEvent.objects.order_by("seq")
+    ]
+    reading.forget()
+    assert rules.replay(events) == live == load_state(Match.objects.get())
+
+
+def test_events_cannot_be_edited_or_deleted_through_the_orm(alice, bob):
+    seated(alice, bob)
+    event = MatchEvent.objects.first()
+    event.data = "{}"
+    with pytest.raises(PermissionError):
+        event.save()
+    with pytest.raises(PermissionError):
+        event.delete()
+    with pytest.raises(PermissionError):
+        MatchEvent.objects.filter(pk=event.pk).update(data="{}")
+    with pytest.raises(PermissionError):
+        MatchEvent.objects.all().delete()
+
+
+def test_a_rule_refusal_is_shown_in_the_page_and_appends_nothing(alice, bob):
+    a, _b = seated(alice, bob)
+    before = Match.objects.get().seq
+    response = a.act("LockArmyList")
+    assert response.status_code == 200
+    assert error_of(response) == "Add at least one trooper before locking the list."
+    assert Match.objects.get().seq == before
+
+
+@pytest.mark.parametrize(
+    "command,data",
+    [
+        ("NoSuchCommand", {}),
+        ("ClaimSeat", {"name": "x"}),
+        ("MoveSeat", {}),
+        ("SetTrooperState", {"trooper_id": "x" * 5000, "condition": "dead"}),
+        ("SetTrooperState", {}),
+        ("AdvancePhase", {"expected": "\x00"}),
+        ("RevealSecret", {"secret_id": "../../etc"}),
+        ("SetInitiative", {"first_turn": "C", "deploys_first": "A"}),
+    ],
+)
+def test_bad_input_gets_a_message_never_a_500(alice, bob, command, data):
+    a, _b = seated(alice, bob)
+    before = Match.objects.get().seq
+    response = a.act(command, **data)
+    assert response.status_code == 200
+    assert error_of(response)
+    assert Match.objects.get().seq == before
