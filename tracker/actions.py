@@ -19,6 +19,7 @@ from django.utils import timezone
 from tracker import rules
 from tracker.models import Match, MatchEvent, Seat
 from tracker.reading import load_state
+from tracker.rules import results
 from tracker.rules.commitments import canonical_json
 from tracker.rules.setup import MatchCreated
 from tracker.rules.state import FINISHED, PLAYING, MatchState
@@ -40,8 +41,9 @@ class Busy(Exception):
 
 
 def _status_for(state: MatchState, current: str) -> str:
-    if current == Match.Status.DISPUTED:
-        return current
+    # DISPUTED is sticky: once the players disagreed, only an organizer settles it.
+    if current == Match.Status.DISPUTED or results.is_disputed(state):
+        return Match.Status.DISPUTED
     if state.phase == FINISHED:
         return Match.Status.FINISHED
     if state.phase == PLAYING:
@@ -104,7 +106,10 @@ def _append_once(match_id: int, actor: str, decider: Decider, action_id: str) ->
         MatchEvent.objects.bulk_create(rows)
         new_state = rules.evolve_all(state, events)
         Match.objects.filter(pk=match.pk).update(
-            seq=seq, last_hash=prev_hash, status=_status_for(new_state, match.status)
+            seq=seq,
+            last_hash=prev_hash,
+            status=_status_for(new_state, match.status),
+            result=results.result_of(new_state),
         )
         transaction.on_commit(lambda: notify(match.pk, seq))
         return Outcome(seq=seq, appended=len(rows))

@@ -11,9 +11,11 @@ from . import (  # noqa: F401  (imported for their registrations)
     holoecho,
     orders,
     replacement,
+    results,
     retreat,
     sealing,
     setup,
+    token_uses,
     turns,
 )
 from .commands import COMMAND_TYPES, Command, decide

@@ -1,0 +1,301 @@
+"""The result of a match, and organizers looking at sealed information.
+
+At the end of the match (or when time is called at a tournament) one player
+proposes the result: objective points and army points alive for both seats.
+The opponent confirms it or disputes it from their own phone. A confirmed
+result ends the match; a disputed one marks the match disputed for the
+organizer to settle (no more proposals: the players disagree). Either player
+may replace a pending proposal with a new one; entering exactly the numbers
+the opponent proposed is a confirmation. Nothing here is secret.
+
+An organizer who opens the sealed information of a match still in play is
+recorded with `OrganizerViewedSecrets`, and both phones show when. Only seats
+A and B issue commands, so that event is appended by the organizer pages
+through `actions.append`, never decided here.
+
+The record lives in each seat's `extra` (the same record on both seats, under
+keys of this module only), so `player_view` can show it to both players.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .commands import Command, handles
+from .errors import InvalidInput, NotAllowed
+from .events import Event
+from .evolve import applies
+from .i18n import _
+from .state import FINISHED, PLAYING, SEATS, MatchState, frozen_map, other_seat
+from .turns import MatchEnded
+
+MAX_OBJECTIVE_POINTS = 10  # N4 missions score 0 to 10 Objective Points
+MAX_REASON = 200
+
+RESULT = "result"
+ORGANIZER_VIEWS = "organizer_views"
+
+PROPOSED = "proposed"
+CONFIRMED = "confirmed"
+DISPUTED = "disputed"
+
+
+# ---------------------------------------------------------------- events
+
+
+def _scores(objective_points: dict, army_points: dict) -> dict:
+    return {
+        "op_a": objective_points.get("A"),
+        "op_b": objective_points.get("B"),
+        "ap_a": army_points.get("A"),
+        "ap_b": army_points.get("B"),
+    }
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResultProposed(Event):
+    seat: str
+    objective_points: dict
+    army_points: dict
+    describe_as = _(
+        "%(seat)s proposed the result (A–B): objective points %(op_a)s–%(op_b)s, "
+        "army points alive %(ap_a)s–%(ap_b)s."
+    )
+
+    def describe(self) -> tuple[str, dict]:
+        return self.describe_as, {
+            "seat": self.seat,
+            **_scores(self.objective_points, self.army_points),
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResultConfirmed(Event):
+    seat: str
+    proposal_seq: int
+    objective_points: dict
+    army_points: dict
+    describe_as = _(
+        "%(seat)s confirmed the result (A–B): objective points %(op_a)s–%(op_b)s, "
+        "army points alive %(ap_a)s–%(ap_b)s."
+    )
+
+    def describe(self) -> tuple[str, dict]:
+        return self.describe_as, {
+            "seat": self.seat,
+            **_scores(self.objective_points, self.army_points),
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResultDisputed(Event):
+    seat: str
+    proposal_seq: int
+    reason: str = ""
+    describe_as = _("%(seat)s disputed the proposed result; the organizer will settle it.")
+
+
+@dataclass(frozen=True, kw_only=True)
+class OrganizerViewedSecrets(Event):
+    """An organizer opened the sealed information while the match was not over.
+    Everything sealed before this event's seq was shown to `organizer`."""
+
+    organizer: str
+    describe_as = _("The organizer viewed the sealed information.")
+
+    def describe(self) -> tuple[str, dict]:
+        # The organizer's account name stays in the audit; phones need only the time.
+        return self.describe_as, {}
+
+
+# --------------------------------------------------------------- commands
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProposeResult(Command):
+    objective_a: int
+    objective_b: int
+    army_a: int
+    army_b: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConfirmResult(Command):
+    """`proposal` is the seq of the proposal the phone showed, so a proposal
+    replaced a moment ago is never confirmed by a stale tap."""
+
+    proposal: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class DisputeResult(Command):
+    proposal: int
+    reason: str | None = None
+
+
+# ----------------------------------------------------------------- reading
+
+
+def result_of(state: MatchState) -> dict | None:
+    """The public result record: status (proposed, confirmed, disputed), who
+    proposed, the proposal's seq and the scores; None before any proposal."""
+    record = state.seat(SEATS[0]).extra.get(RESULT)
+    return dict(record) if record else None
+
+
+def is_disputed(state: MatchState) -> bool:
+    record = result_of(state)
+    return bool(record) and record["status"] == DISPUTED
+
+
+def organizer_views(state: MatchState) -> tuple[int, ...]:
+    """The seqs at which an organizer opened the sealed information in play."""
+    return tuple(state.seat(SEATS[0]).extra.get(ORGANIZER_VIEWS, ()))
+
+
+def _with_record(state: MatchState, key: str, value) -> MatchState:
+    for seat in SEATS:
+        extra = dict(state.seat(seat).extra)
+        extra[key] = value
+        state = state.with_seat(seat, extra=frozen_map(extra))
+    return state
+
+
+# ---------------------------------------------------------------- deciding
+
+
+def _points(value: object, high: int, what: str) -> int:
+    try:
+        number = int(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise InvalidInput(_("%(what)s must be a whole number."), what=what) from None
+    if not 0 <= number <= high:
+        raise InvalidInput(
+            _("%(what)s must be between %(low)s and %(high)s."), what=what, low=0, high=high
+        )
+    return number
+
+
+def _open_for_results(state: MatchState) -> dict | None:
+    if state.phase not in (PLAYING, FINISHED):
+        raise NotAllowed(_("The result is reported once the match is being played."))
+    record = result_of(state)
+    if record and record["status"] == CONFIRMED:
+        raise NotAllowed(_("The result is already confirmed."))
+    if record and record["status"] == DISPUTED:
+        raise NotAllowed(_("The result is disputed; the organizer will settle it."))
+    return record
+
+
+def _pending_for(state: MatchState, seat: str, proposal: object) -> dict:
+    record = _open_for_results(state)
+    if not record:
+        raise NotAllowed(_("There is no proposed result yet."))
+    if record["proposed_by"] == seat:
+        raise NotAllowed(_("Your opponent confirms or disputes the result you proposed."))
+    if str(proposal) != str(record["proposal_seq"]):
+        raise NotAllowed(_("The proposed result has changed; look at it again."))
+    return record
+
+
+def _confirmed(state: MatchState, seat: str, record: dict) -> list[Event]:
+    events: list[Event] = [
+        ResultConfirmed(
+            seat=seat,
+            proposal_seq=record["proposal_seq"],
+            objective_points=dict(record["objective_points"]),
+            army_points=dict(record["army_points"]),
+        )
+    ]
+    if state.phase != FINISHED:
+        # Time called, or a concession: an agreed result ends the match.
+        events.append(MatchEnded(reason="result"))
+    return events
+
+
+@handles(ProposeResult)
+def propose_result(state: MatchState, seat: str, command: ProposeResult) -> list[Event]:
+    record = _open_for_results(state)
+    limit = state.points_limit
+    objective = {
+        "A": _points(command.objective_a, MAX_OBJECTIVE_POINTS, _("Objective points")),
+        "B": _points(command.objective_b, MAX_OBJECTIVE_POINTS, _("Objective points")),
+    }
+    army = {
+        "A": _points(command.army_a, limit, _("Army points alive")),
+        "B": _points(command.army_b, limit, _("Army points alive")),
+    }
+    if (
+        record
+        and record["proposed_by"] == other_seat(seat)
+        and record["objective_points"] == objective
+        and record["army_points"] == army
+    ):
+        # Both players entered the same numbers: that is agreement.
+        return _confirmed(state, seat, record)
+    return [ResultProposed(seat=seat, objective_points=objective, army_points=army)]
+
+
+@handles(ConfirmResult)
+def confirm_result(state: MatchState, seat: str, command: ConfirmResult) -> list[Event]:
+    return _confirmed(state, seat, _pending_for(state, seat, command.proposal))
+
+
+@handles(DisputeResult)
+def dispute_result(state: MatchState, seat: str, command: DisputeResult) -> list[Event]:
+    record = _pending_for(state, seat, command.proposal)
+    reason = " ".join(str(command.reason or "").split())
+    if len(reason) > MAX_REASON:
+        raise InvalidInput(
+            _("%(what)s is too long (at most %(max)s characters)."),
+            what=_("The reason"),
+            max=MAX_REASON,
+        )
+    return [ResultDisputed(seat=seat, proposal_seq=record["proposal_seq"], reason=reason)]
+
+
+# ---------------------------------------------------------------- evolve
+
+
+@applies(ResultProposed)
+def _proposed(state: MatchState, event: ResultProposed) -> MatchState:
+    return _with_record(
+        state,
+        RESULT,
+        {
+            "status": PROPOSED,
+            "proposed_by": event.seat,
+            "proposal_seq": state.seq,
+            "objective_points": dict(event.objective_points),
+            "army_points": dict(event.army_points),
+        },
+    )
+
+
+@applies(ResultConfirmed)
+def _result_confirmed(state: MatchState, event: ResultConfirmed) -> MatchState:
+    record = dict(result_of(state) or {})
+    record.update(
+        status=CONFIRMED,
+        confirmed_by=event.seat,
+        confirmed_seq=state.seq,
+        objective_points=dict(event.objective_points),
+        army_points=dict(event.army_points),
+    )
+    record.setdefault("proposed_by", other_seat(event.seat))
+    record.setdefault("proposal_seq", event.proposal_seq)
+    return _with_record(state, RESULT, record)
+
+
+@applies(ResultDisputed)
+def _result_disputed(state: MatchState, event: ResultDisputed) -> MatchState:
+    record = dict(result_of(state) or {})
+    record.update(
+        status=DISPUTED, disputed_by=event.seat, disputed_seq=state.seq, reason=event.reason
+    )
+    return _with_record(state, RESULT, record)
+
+
+@applies(OrganizerViewedSecrets)
+def _organizer_viewed(state: MatchState, event: OrganizerViewedSecrets) -> MatchState:
+    return _with_record(state, ORGANIZER_VIEWS, [*organizer_views(state), state.seq])
