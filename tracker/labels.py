@@ -54,7 +54,7 @@ LABELS = {
     s.IMPETUOUS_PHASE: _("Impetuous Phase"),
     s.ORDERS: _("Orders"),
     s.STATES: _("States Phase"),
-    "owner": _("revealed by its owner"),
+    "owner": _("by its owner"),
 }
 
 

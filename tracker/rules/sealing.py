@@ -68,7 +68,7 @@ class DeploymentSealed(Event):
     """Public: the seat has sealed its deployment (says nothing of what)."""
 
     seat: str
-    describe_as = _("Seat %(seat)s sealed their deployment.")
+    describe_as = _("%(seat_name)s sealed their deployment.")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -79,7 +79,7 @@ class SecretRevealed(Event):
     payload: dict
     nonce: str
     commitment: str
-    describe_as = _("A sealed secret of seat %(seat)s was revealed (%(rule)s).")
+    describe_as = _("%(seat_name)s's %(secret_kind)s was revealed (%(rule)s).")
 
 
 # --------------------------------------------------------------- commands

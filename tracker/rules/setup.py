@@ -53,7 +53,7 @@ class SeatClaimed(Event):
 class SeatMoved(Event):
     seat: str
     name: str
-    describe_as = _("%(name)s moved seat %(seat)s to another phone.")
+    describe_as = _("%(name)s moved their seat to another phone.")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -64,7 +64,7 @@ class ArmyListLocked(Event):
 
     seat: str
     troopers: list
-    describe_as = _("Seat %(seat)s locked their army list.")
+    describe_as = _("%(seat_name)s locked their army list.")
 
 
 @dataclass(frozen=True, kw_only=True)

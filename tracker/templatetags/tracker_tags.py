@@ -24,9 +24,10 @@ def seat_name(view, seat):
 def log_text(line, view):
     """A log line in the reader's language, seats shown by player name."""
     params = dict(line.params)
+    # Seat letters stay as they are; "<key>_name" is the player's name.
     for key in ("seat", "first_turn", "deploys_first", "by"):
         if params.get(key) in ("A", "B"):
-            params[key] = seat_name(view, params[key])
+            params[f"{key}_name"] = seat_name(view, params[key])
     for key in ("phase", "condition", "secret_kind", "skill", "outcome", "element", "real"):
         if key in params:
             params[key] = label_of(params[key])
