@@ -15,7 +15,6 @@ from . import (  # noqa: F401  (imported for their registrations)
     retreat,
     sealing,
     setup,
-    token_uses,
     turns,
 )
 from .commands import COMMAND_TYPES, Command, decide
