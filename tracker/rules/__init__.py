@@ -15,6 +15,8 @@ from . import (  # noqa: F401  (imported for their registrations)
     retreat,
     sealing,
     setup,
+    token_tactical,
+    token_uses,
     turns,
 )
 from .commands import COMMAND_TYPES, Command, decide

@@ -10,8 +10,9 @@ so it cannot differ in any count, id or ordering when a hidden trooper exists.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from .command_tokens import CANCELLED, TOKEN_LIMIT, open_uses
 from .commitments import canonical_json, fingerprint, verify
 from .events import Event
 from .state import (
@@ -44,6 +45,8 @@ class TrooperView:
     # Owner-only facts; always False in anyone else's view.
     hidden: bool = False
     reserved: bool = False
+    # Carries a Retreat! marker (RT-2); only troopers the viewer sees.
+    retreat_marker: bool = False
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,8 @@ class SeatView:
     # Owner-only: the list's full cost and the surviving cost (RT-A).
     list_points: int | None = None
     surviving_points: int | None = None
+    # Public: the once-per-game Strategic Use of Command Tokens is spent.
+    strategic_used: bool = False
 
 
 @dataclass(frozen=True)
@@ -123,6 +128,13 @@ class PlayerView:
     # organizer opened the sealed information while the match was in play.
     result: dict | None = None
     organizer_views: tuple[int, ...] = ()
+    # Public Command Token facts of the current Player Turn (command_tokens.py):
+    # tokens the active player spent, the TM-S2 limit and cancelled Orders.
+    tokens_spent: int = 0
+    token_limit: int | None = None
+    cancelled_orders: dict = field(default_factory=dict)
+    # The viewer's own: the Command Token uses whose window is open now.
+    token_uses: tuple[str, ...] = ()
 
     def seat(self, seat: str) -> SeatView:
         return next(s for s in self.seats if s.seat == seat)
@@ -154,7 +166,7 @@ def secret_visible(secret: Secret, viewer: str | None) -> bool:
     return secret.seat == viewer or secret.revealed or secret.existence_public
 
 
-def _trooper_view(trooper: Trooper, viewer: str | None) -> TrooperView:
+def _trooper_view(trooper: Trooper, viewer: str | None, retreat_marker: bool) -> TrooperView:
     mine = trooper.seat == viewer
     return TrooperView(
         id=trooper.id,
@@ -173,6 +185,7 @@ def _trooper_view(trooper: Trooper, viewer: str | None) -> TrooperView:
         regular_order=not trooper.has(IRREGULAR) or trooper.regular_this_turn,
         hidden=trooper.hidden and mine,
         reserved=trooper.reserved and mine,
+        retreat_marker=retreat_marker,
     )
 
 
@@ -223,6 +236,8 @@ def surviving_points(state: MatchState, seat: str) -> int:
 
 
 def _seat_view(state: MatchState, seat: SeatState, viewer: str | None) -> SeatView:
+    from .retreat import carries_retreat_marker  # retreat imports turns imports us
+
     mine = seat.seat == viewer
     troopers = state.troopers_of(seat.seat)
     regular, irregular = order_pool(troopers)
@@ -238,7 +253,7 @@ def _seat_view(state: MatchState, seat: SeatState, viewer: str | None) -> SeatVi
         loss_of_lieutenant=seat.loss_of_lieutenant,
         # Before the list is locked it is a private draft.
         troopers=tuple(
-            _trooper_view(t, viewer)
+            _trooper_view(t, viewer, carries_retreat_marker(state, t))
             for t in troopers
             if trooper_visible(t, viewer) and (mine or seat.list_locked)
         ),
@@ -251,6 +266,7 @@ def _seat_view(state: MatchState, seat: SeatState, viewer: str | None) -> SeatVi
         irregular_orders=irregular if (mine or seat.list_locked) else 0,
         list_points=sum(t.cost for t in troopers) if mine else None,
         surviving_points=surviving_points(state, seat.seat) if mine else None,
+        strategic_used=seat.strategic_used,
     )
 
 
@@ -282,6 +298,7 @@ def player_view(state: MatchState, viewer: str | None) -> PlayerView:
         can_undo=bool(state.undo) and state.undo[-1].seat == viewer,
         orders_left=orders_left(state),
         **_public_results(state),
+        **_token_facts(state, viewer),
     )
 
 
@@ -289,6 +306,18 @@ def _public_results(state: MatchState) -> dict:
     from .results import organizer_views, result_of  # results imports turns imports us
 
     return {"result": result_of(state), "organizer_views": organizer_views(state)}
+
+
+def _token_facts(state: MatchState, viewer: str | None) -> dict:
+    """Only named public keys of the turn are read: it may hold private notes."""
+    turn = state.turn
+    extra = turn.extra if turn else {}
+    return {
+        "tokens_spent": turn.tokens_spent if turn else 0,
+        "token_limit": extra.get(TOKEN_LIMIT),
+        "cancelled_orders": {int(group): n for group, n in extra.get(CANCELLED, {}).items()},
+        "token_uses": open_uses(state, viewer),
+    }
 
 
 def orders_left(state: MatchState) -> dict:
