@@ -37,3 +37,15 @@ def bob():
 @pytest.fixture
 def mallory():
     return Client()
+
+
+@pytest.fixture
+def carol(db):
+    """An organizer (member of the "organizers" group), logged in."""
+    from django.contrib.auth.models import Group, User
+
+    user = User.objects.create_user("carol", password="carol-organizes-2026")
+    user.groups.add(Group.objects.get_or_create(name="organizers")[0])
+    client = Client()
+    client.force_login(user)
+    return client

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from tracker import views
+from tracker.organizer import views as organizer_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -13,6 +14,8 @@ urlpatterns = [
     path("m/<str:code>/draft/add/", views.draft_add, name="draft-add"),
     path("m/<str:code>/draft/remove/", views.draft_remove, name="draft-remove"),
     path("m/<str:code>/blocks/", views.blocks_partial, name="match-blocks"),
+    path("m/<str:code>/export.json", organizer_views.player_export, name="player-export"),
+    path("organizer/", include("tracker.organizer.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

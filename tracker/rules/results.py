@@ -58,8 +58,8 @@ class ResultProposed(Event):
     objective_points: dict
     army_points: dict
     describe_as = _(
-        "%(seat)s proposed the result (A–B): objective points %(op_a)s–%(op_b)s, "
-        "army points alive %(ap_a)s–%(ap_b)s."
+        "%(seat_name)s proposed the result: objective points %(op_a)s–%(op_b)s, "
+        "army points alive %(ap_a)s–%(ap_b)s (seat A first)."
     )
 
     def describe(self) -> tuple[str, dict]:
@@ -76,8 +76,8 @@ class ResultConfirmed(Event):
     objective_points: dict
     army_points: dict
     describe_as = _(
-        "%(seat)s confirmed the result (A–B): objective points %(op_a)s–%(op_b)s, "
-        "army points alive %(ap_a)s–%(ap_b)s."
+        "%(seat_name)s confirmed the result: objective points %(op_a)s–%(op_b)s, "
+        "army points alive %(ap_a)s–%(ap_b)s (seat A first)."
     )
 
     def describe(self) -> tuple[str, dict]:
@@ -92,7 +92,7 @@ class ResultDisputed(Event):
     seat: str
     proposal_seq: int
     reason: str = ""
-    describe_as = _("%(seat)s disputed the proposed result; the organizer will settle it.")
+    describe_as = _("%(seat_name)s disputed the proposed result; the organizer will settle it.")
 
 
 @dataclass(frozen=True, kw_only=True)

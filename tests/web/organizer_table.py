@@ -1,0 +1,89 @@
+"""Matches in given states, driven through the real player views, for the
+organizer tests (audit, exports, verify_matches)."""
+
+from __future__ import annotations
+
+import re
+
+from tests.web.table import error_of, seated
+from tracker.models import Match
+from tracker.reading import load_state
+from tracker.rules.state import PLAYING
+
+NINJA_POSITION = "ninja-position-canary behind the red container"
+REAL_HOLOECHO = "marker2"
+
+
+def playing(alice, bob, rounds=1):
+    """Alice: a Holoprojector Hassassin, a hidden Ninja and Kaplan (her
+    Lieutenant); Bob: Fusilier (Lieutenant) and Bolt. Lists locked, Alice
+    first, deployments sealed: Game Round 1 has begun."""
+    a, b = seated(alice, bob, rounds=rounds)
+    for args in (
+        ("Hassassin Ayyar", 40, 1, 2, ["holoprojector"]),
+        ("Ninja", 30, 1, 2, ["hidden_deployment"]),
+        ("Kaplan", 20, 1, 2, ["lieutenant_candidate"]),
+    ):
+        assert error_of(a.add_trooper(*args)) is None
+    assert error_of(b.add_trooper("Fusilier", 10, traits=["lieutenant_candidate"])) is None
+    assert error_of(b.add_trooper("Bolt", 15)) is None
+    assert error_of(a.act("LockArmyList")) is None
+    assert error_of(b.act("LockArmyList")) is None
+    assert error_of(a.act("SetInitiative", first_turn="A", deploys_first="A")) is None
+    ids = {t.name: t.id for t in load_state(fresh(a.match)).troopers.values()}
+    response = a.act(
+        "SealDeployment",
+        lieutenant=ids["Kaplan"],
+        **{
+            f"hd_position_{ids['Ninja']}": NINJA_POSITION,
+            f"holoecho_{ids['Hassassin Ayyar']}": REAL_HOLOECHO,
+        },
+    )
+    assert error_of(response) is None, error_of(response)
+    assert error_of(b.act("SealDeployment", lieutenant=ids["Fusilier"])) is None
+    assert load_state(fresh(a.match)).phase == PLAYING
+    return a, b
+
+
+def fresh(match: Match) -> Match:
+    return Match.objects.get(pk=match.pk)
+
+
+def play_out(a, b, limit=60):
+    """Both players end every phase until the last round is over."""
+    phones = {"A": a, "B": b}
+    while limit:
+        limit -= 1
+        state = load_state(fresh(a.match))
+        if state.phase != PLAYING:
+            return
+        assert (
+            error_of(phones[state.turn.seat].act("AdvancePhase", expected=state.turn.phase)) is None
+        )
+
+
+def agree(a, b, op=(7, 3), ap=(90, 25)):
+    """Alice proposes the result and Bob confirms it."""
+    response = a.act(
+        "ProposeResult", objective_a=op[0], objective_b=op[1], army_a=ap[0], army_b=ap[1]
+    )
+    assert error_of(response) is None, error_of(response)
+    proposal = fresh(a.match).result["proposal_seq"]
+    assert error_of(b.act("ConfirmResult", proposal=proposal)) is None
+
+
+def finished(alice, bob):
+    a, b = playing(alice, bob)
+    play_out(a, b)
+    agree(a, b)
+    return a, b
+
+
+def audit_page(carol, match, **params) -> str:
+    response = carol.get(f"/organizer/matches/{match.code}/", params)
+    assert response.status_code == 200, response.status_code
+    return response.content.decode()
+
+
+def text_of(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))

@@ -1,0 +1,484 @@
+"""The audit of a match: verify its log, lay it out, replay it.
+
+Pure functions over event rows: anything with seq, kind, data, private_to,
+actor, action_id, created_at and hash, such as MatchEvent rows or the rows
+of a JSON export (`rows_from_export`). The verify_matches command, the audit
+page and the exports all use these, so there is one definition of "this match
+verifies" (DESIGN.md, guarantee 4).
+
+What is checked:
+- the hash chain: each row's hash is recomputed from the previous row's
+  stored hash, so an edited row is named by its own seq, and a row whose hash
+  was recomputed too breaks the link after it;
+- numbering: seqs run 1, 2, 3... with no gap, and the log ends where the
+  match row says it ends (a deleted tail is caught there);
+- each row's data is the canonical JSON of a known event kind;
+- commitments: every sealed secret's commitment is sha256(nonce || payload),
+  and every reveal carries the payload and nonce of what was sealed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from tracker import rules
+from tracker.models import GENESIS_HASH, chain_hash
+from tracker.rules.commitments import canonical_json, fingerprint, verify
+from tracker.rules.results import OrganizerViewedSecrets
+from tracker.rules.state import FINISHED, SEATS, MatchState
+from tracker.rules.visibility import LogLine, PlayerView, SeatView, player_view
+
+SEALED = "SecretsSealed"
+REVEALED = "SecretRevealed"
+
+
+@dataclass(frozen=True)
+class EventRow:
+    """One event of the log, as stored (and as exported)."""
+
+    seq: int
+    kind: str
+    data: str
+    private_to: str
+    actor: str
+    action_id: str
+    created_at: datetime
+    hash: str
+
+
+def timestamp(moment: datetime) -> str:
+    """The exact text the hash chain covers for a row's time (models.chain_hash)."""
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def export_row(row) -> dict:
+    return {
+        "seq": row.seq,
+        "kind": row.kind,
+        "data": row.data,
+        "private_to": row.private_to,
+        "actor": row.actor,
+        "action_id": row.action_id,
+        "created_at": timestamp(row.created_at),
+        "hash": row.hash,
+    }
+
+
+def rows_from_export(events: Iterable[dict]) -> list[EventRow]:
+    return [
+        EventRow(
+            seq=int(e["seq"]),
+            kind=str(e["kind"]),
+            data=str(e["data"]),
+            private_to=str(e["private_to"]),
+            actor=str(e["actor"]),
+            action_id=str(e["action_id"]),
+            created_at=datetime.fromisoformat(e["created_at"]),
+            hash=str(e["hash"]),
+        )
+        for e in events
+    ]
+
+
+# ------------------------------------------------------------ verification
+
+
+@dataclass(frozen=True)
+class Problem:
+    seq: int | None
+    code: str  # seq, hash, data, commitment, reveal, head
+    message: str | Promise
+    params: dict = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        try:
+            return gettext(str(self.message)) % self.params
+        except (KeyError, TypeError, ValueError):
+            return gettext(str(self.message))
+
+
+CHAIN_CODES = {"seq", "hash", "data", "head"}
+
+
+@dataclass(frozen=True)
+class Check:
+    events: int
+    last_hash: str
+    problems: tuple[Problem, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def chain_ok(self) -> bool:
+        return not any(p.code in CHAIN_CODES for p in self.problems)
+
+    @property
+    def commitments_ok(self) -> bool:
+        return not any(p.code in ("commitment", "reveal") for p in self.problems)
+
+    @property
+    def first_broken_seq(self) -> int | None:
+        seqs = [p.seq for p in self.problems if p.seq is not None]
+        return min(seqs) if seqs else None
+
+    def as_dict(self) -> dict:
+        return {
+            "ok": self.ok,
+            "events": self.events,
+            "chain_ok": self.chain_ok,
+            "commitments_ok": self.commitments_ok,
+            "first_broken_seq": self.first_broken_seq,
+            "problems": [{"seq": p.seq, "code": p.code, "text": p.text} for p in self.problems],
+        }
+
+
+def _parse(row, problems: list[Problem]) -> dict | None:
+    try:
+        data = json.loads(row.data)
+    except (TypeError, ValueError):
+        problems.append(
+            Problem(row.seq, "data", _("Event %(seq)s is not valid JSON."), {"seq": row.seq})
+        )
+        return None
+    if not isinstance(data, dict) or canonical_json(data) != row.data:
+        problems.append(
+            Problem(row.seq, "data", _("Event %(seq)s is not in canonical form."), {"seq": row.seq})
+        )
+        return None
+    if row.kind not in rules.EVENT_TYPES:
+        problems.append(
+            Problem(
+                row.seq,
+                "data",
+                _("Event %(seq)s has an unknown kind (%(kind)s)."),
+                {"seq": row.seq, "kind": row.kind},
+            )
+        )
+        return None
+    return data
+
+
+def _check_commitments(row, data: dict, sealed: dict, problems: list[Problem]) -> None:
+    if row.kind == SEALED:
+        for secret in data.get("secrets") or []:
+            try:
+                good = verify(secret["commitment"], secret["nonce"], secret["payload"])
+                sealed[secret["id"]] = secret["commitment"]
+            except (KeyError, TypeError):
+                good = False
+            if not good:
+                problems.append(
+                    Problem(
+                        row.seq,
+                        "commitment",
+                        _("Event %(seq)s: a sealed secret does not match its commitment."),
+                        {"seq": row.seq},
+                    )
+                )
+    elif row.kind == REVEALED:
+        try:
+            good = verify(data["commitment"], data["nonce"], data["payload"])
+            same = sealed.get(data["secret_id"]) == data["commitment"]
+        except (KeyError, TypeError):
+            good = same = False
+        if not good:
+            problems.append(
+                Problem(
+                    row.seq,
+                    "reveal",
+                    _("Event %(seq)s: the revealed secret does not match its commitment."),
+                    {"seq": row.seq},
+                )
+            )
+        elif not same:
+            problems.append(
+                Problem(
+                    row.seq,
+                    "reveal",
+                    _("Event %(seq)s reveals a secret that was never sealed with that commitment."),
+                    {"seq": row.seq},
+                )
+            )
+
+
+def verify_rows(rows: Iterable, head_seq: int | None = None, head_hash: str | None = None) -> Check:
+    """Check a match's rows (in seq order) and, if given, the match row's
+    record of where its log ends."""
+    problems: list[Problem] = []
+    sealed: dict[str, str] = {}
+    prev_hash, last_seq, count = GENESIS_HASH, 0, 0
+    for row in rows:
+        count += 1
+        if row.seq != last_seq + 1:
+            problems.append(
+                Problem(
+                    last_seq + 1,
+                    "seq",
+                    _("Events %(first)s to %(last)s are missing."),
+                    {"first": last_seq + 1, "last": row.seq - 1},
+                )
+            )
+        expected = chain_hash(
+            prev_hash,
+            seq=row.seq,
+            kind=row.kind,
+            data=row.data,
+            private_to=row.private_to,
+            actor=row.actor,
+            action_id=row.action_id,
+            created_at=row.created_at,
+        )
+        if expected != row.hash:
+            problems.append(
+                Problem(
+                    row.seq,
+                    "hash",
+                    _(
+                        "Event %(seq)s does not match its hash: it was changed after it was written."
+                    ),
+                    {"seq": row.seq},
+                )
+            )
+        data = _parse(row, problems)
+        if data is not None:
+            _check_commitments(row, data, sealed, problems)
+        prev_hash, last_seq = row.hash, row.seq
+    if head_seq is not None and head_seq != last_seq:
+        problems.append(
+            Problem(
+                min(head_seq, last_seq) + 1,
+                "head",
+                _("The match says its log ends at event %(head)s, but it ends at %(last)s."),
+                {"head": head_seq, "last": last_seq},
+            )
+        )
+    elif head_hash is not None and head_hash != prev_hash:
+        problems.append(
+            Problem(
+                last_seq or None,
+                "head",
+                _("The last hash recorded on the match does not match its log."),
+            )
+        )
+    return Check(events=count, last_hash=prev_hash, problems=tuple(problems))
+
+
+def verify_match(match, rows: Iterable) -> Check:
+    return verify_rows(rows, head_seq=match.seq, head_hash=match.last_hash)
+
+
+# ------------------------------------------------------------------ replay
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The state after event `seq`, the time of each event up to it, and the
+    seq whose event could not be applied (a tampered row), if any."""
+
+    state: MatchState
+    times: dict
+    seq: int
+    error_seq: int | None = None
+
+
+def replay(rows: Sequence, upto: int | None = None) -> Replay:
+    state, times = MatchState(), {}
+    for row in rows:
+        if upto is not None and row.seq > upto:
+            break
+        try:
+            state = rules.evolve(state, rules.event_from_data(row.kind, json.loads(row.data)))
+        except Exception:  # a row edited behind the app's back may not even parse
+            return Replay(state=state, times=times, seq=state.seq, error_seq=row.seq)
+        times[row.seq] = row.created_at
+    return Replay(state=state, times=times, seq=state.seq)
+
+
+# ---------------------------------------------------------------- timeline
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One event of the timeline. `role`: declared (what a player did),
+    decided (what the rules did in answer), tracker or organizer."""
+
+    seq: int
+    at: datetime
+    actor: str
+    kind: str
+    private_to: str
+    role: str
+    rule: str | None
+    line: LogLine | None
+    data: dict | None
+    sealed: bool = False  # content withheld from this audit (match in play)
+
+    @property
+    def pretty(self) -> str:
+        return json.dumps(self.data, indent=2, sort_keys=True, ensure_ascii=False)
+
+
+def timeline(rows: Sequence, open_upto: int | None = None) -> list[Entry]:
+    """Every event, oldest first. With `open_upto`, private events after that
+    seq are listed without their content (see `open_upto` below)."""
+    entries, batch = [], None
+    for row in rows:
+        key = (row.actor, row.action_id, row.created_at)
+        role = (
+            "organizer"
+            if row.actor == "organizer"
+            else "tracker"
+            if row.actor not in SEATS
+            else ("declared" if key != batch else "decided")
+        )
+        batch = key
+        sealed = bool(row.private_to) and open_upto is not None and row.seq > open_upto
+        try:
+            data = json.loads(row.data)
+            event = rules.event_from_data(row.kind, data)
+        except Exception:
+            data, event = None, None
+        line = None
+        if event is not None and not sealed:
+            described = event.describe()
+            if described is not None:
+                line = LogLine(row.seq, row.kind, described[0], described[1], event.rule)
+        entries.append(
+            Entry(
+                seq=row.seq,
+                at=row.created_at,
+                actor=row.actor,
+                kind=row.kind,
+                private_to=row.private_to,
+                role=role,
+                rule=event.rule if event is not None and not sealed else None,
+                line=line,
+                data=None if sealed else data,
+                sealed=sealed,
+            )
+        )
+    return entries
+
+
+# ----------------------------------------------------------------- secrets
+
+
+@dataclass(frozen=True)
+class SecretRecord:
+    id: str
+    seat: str
+    kind: str
+    commitment: str
+    sealed_seq: int
+    sealed_at: datetime | None
+    payload: dict | None
+    nonce: str | None
+    revealed_seq: int | None
+    revealed_at: datetime | None
+    revealed_rule: str | None
+    verified: bool | None
+    sealed: bool = False  # content withheld from this audit (match in play)
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.commitment)
+
+    @property
+    def revealed_in_play(self) -> bool:
+        return self.revealed_seq is not None
+
+    def as_dict(self) -> dict:
+        return {
+            "id": self.id,
+            "seat": self.seat,
+            "kind": self.kind,
+            "commitment": self.commitment,
+            "sealed_seq": self.sealed_seq,
+            "sealed_at": timestamp(self.sealed_at) if self.sealed_at else None,
+            "payload": self.payload,
+            "nonce": self.nonce,
+            "canonical_payload": canonical_json(self.payload) if self.payload is not None else None,
+            "revealed_in_play": self.revealed_in_play,
+            "revealed_seq": self.revealed_seq,
+            "revealed_at": timestamp(self.revealed_at) if self.revealed_at else None,
+            "revealed_rule": self.revealed_rule,
+            "verified": self.verified,
+        }
+
+
+def secrets(state: MatchState, times: dict, open_upto: int | None = None) -> list[SecretRecord]:
+    """Every sealed secret of the match, revealed in play or not, with the
+    commitment recomputed from its payload and nonce."""
+    records = []
+    for secret in sorted(state.secrets.values(), key=lambda s: (s.sealed_seq, s.seat, s.id)):
+        withheld = open_upto is not None and not secret.revealed and secret.sealed_seq > open_upto
+        records.append(
+            SecretRecord(
+                id=secret.id,
+                seat=secret.seat,
+                kind=secret.kind,
+                commitment=secret.commitment,
+                sealed_seq=secret.sealed_seq,
+                sealed_at=times.get(secret.sealed_seq),
+                payload=None if withheld else dict(secret.payload),
+                nonce=None if withheld else secret.nonce,
+                revealed_seq=secret.revealed_seq,
+                revealed_at=times.get(secret.revealed_seq) if secret.revealed_seq else None,
+                revealed_rule=secret.revealed_rule,
+                verified=verify(secret.commitment, secret.nonce, dict(secret.payload)),
+                sealed=withheld,
+            )
+        )
+    return records
+
+
+# ------------------------------------------------------------ who sees what
+
+
+def open_upto(state: MatchState, organizer: str, rows: Sequence) -> int | None:
+    """How much sealed information this organizer may see right now.
+
+    None: everything (the match is over). Otherwise the seq of this
+    organizer's last recorded OrganizerViewedSecrets: what was sealed before
+    it has been shown and the players were told; what was sealed after it
+    stays sealed until the organizer opens it again (recorded again)."""
+    if state.phase == FINISHED:
+        return None
+    viewed = 0
+    for row in rows:
+        if row.kind == OrganizerViewedSecrets.__name__:
+            try:
+                if json.loads(row.data).get("organizer") == organizer:
+                    viewed = row.seq
+            except (TypeError, ValueError, AttributeError):
+                continue
+    return viewed
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The match after one event, for the replay panel: every seat as its
+    owner saw it (everything), or as a spectator saw it (while sealed)."""
+
+    seq: int
+    view: PlayerView
+    seats: tuple[SeatView, ...]
+    full: bool
+
+
+def snapshot(state: MatchState, full: bool) -> Snapshot:
+    public = player_view(state, None)
+    if not full:
+        return Snapshot(seq=state.seq, view=public, seats=public.seats, full=False)
+    seats = tuple(player_view(state, seat).seat(seat) for seat in SEATS)
+    return Snapshot(seq=state.seq, view=public, seats=seats, full=True)

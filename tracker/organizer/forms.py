@@ -1,0 +1,161 @@
+"""Organizer forms: events, bulk pairings, and the match history filters."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tracker.models import Match, TournamentEvent
+
+MAX_PAIRINGS = 500
+MAX_TABLE = 999
+MAX_NAME = 60
+STANDALONE = "none"
+_SEPARATOR = re.compile(r"\t|;|,")
+_HEADER_WORDS = {"table", "tables", "mesa", "mesas", "#"}
+
+
+class EventForm(forms.ModelForm):
+    class Meta:
+        model = TournamentEvent
+        fields = ["name", "date", "location"]
+        widgets = {"date": forms.DateInput(attrs={"type": "date"})}
+
+
+@dataclass(frozen=True)
+class Pairing:
+    line: int
+    table: int
+    player_a: str
+    player_b: str
+
+
+def parse_pairings(text: str) -> tuple[list[Pairing], list[str]]:
+    """Pairings pasted from a spreadsheet or typed: one table per line, the
+    table number then the two players, separated by tabs, semicolons or
+    commas. Returns the pairings and every problem found (line by line)."""
+    pairings, errors, seen = [], [], {}
+    lines = text.splitlines()
+    for number, raw in enumerate(lines, start=1):
+        line = raw.strip()
+        if not line or line.startswith("//"):
+            continue
+        cells = [" ".join(cell.split()) for cell in _SEPARATOR.split(line)]
+        if not pairings and not errors and cells[0].lower() in _HEADER_WORDS:
+            continue  # a header row pasted with the sheet
+        if len(cells) != 3:
+            errors.append(
+                _("Line %(line)s: write the table number, then the two players' names.")
+                % {"line": number}
+            )
+            continue
+        table, player_a, player_b = cells
+        if not table.isdigit() or not 1 <= int(table) <= MAX_TABLE:
+            errors.append(
+                _("Line %(line)s: the table number must be a whole number from 1 to %(max)s.")
+                % {"line": number, "max": MAX_TABLE}
+            )
+            continue
+        if not player_a or not player_b:
+            errors.append(_("Line %(line)s: a player's name is missing.") % {"line": number})
+            continue
+        if len(player_a) > MAX_NAME or len(player_b) > MAX_NAME:
+            errors.append(
+                _("Line %(line)s: a player's name is too long (at most %(max)s characters).")
+                % {"line": number, "max": MAX_NAME}
+            )
+            continue
+        if int(table) in seen:
+            errors.append(
+                _("Line %(line)s: table %(table)s is already on line %(first)s.")
+                % {"line": number, "table": int(table), "first": seen[int(table)]}
+            )
+            continue
+        seen[int(table)] = number
+        pairings.append(Pairing(number, int(table), player_a, player_b))
+    if len(pairings) > MAX_PAIRINGS:
+        errors.append(_("At most %(max)s tables at once.") % {"max": MAX_PAIRINGS})
+    return pairings, errors
+
+
+class PairingsForm(forms.Form):
+    event_round = forms.IntegerField(
+        label=_("Round of the event"), min_value=1, max_value=99, required=False
+    )
+    points_limit = forms.IntegerField(
+        label=_("Points limit"), min_value=50, max_value=1000, initial=300
+    )
+    rounds = forms.IntegerField(label=_("Game Rounds"), min_value=1, max_value=6, initial=3)
+    mission = forms.CharField(label=_("Mission"), max_length=80, required=False)
+    pairings = forms.CharField(
+        label=_("Pairings"),
+        max_length=60_000,
+        widget=forms.Textarea(attrs={"rows": 10, "placeholder": "1, Alice, Bob\n2, Carla, Dani"}),
+        help_text=_(
+            "One table per line: table number, player A, player B "
+            "(separated by commas, semicolons or tabs, as pasted from a spreadsheet)."
+        ),
+    )
+
+    def __init__(self, *args, event: TournamentEvent, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.event = event
+
+    def clean_pairings(self) -> list[Pairing]:
+        pairings, errors = parse_pairings(self.cleaned_data["pairings"])
+        if errors:
+            raise forms.ValidationError(errors)
+        if not pairings:
+            raise forms.ValidationError(_("Write at least one table."))
+        return pairings
+
+    def clean(self):
+        cleaned = super().clean()
+        pairings = cleaned.get("pairings")
+        if not pairings or self.errors:
+            return cleaned
+        taken = set(
+            Match.objects.filter(
+                event=self.event,
+                event_round=cleaned.get("event_round"),
+                table_number__in=[p.table for p in pairings],
+            ).values_list("table_number", flat=True)
+        )
+        if taken:
+            raise forms.ValidationError(
+                _("This round of the event already has a match at table %(tables)s.")
+                % {"tables": ", ".join(str(t) for t in sorted(taken))}
+            )
+        return cleaned
+
+
+class MatchFilterForm(forms.Form):
+    event = forms.ChoiceField(label=_("Event"), required=False)
+    player = forms.CharField(label=_("Player"), max_length=MAX_NAME, required=False)
+    date_from = forms.DateField(
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    date_to = forms.DateField(
+        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    status = forms.ChoiceField(
+        label=_("Status"), required=False, choices=[("", _("Any")), *Match.Status.choices]
+    )
+
+    def __init__(self, *args, events=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["event"].choices = [
+            ("", _("All")),
+            (STANDALONE, _("No event (stand-alone matches)")),
+            *[(str(pk), f"{name} ({date:%Y-%m-%d})") for pk, name, date in events],
+        ]
+
+    def clean(self):
+        cleaned = super().clean()
+        start, end = cleaned.get("date_from"), cleaned.get("date_to")
+        if start and end and start > end:
+            self.add_error("date_to", _("The end date is before the start date."))
+        return cleaned

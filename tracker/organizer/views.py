@@ -1,0 +1,350 @@
+"""Organizer pages. Thin: access checks, forms, and calls into actions (the
+one write path), audit (verify, timeline, replay) and exports."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Prefetch, Q
+from django.http import HttpResponse, HttpResponseForbidden
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from tracker import actions, audit, exports, seats
+from tracker.models import Match, MatchEvent, Seat, TournamentEvent
+from tracker.organizer.access import organizer_required
+from tracker.organizer.forms import STANDALONE, EventForm, MatchFilterForm, PairingsForm
+from tracker.reading import load_state
+from tracker.rules.results import OrganizerViewedSecrets
+from tracker.rules.state import FINISHED
+from tracker.views import _qr
+
+PAGE_SIZE = 50
+SEATS_FOR_LISTS = Prefetch(
+    "seats",
+    queryset=Seat.objects.only("id", "match_id", "letter", "name", "listed_name").order_by(
+        "letter"
+    ),
+)
+
+
+def _day_start(day: dt.date) -> dt.datetime:
+    return timezone.make_aware(dt.datetime.combine(day, dt.time.min))
+
+
+def filtered_matches(form: MatchFilterForm):
+    """The match history query for valid filters (invalid ones are ignored
+    and shown as errors on the form). Fixed query count: the page's rows with
+    their event, plus one query for all their seats."""
+    matches = Match.objects.select_related("event").prefetch_related(SEATS_FOR_LISTS)
+    data = form.cleaned_data if form.is_bound and form.is_valid() else {}
+    if form.is_bound and not form.is_valid():
+        data = {k: v for k, v in form.cleaned_data.items() if k not in form.errors}
+    event = data.get("event")
+    if event == STANDALONE:
+        matches = matches.filter(event__isnull=True)
+    elif event:
+        matches = matches.filter(event_id=int(event))
+    if data.get("player"):
+        name = data["player"].strip()
+        matches = matches.filter(
+            Exists(
+                Seat.objects.filter(match=OuterRef("pk")).filter(
+                    Q(name__icontains=name) | Q(listed_name__icontains=name)
+                )
+            )
+        )
+    if data.get("date_from"):
+        matches = matches.filter(created_at__gte=_day_start(data["date_from"]))
+    if data.get("date_to"):
+        matches = matches.filter(created_at__lt=_day_start(data["date_to"] + dt.timedelta(days=1)))
+    if data.get("status"):
+        matches = matches.filter(status=data["status"])
+    return matches.order_by("-created_at", "-pk")
+
+
+def _events_for_filter():
+    return list(TournamentEvent.objects.values_list("pk", "name", "date"))
+
+
+@require_GET
+@organizer_required
+def match_list(request):
+    form = MatchFilterForm(request.GET or None, events=_events_for_filter())
+    page = Paginator(filtered_matches(form), PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    disputed = Match.objects.filter(status=Match.Status.DISPUTED).count()
+    return render(
+        request,
+        "organizer/matches.html",
+        {"form": form, "page": page, "query": query.urlencode(), "disputed": disputed},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@organizer_required
+def event_list(request):
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        event = form.save()
+        messages.success(request, _("Event created. Now add its pairings."))
+        return redirect("organizer-event", pk=event.pk)
+    events = TournamentEvent.objects.all()[:200]
+    return render(
+        request,
+        "organizer/events.html",
+        {"form": form, "events": events},
+        status=400 if form.errors else 200,
+    )
+
+
+def _event(pk: int) -> TournamentEvent:
+    return get_object_or_404(TournamentEvent, pk=pk)
+
+
+def _event_matches(event: TournamentEvent):
+    return (
+        Match.objects.filter(event=event)
+        .select_related("event")
+        .prefetch_related(SEATS_FOR_LISTS)
+        .order_by("event_round", "table_number", "pk")
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@organizer_required
+def event_detail(request, pk: int):
+    event = _event(pk)
+    form = PairingsForm(request.POST or None, event=event)
+    if request.method == "POST" and form.is_valid():
+        created = create_pairings(event, form.cleaned_data)
+        messages.success(
+            request,
+            _("%(count)s matches created. Print the seat sheets for the tables.")
+            % {"count": len(created)},
+        )
+        return redirect("organizer-event", pk=event.pk)
+    return render(
+        request,
+        "organizer/event.html",
+        {"event": event, "form": form, "matches": _event_matches(event)},
+        status=400 if form.errors else 200,
+    )
+
+
+def create_pairings(event: TournamentEvent, data: dict) -> list[Match]:
+    """One match per pairing, all or none. Each is created through the one
+    write path; its event, round, table and the paired names are organizer
+    facts kept beside the log (the log's MatchCreated names the table)."""
+    created = []
+    with transaction.atomic():
+        for pairing in data["pairings"]:
+            parts = [event.name]
+            if data.get("event_round"):
+                parts.append(_("Round %(round)s") % {"round": data["event_round"]})
+            parts.append(_("Table %(table)s") % {"table": pairing.table})
+            match = actions.create_match(
+                name=" · ".join(parts)[:80],
+                points_limit=data["points_limit"],
+                rounds=data["rounds"],
+                mission=data.get("mission") or "",
+                table=str(pairing.table),
+            )
+            Match.objects.filter(pk=match.pk).update(
+                event=event, event_round=data.get("event_round"), table_number=pairing.table
+            )
+            Seat.objects.filter(match=match, letter="A").update(listed_name=pairing.player_a)
+            Seat.objects.filter(match=match, letter="B").update(listed_name=pairing.player_b)
+            created.append(match)
+    return created
+
+
+def _sheets(request, matches) -> list[dict]:
+    sheets = []
+    for match in matches:
+        links = []
+        for seat in match.seats.all():
+            url = request.build_absolute_uri(reverse("seat-link", args=[match.code, seat.token]))
+            links.append({"seat": seat, "url": url, "qr": None if seat.claimed else _qr(url)})
+        watch = request.build_absolute_uri(reverse("match", args=[match.code]))
+        sheets.append({"match": match, "links": links, "watch": watch})
+    return sheets
+
+
+@require_GET
+@organizer_required
+def event_sheets(request, pk: int):
+    """Seat links and QR codes, one printed sheet per table."""
+    event = _event(pk)
+    matches = Match.objects.filter(event=event).prefetch_related("seats")
+    if request.GET.get("round", "").isdigit():
+        matches = matches.filter(event_round=int(request.GET["round"]))
+    matches = matches.order_by("event_round", "table_number", "pk")
+    return render(
+        request, "organizer/sheets.html", {"event": event, "sheets": _sheets(request, matches)}
+    )
+
+
+def _match(code: str) -> Match:
+    return get_object_or_404(Match.objects.select_related("event"), code=code)
+
+
+@require_GET
+@organizer_required
+def match_sheet(request, code: str):
+    match = _match(code)
+    return render(
+        request,
+        "organizer/sheets.html",
+        {"event": match.event, "sheets": _sheets(request, [match])},
+    )
+
+
+def _rows(match: Match) -> list[MatchEvent]:
+    return list(MatchEvent.objects.filter(match=match).order_by("seq"))
+
+
+@require_GET
+@organizer_required
+def match_audit(request, code: str):
+    match = _match(code)
+    rows = _rows(match)
+    final = audit.replay(rows)
+    upto = audit.open_upto(final.state, request.user.get_username(), rows)
+    at = request.GET.get("at", "")
+    chosen = int(at) if at.isdigit() and 0 < int(at) <= len(rows) else None
+    shown = audit.replay(rows, upto=chosen) if chosen else final
+    full = upto is None or shown.seq <= upto
+    secrets = audit.secrets(final.state, final.times, upto)
+    return render(
+        request,
+        "organizer/audit.html",
+        {
+            "match": match,
+            "players": exports.player_names(match),
+            "check": audit.verify_match(match, rows),
+            "timeline": audit.timeline(rows, upto),
+            "secrets": secrets,
+            "withheld": sum(1 for s in secrets if s.sealed)
+            + sum(1 for r in rows if r.private_to and upto is not None and r.seq > upto),
+            "in_play": upto is not None,
+            "open_upto": upto,
+            "opened_at": final.times.get(upto) if upto else None,
+            "replay": shown,
+            "chosen": chosen,
+            "snapshot": audit.snapshot(shown.state, full=full),
+            "view": audit.snapshot(final.state, full=False).view,
+            "times": final.times,
+            "exportable": upto is None or upto == match.seq,
+        },
+    )
+
+
+@require_POST
+@organizer_required
+def match_open(request, code: str):
+    """Open the sealed information of a match still in play: recorded in the
+    match's log, and both players' phones say when."""
+    match = _match(code)
+    organizer = request.user.get_username()
+
+    def decide(state):
+        if state.phase == FINISHED:
+            return []  # over: everything is open already, nothing to record
+        return [OrganizerViewedSecrets(organizer=organizer)]
+
+    try:
+        actions.append(match.pk, "organizer", decide)
+    except actions.Busy:
+        messages.error(request, _("The tracker is busy; try again."))
+    return redirect("organizer-audit", code=match.code)
+
+
+def _download(content: str, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_GET
+@organizer_required
+def match_export_json(request, code: str):
+    match = _match(code)
+    rows = _rows(match)
+    upto = audit.open_upto(audit.replay(rows).state, request.user.get_username(), rows)
+    if upto is not None and upto != match.seq:
+        messages.error(
+            request,
+            _(
+                "This match is still in play: open its sealed information first "
+                "(both players will be told), then export it."
+            ),
+        )
+        return redirect("organizer-audit", code=match.code)
+    return _download(
+        exports.dumps(exports.match_audit(match, rows)),
+        "application/json",
+        f"match-{match.code}.json",
+    )
+
+
+@require_GET
+@organizer_required
+def match_export_csv(request, code: str):
+    match = get_object_or_404(
+        Match.objects.select_related("event").prefetch_related(SEATS_FOR_LISTS), code=code
+    )
+    return _download(exports.matches_csv([match]), "text/csv", f"match-{match.code}.csv")
+
+
+def _finished(match: Match) -> bool:
+    """Over, so its sealed information is open (a disputed match may not be)."""
+    if match.status == Match.Status.FINISHED:
+        return True
+    return match.status == Match.Status.DISPUTED and load_state(match).phase == FINISHED
+
+
+@require_GET
+@organizer_required
+def event_export_json(request, pk: int):
+    event = _event(pk)
+    matches = list(_event_matches(event))
+    return _download(
+        exports.dumps(exports.event_audit(event, matches, _finished)),
+        "application/json",
+        f"event-{event.pk}.json",
+    )
+
+
+@require_GET
+@organizer_required
+def event_export_csv(request, pk: int):
+    event = _event(pk)
+    return _download(
+        exports.matches_csv(_event_matches(event)), "text/csv", f"event-{event.pk}.csv"
+    )
+
+
+# ------------------------------------------------------------ player side
+
+
+@require_GET
+def player_export(request, code: str):
+    """A player's own match as JSON, redacted exactly as their own view.
+    Anyone who does not hold a seat of this match gets 403."""
+    match = get_object_or_404(Match.objects.select_related("event"), code=code)
+    letter = seats.seat_of(request.session, match)
+    if letter is None:
+        return HttpResponseForbidden(_("Only the two players can export this match."))
+    return _download(
+        exports.dumps(exports.player_export(match, letter)),
+        "application/json",
+        f"match-{match.code}-{letter}.json",
+    )
