@@ -1,1 +1,302 @@
-"""HD — Hidden Deployment (RULES.md HD-1..HD-7, HD-C1..HD-C4)."""
+"""HD — Hidden Deployment (RULES.md HD-1..HD-7, HD-C1..HD-C4, FAQ HD + Holoecho).
+
+A hidden trooper is a Trooper with `hidden=True` (HD-1, set when the list is
+locked) and a sealed HD_POSITION secret whose very existence is private. While
+hidden, everything about it stays with its owner: the opponent cannot name it
+(conditions.visible_trooper), its Order is kept apart from the Pool (HD-3,
+visibility.order_pool) and events about it are private to its owner.
+
+The tracker, never the owner, ends it (sealing.OWNER_REVEALABLE leaves HD
+out): each cancellation calls `end_hidden_deployment`, which reveals the
+written position to both phones and places the trooper. It never comes back
+(HD-7): nothing but the army list sets `hidden`.
+
+HD-5 (a Combat Group change tells the opponent that a hidden trooper exists)
+and HD-6 (a Coordinated Order places it and spends its kept-apart Order) live
+with the Command Token uses in token_uses.py / token_tactical.py; they end HD
+through `sealing.reveal`, so the placement below applies to them too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .errors import NotAllowed
+from .events import Event
+from .evolve import applies, evolve_all
+from .holoecho import end_holoecho, holoecho_secret
+from .i18n import _
+from .orders import DECLARATION_HOOKS, ORDER_SOURCES, OUTCOMES, Declaration
+from .retreat import RETREAT_ENTERED, ignores_retreat
+from .sealing import REVEAL_CONSEQUENCES, reveal
+from .state import (
+    CAMOUFLAGE,
+    DEPLOYMENT,
+    HD_POSITION,
+    HOLOECHO,
+    IMPETUOUS_PHASE,
+    INFILTRATION,
+    TACTICAL,
+    MatchState,
+    Secret,
+    Trooper,
+    frozen_map,
+)
+
+# Outcomes that end HD, reported by the owner (the opponent cannot name a
+# hidden trooper). Any other outcome on a hidden trooper is refused (HD-2).
+HD_OUTCOMES = {"discovered": "HD-C1", "impetuous": "HD-C4", "infiltration_failed": "HD-4"}
+
+
+# ---------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, kw_only=True)
+class HiddenDeploymentEnded(Event):
+    """Public: the trooper is on the table, with all its public information."""
+
+    trooper_id: str
+    trooper_name: str
+    seat: str
+    as_marker: bool = False  # HD-C3
+    on_edge: bool = False  # HD-4
+    # FAQ: a Holoecho trooper checks Coherency now (reported as "coherency").
+    holoecho: bool = False
+
+    def describe(self) -> tuple[str, dict]:
+        if self.on_edge:
+            message = _(
+                "%(trooper_name)s failed its Infiltration roll: its model goes on a table edge "
+                "inside its deployment zone and Hidden Deployment ends (HD-4)."
+            )
+        elif self.as_marker:
+            message = _(
+                "Hidden Deployment of %(trooper_name)s ends (%(rule)s): its marker is placed at "
+                "the written position, centre on the written point; it keeps its marker state "
+                "(HD-C3)."
+            )
+        elif self.holoecho:
+            message = _(
+                "Hidden Deployment of %(trooper_name)s ends (%(rule)s): its three Holoechoes go "
+                "at their written positions. Check their Coherency now: report any Holoecho out "
+                "of Coherency (FAQ HD + Holoecho)."
+            )
+        else:
+            message = _(
+                "Hidden Deployment of %(trooper_name)s ends (%(rule)s): its model is placed at "
+                "the written position, centre of the base on the written point (RP-1), facing "
+                "as its player chooses. Check the position against the revealed seal."
+            )
+        return message, self.to_data()
+
+
+# ------------------------------------------------------------ the ending
+
+
+def hd_secret(state: MatchState, trooper_id: str) -> Secret | None:
+    return state.secret_for(trooper_id, HD_POSITION)
+
+
+def end_hidden_deployment(
+    state: MatchState, trooper: Trooper, rule: str, as_marker: bool = False, on_edge: bool = False
+) -> list[Event]:
+    """Reveal the written position under `rule` and place the trooper."""
+    secret = hd_secret(state, trooper.id)
+    if secret is None or not trooper.hidden:
+        return []
+    return [
+        replace(e, as_marker=as_marker, on_edge=on_edge)
+        if isinstance(e, HiddenDeploymentEnded)
+        else e
+        for e in reveal(state, secret, rule)
+    ]
+
+
+def _placed(state: MatchState, secret: Secret, rule: str) -> list[Event]:
+    """REVEAL_CONSEQUENCES[HD_POSITION]: the trooper is on the table."""
+    trooper = state.troopers[secret.payload["trooper_id"]]
+    return [
+        HiddenDeploymentEnded(
+            trooper_id=trooper.id,
+            trooper_name=trooper.name,
+            seat=trooper.seat,
+            holoecho=holoecho_secret(state, trooper.id) is not None,
+            rule=rule,
+        )
+    ]
+
+
+REVEAL_CONSEQUENCES[HD_POSITION] = _placed
+
+
+def marker_allowed(state: MatchState, trooper: Trooper, declaration: Declaration) -> bool:
+    """HD-C3: when a trooper that deploys as a marker may be placed as one."""
+    if not trooper.has(CAMOUFLAGE):
+        return False
+    skill = declaration.skill
+    if skill.name == "cautious_move":
+        return True
+    if skill.movement and not skill.roll and skill.name != "alert":
+        return True  # movement without a roll, mount and dismount included
+    if skill.name == "prevent_marker":
+        return True
+    if skill.name == "delay_aro" and declaration.aro:
+        target = state.troopers.get(declaration.target_id)
+        return target is not None and (
+            target.marker or any(e != "model" for e in target.holoechoes)
+        )
+    return False
+
+
+def _declared(state: MatchState, declaration: Declaration) -> list[Event]:
+    """HD-C2: any declaration places the trooper first, so the declaration is
+    public; HD-C3 as its marker; HD-C4 when it acts in the Impetuous Phase."""
+    trooper = state.troopers[declaration.trooper_id]
+    if not trooper.hidden:
+        if declaration.as_marker:
+            raise NotAllowed(
+                _("Only a trooper leaving Hidden Deployment can be placed as its marker (HD-C3)."),
+                rule="HD-C3",
+            )
+        return []
+    if declaration.as_marker and not marker_allowed(state, trooper, declaration):
+        raise NotAllowed(
+            _(
+                "%(name)s can be placed as its marker only with Cautious Movement, a movement "
+                "skill without a roll, mounting or dismounting, delaying an ARO against a "
+                "marker, or stopping an enemy going back to a marker state (HD-C3)."
+            ),
+            name=trooper.name,
+            rule="HD-C3",
+        )
+    assert state.turn is not None
+    impetuous = not declaration.aro and state.turn.phase == IMPETUOUS_PHASE
+    rule = "HD-C4" if impetuous else "HD-C2"
+    events = end_hidden_deployment(state, trooper, rule, as_marker=declaration.as_marker)
+    if impetuous:
+        events += _then_holoecho(state, events, trooper, "HE-C6")
+    return events
+
+
+def _then_holoecho(state: MatchState, events: list, trooper: Trooper, rule: str) -> list[Event]:
+    """HD-C4 causes end Holoecho too (HE-C6), once the trooper is placed."""
+    after = evolve_all(state, events)
+    return end_holoecho(after, after.troopers[trooper.id], rule)
+
+
+def _outcome(kind: str):
+    def hook(state: MatchState, seat: str, trooper: Trooper, element: str) -> list[Event]:
+        trooper = state.troopers[trooper.id]
+        if kind == "infiltration_failed":
+            _check_infiltration(state, trooper)
+        if not trooper.hidden:
+            return []
+        if kind not in HD_OUTCOMES:
+            raise NotAllowed(
+                _(
+                    "A trooper in Hidden Deployment is not on the table: it blocks no Line of "
+                    "Fire and nothing can hit or touch it (HD-2)."
+                ),
+                rule="HD-2",
+            )
+        if hd_secret(state, trooper.id) is None:
+            raise NotAllowed(_("Seal your deployment first."))
+        rule = HD_OUTCOMES[kind]
+        events = end_hidden_deployment(state, trooper, rule, on_edge=rule == "HD-4")
+        if rule == "HD-C4":
+            events += _then_holoecho(state, events, trooper, "HE-C6")
+        return events
+
+    return hook
+
+
+def _check_infiltration(state: MatchState, trooper: Trooper) -> None:
+    """HD-4: the roll follows the written position, before play begins."""
+    if not (trooper.hidden and trooper.has(INFILTRATION)):
+        raise NotAllowed(
+            _(
+                "The tracker only needs an Infiltration roll of a trooper in Hidden Deployment "
+                "with Infiltration (HD-4)."
+            ),
+            rule="HD-4",
+        )
+    turn = state.turn
+    opening = (
+        turn is not None and turn.round == 1 and turn.seat == state.first_turn
+    ) and turn.phase == TACTICAL
+    if state.phase != DEPLOYMENT and not opening:
+        raise NotAllowed(
+            _("The Infiltration roll is made at deployment, once the position is written (HD-4)."),
+            rule="HD-4",
+        )
+
+
+for _kind in OUTCOMES:
+    OUTCOMES[_kind].append(_outcome(_kind))
+
+
+# --------------------------------------------------------- Orders (HD-3/6)
+
+
+def _kept_apart_order(state: MatchState, trooper: Trooper) -> str | None:
+    """HD-3: a trooper hidden when its Player Turn began uses its own Order,
+    kept apart from the Pool, once placed on the table in that Active Turn."""
+    turn = state.turn
+    if turn is None or turn.seat != trooper.seat:
+        return None
+    if trooper.id in turn.extra.get("own_used", ()):
+        return None
+    if trooper.hidden or trooper.id in turn.extra.get("hd_placed", ()):
+        return "own"
+    return None
+
+
+ORDER_SOURCES.append(_kept_apart_order)
+
+
+# ---------------------------------------------------------- Retreat (HD-C4)
+
+
+def _retreat(state: MatchState, seat: str) -> list[Event]:
+    """HD-C4 / RT-5: an army entering Retreat! places its hidden troopers
+    (then their Holoecho ends, HE-C6)."""
+    events: list[Event] = []
+    after = state
+    for trooper in state.troopers_of(seat):
+        current = after.troopers[trooper.id]
+        if not current.hidden or current.out_of_action or ignores_retreat(current):
+            continue
+        more = end_hidden_deployment(after, current, "HD-C4")
+        more += _then_holoecho(after, more, current, "HE-C6")
+        events += more
+        after = evolve_all(after, more)
+    return events
+
+
+DECLARATION_HOOKS.append(_declared)
+RETREAT_ENTERED.append(_retreat)
+
+
+# ---------------------------------------------------------------- evolve
+
+
+@applies(HiddenDeploymentEnded)
+def _ended(state: MatchState, event: HiddenDeploymentEnded) -> MatchState:
+    state = state.with_trooper(
+        event.trooper_id,
+        hidden=False,
+        marker=event.as_marker,
+        # Placed on the written point (RP-1) unless on a table edge (HD-4).
+        replaced="" if event.on_edge else "RP-1",
+        replacement_choice="",
+    )
+    # Its Holoecho choice now exists for the opponent too (still sealed).
+    for secret in state.secrets.values():
+        if secret.trooper_id == event.trooper_id and secret.kind == HOLOECHO:
+            state = state.with_secret(replace(secret, existence_public=True))
+    turn = state.turn
+    if turn is not None and turn.seat == event.seat:
+        # HD-3: placed in its Active Turn, it may still use its own Order.
+        extra = {**turn.extra, "hd_placed": [*turn.extra.get("hd_placed", ()), event.trooper_id]}
+        state = state.with_turn(extra=frozen_map(extra))
+    return state

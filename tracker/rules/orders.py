@@ -6,8 +6,11 @@ successful Discover, silhouette contact, a failed Coherency check...). This
 module keeps the Order and its accounting; the rule modules hook in:
 
 - SKILL_GUARDS refuse a declaration (Retreat! allows only some skills, RT-3);
-- BEFORE_SKILL run before the declaration is public (a hidden trooper that
-  declares is placed first, HD-C2, so the declaration itself is public);
+- DECLARATION_HOOKS see the whole declaration (as marker? against whom?) and
+  run before it is public: a hidden trooper that declares is placed first,
+  HD-C2/HD-C3, so the declaration itself is public; a delayed ARO is checked
+  against HE-8;
+- BEFORE_SKILL run before the declaration is public, after those;
 - AFTER_SKILL run after it (a Holoecho bearer that attacks is revealed at the
   end of the Order, HE-C1 + HE-T);
 - OUTCOMES[kind] turn a reported outcome into events (a decoy hit, HE-D3);
@@ -26,6 +29,7 @@ from .events import Event
 from .evolve import applies, evolve_all
 from .i18n import _
 from .state import (
+    DEPLOYMENT,
     HOLOECHO_ELEMENTS,
     IMPETUOUS_PHASE,
     IRREGULAR,
@@ -46,6 +50,9 @@ class Skill:
     roll: bool = False  # needs a roll (HE-C1)
     attack: bool = False  # an Attack (HE-C1)
     label: str = ""
+    aro_only: bool = False  # only ever declared as an ARO
+    # Needs a command of its own that carries a sealed choice (HE-A3).
+    sealed: bool = False
 
 
 SKILLS: dict[str, Skill] = {
@@ -67,8 +74,17 @@ SKILLS: dict[str, Skill] = {
         Skill("idle", label=_("Idle")),
         Skill("roll_skill", roll=True, label=_("Another skill that needs a roll")),
         Skill("suppressive_fire", entire=True, label=_("Suppressive Fire")),
-        Skill("holoecho_activate", entire=True, label=_("Activate Holoecho (HE-A3)")),
+        Skill("surprise_attack", roll=True, attack=True, label=_("Surprise Attack")),
+        Skill("holoecho_activate", entire=True, sealed=True, label=_("Activate Holoecho (HE-A3)")),
         Skill("entire_other", entire=True, roll=True, label=_("Another Entire Order")),
+        # Reactive declarations that may keep a Camouflage marker (HD-C3) or
+        # wait for a Holoecho's second Short Skill (HE-8).
+        Skill("delay_aro", aro_only=True, label=_("Delay the ARO")),
+        Skill(
+            "prevent_marker",
+            aro_only=True,
+            label=_("Stop an enemy going back to a marker state"),
+        ),
     )
 }
 
@@ -81,13 +97,34 @@ OUTCOME_KINDS = {
     "coherency_final": _("Failed Final Coherency check"),
     "impetuous": _("Becomes Impetuous"),
     "infiltration_failed": _("Failed Infiltration roll"),
+    "coherency": _("Failed Coherency check (Deployment, or when Hidden Deployment ends)"),
 }
+# Outcomes that may also be reported in the Deployment Phase: the Infiltration
+# roll follows the written position (HD-4); the optional Deployment Coherency
+# check (HE-2).
+DEPLOYMENT_OUTCOMES = {"infiltration_failed", "coherency"}
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """Everything a declaration says, for the hooks that need more than the
+    skill (HD-C3 placement as a marker, HE-3/HE-8 ARO targets)."""
+
+    seat: str
+    trooper_id: str
+    skill: Skill
+    aro: bool = False
+    as_marker: bool = False
+    target_id: str = ""
+    target_element: str = ""
+
 
 Guard = Callable[[MatchState, str, Trooper, Skill, bool], None]
 Hook = Callable[[MatchState, str, Trooper, Skill, bool], list[Event]]
 Outcome = Callable[[MatchState, str, Trooper, str], list[Event]]
 
 SKILL_GUARDS: list[Guard] = []
+DECLARATION_HOOKS: list[Callable[[MatchState, Declaration], list[Event]]] = []
 BEFORE_SKILL: list[Hook] = []
 AFTER_SKILL: list[Hook] = []
 OUTCOMES: dict[str, list[Outcome]] = {kind: [] for kind in OUTCOME_KINDS}
@@ -146,6 +183,8 @@ class DeclareSkill(Command):
 
     trooper_id: str
     skill: str
+    # A hidden trooper with Camouflage placed as its marker (HD-C3).
+    as_marker: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -156,6 +195,7 @@ class DeclareAro(Command):
     skill: str
     target_id: str = ""
     target_element: str = ""
+    as_marker: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -212,8 +252,26 @@ def order_source(state: MatchState, trooper: Trooper) -> str:
     return key
 
 
+def declaration_events(state: MatchState, declaration: Declaration) -> list[Event]:
+    """What DECLARATION_HOOKS add for one declaration. A command that declares
+    for several troopers at once (a Coordinated Order, TM-T1) calls this for
+    each participant so a hidden one is placed too (HD-C2, HD-6)."""
+    return _run(state, [], DECLARATION_HOOKS, declaration)
+
+
 @handles(DeclareSkill)
 def declare_skill(state: MatchState, seat: str, command: DeclareSkill) -> list[Event]:
+    if skill_named(command.skill).sealed:
+        raise InvalidInput(
+            _("Activating Holoecho seals a new real Holoecho: use Activate Holoecho (HE-A3)."),
+            rule="HE-A3",
+        )
+    return declare(state, seat, command)
+
+
+def declare(state: MatchState, seat: str, command: DeclareSkill) -> list[Event]:
+    """An active declaration; commands that add a sealed choice (HE-A3) call
+    this first and add their own events after."""
     turn = state.turn
     if state.phase != PLAYING or turn is None or turn.phase not in (ORDERS, IMPETUOUS_PHASE):
         raise NotAllowed(_("Orders are declared in the Orders Phase of your Player Turn."))
@@ -227,6 +285,8 @@ def declare_skill(state: MatchState, seat: str, command: DeclareSkill) -> list[E
     if trooper.out_of_action:
         raise NotAllowed(_("%(name)s is out of action."), name=trooper.name)
     skill = skill_named(command.skill)
+    if skill.aro_only:
+        raise InvalidInput(_("%(skill)s is declared only as an ARO."), skill=skill.label)
     order = turn.order
     events: list[Event] = []
     if order is not None and order.trooper_id != trooper.id:
@@ -248,6 +308,10 @@ def declare_skill(state: MatchState, seat: str, command: DeclareSkill) -> list[E
             # The Order of a hidden trooper is its own kept-apart Order (HD-3);
             # starting it must not say who is activated before the reveal does.
             events[-1] = replace(events[-1], private_to=seat)
+    declaration = Declaration(
+        seat=seat, trooper_id=trooper.id, skill=skill, as_marker=bool(command.as_marker)
+    )
+    events = _run(state, events, DECLARATION_HOOKS, declaration)
     events = _run(state, events, BEFORE_SKILL, seat, trooper, skill, False)
     events.append(
         SkillDeclared(trooper_id=trooper.id, trooper_name=trooper.name, seat=seat, skill=skill.name)
@@ -281,7 +345,17 @@ def declare_aro(state: MatchState, seat: str, command: DeclareAro) -> list[Event
             element = command.target_element
     for guard in SKILL_GUARDS:
         guard(state, seat, trooper, skill, True)
-    events = _run(state, [], BEFORE_SKILL, seat, trooper, skill, True)
+    declaration = Declaration(
+        seat=seat,
+        trooper_id=trooper.id,
+        skill=skill,
+        aro=True,
+        as_marker=bool(command.as_marker),
+        target_id=target_id,
+        target_element=element,
+    )
+    events = _run(state, [], DECLARATION_HOOKS, declaration)
+    events = _run(state, events, BEFORE_SKILL, seat, trooper, skill, True)
     events.append(
         SkillDeclared(
             trooper_id=trooper.id,
@@ -299,10 +373,11 @@ def declare_aro(state: MatchState, seat: str, command: DeclareAro) -> list[Event
 
 @handles(ReportOutcome)
 def report_outcome(state: MatchState, seat: str, command: ReportOutcome) -> list[Event]:
-    if state.phase != PLAYING:
-        raise NotAllowed(_("Outcomes are reported while the match is in play."))
     if command.outcome not in OUTCOME_KINDS:
         raise InvalidInput(_("Unknown outcome."))
+    in_deployment = state.phase == DEPLOYMENT and command.outcome in DEPLOYMENT_OUTCOMES
+    if state.phase != PLAYING and not in_deployment:
+        raise NotAllowed(_("Outcomes are reported while the match is in play."))
     trooper = visible_trooper(state, seat, command.trooper_id)
     element = command.element or ""
     if element and element not in HOLOECHO_ELEMENTS:
@@ -365,9 +440,31 @@ def _order_started(state: MatchState, event: OrderStarted) -> MatchState:
 @applies(SkillDeclared)
 def _skill_declared(state: MatchState, event: SkillDeclared) -> MatchState:
     order = state.turn.order if state.turn else None
-    if event.aro or order is None:
+    if order is None:
         return state
-    return state.with_turn(order=replace(order, skills=(*order.skills, event.skill)))
+    if not event.aro:
+        return state.with_turn(order=replace(order, skills=(*order.skills, event.skill)))
+    # HE-8: a delayed ARO is remembered until it is declared or lost.
+    delayed = dict(order.extra.get("delayed", {}))
+    if event.skill == "delay_aro":
+        target = state.troopers.get(event.target_id)
+        delayed[event.trooper_id] = {
+            "target": event.target_id,
+            "holoecho": bool(target and target.holoechoes),
+        }
+    elif event.trooper_id in delayed:
+        del delayed[event.trooper_id]
+    else:
+        return state
+    return with_order_extra(state, delayed=delayed)
+
+
+def with_order_extra(state: MatchState, **changes) -> MatchState:
+    """The state with keys of the current Order's `extra` replaced."""
+    assert state.turn is not None and state.turn.order is not None
+    order = state.turn.order
+    extra = frozen_map({**order.extra, **changes})
+    return state.with_turn(order=replace(order, extra=extra))
 
 
 @applies(OutcomeReported)

@@ -47,8 +47,10 @@ TABLE_MM = 1200  # default table 120 x 120 cm; map taps are stored in whole mm
 
 # kind -> fn(state, secret, rule) giving the events a reveal causes on the table.
 REVEAL_CONSEQUENCES: dict[str, Callable[[MatchState, Secret, str], list[Event]]] = {}
-# Kinds the owner may reveal by hand; the rest are revealed only by a rule.
-OWNER_REVEALABLE = {LIEUTENANT, NOTE, RESERVE, HD_POSITION, HOLOECHO}
+# Kinds the owner may reveal by hand; the rest are revealed only by a rule:
+# a Hidden Deployment position or a real Holoecho ends when the tracker applies
+# a cancellation (HD-C1..C4, HE-C1..C7), never because its owner chose to.
+OWNER_REVEALABLE = {LIEUTENANT, NOTE, RESERVE}
 
 
 # ---------------------------------------------------------------- events

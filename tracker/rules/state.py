@@ -126,6 +126,16 @@ class Trooper:
     regular_this_turn: bool = False
     # A reserved trooper (TM-S1) not yet deployed.
     reserved: bool = False
+    # Its Fireteam, if any; Holoecho takes it out (HE-10).
+    fireteam: str = ""
+    # HoloMask: the element a Holoecho token was placed beside (HE-9).
+    holoecho_token: str = ""
+    # The last mandatory replacement of this trooper, "RP-1" or "RP-2", and the
+    # placement chosen under RP-2 ("centre" or "edge").
+    replaced: str = ""
+    replacement_choice: str = ""
+    # Immobilized-A for want of room (RP-3): ends only when the room changes.
+    no_room: bool = False
 
     def has(self, trait: str) -> bool:
         return trait in self.traits
