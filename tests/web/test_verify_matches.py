@@ -1,0 +1,180 @@
+"""`manage.py verify_matches`: recompute every chain and commitment, name each
+broken match and seq, exit non-zero. Rows are edited behind the ORM's back
+with raw SQL (SQLite has no trigger; tests/scale covers PostgreSQL's)."""
+
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import connection
+
+from tests.web.organizer_table import finished, fresh, playing
+from tracker.management.commands.verify_matches import Command
+from tracker.models import Match, MatchEvent, TournamentEvent, chain_hash
+from tracker.rules.commitments import canonical_json
+
+pytestmark = pytest.mark.django_db
+
+
+def verify(*args) -> tuple[str, str | None]:
+    out = io.StringIO()
+    try:
+        call_command("verify_matches", *args, stdout=out)
+    except CommandError as error:
+        return out.getvalue(), str(error)
+    return out.getvalue(), None
+
+
+def raw(sql: str, *params) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def seq_of(match, kind: str) -> int:
+    return MatchEvent.objects.filter(match=match, kind=kind).values_list("seq", flat=True)[0]
+
+
+def test_untouched_matches_verify(alice, bob):
+    finished(alice, bob)
+    out, error = verify()
+    assert error is None
+    assert "1 matches verified" in out and "0 broken" in out
+
+
+def test_a_row_edited_with_raw_sql_is_reported_by_match_and_seq(alice, bob):
+    a, _b = finished(alice, bob)
+    seq = seq_of(a.match, "SecretsSealed")
+    raw(
+        "UPDATE tracker_matchevent SET data = replace(data, 'red container', 'blue container') "
+        "WHERE match_id = %s AND seq = %s",
+        a.match.pk,
+        seq,
+    )
+    out, error = verify()
+    assert error is not None and "1 broken" in error
+    assert f"BROKEN match {a.match.code}" in out
+    assert f"seq {seq}:" in out
+    assert f"{a.match.code} (seq {seq})" in error
+
+
+def test_the_command_exits_non_zero_when_a_match_is_broken(alice, bob):
+    a, _b = finished(alice, bob)
+    raw("UPDATE tracker_matchevent SET actor = 'B' WHERE match_id = %s AND seq = 2", a.match.pk)
+    with pytest.raises(SystemExit) as exit_:
+        Command(stdout=io.StringIO(), stderr=io.StringIO()).run_from_argv(
+            ["manage.py", "verify_matches"]
+        )
+    assert exit_.value.code == 1
+
+
+def test_a_deleted_row_is_named_as_missing(alice, bob):
+    a, _b = finished(alice, bob)
+    raw("DELETE FROM tracker_matchevent WHERE match_id = %s AND seq = 6", a.match.pk)
+    out, error = verify()
+    assert error is not None
+    assert "seq 6: Events 6 to 6 are missing." in out
+
+
+def test_a_deleted_tail_is_caught_by_the_match_row(alice, bob):
+    a, _b = finished(alice, bob)
+    last = fresh(a.match).seq
+    raw("DELETE FROM tracker_matchevent WHERE match_id = %s AND seq = %s", a.match.pk, last)
+    out, error = verify()
+    assert error is not None
+    assert (
+        f"seq {last}: The match says its log ends at event {last}, but it ends at {last - 1}" in out
+    )
+
+
+def test_a_rehashed_edit_breaks_the_next_link(alice, bob):
+    """Someone who edits a row and recomputes its hash is caught at the next row."""
+    a, _b = finished(alice, bob)
+    row = MatchEvent.objects.get(match=a.match, seq=2)
+    prev = MatchEvent.objects.get(match=a.match, seq=1).hash
+    data = row.data.replace("Alice", "Mallory")
+    forged = chain_hash(
+        prev,
+        seq=2,
+        kind=row.kind,
+        data=data,
+        private_to=row.private_to,
+        actor=row.actor,
+        action_id=row.action_id,
+        created_at=row.created_at,
+    )
+    raw(
+        "UPDATE tracker_matchevent SET data = %s, hash = %s WHERE id = %s",
+        data,
+        forged,
+        row.pk,
+    )
+    out, error = verify()
+    assert error is not None
+    assert "seq 3:" in out and "seq 2:" not in out
+
+
+def rewrite_from(match, seq: int, data: str) -> None:
+    """A forger with database access: replace one row's data and recompute
+    every hash after it, and the match row's head. Only the commitments can
+    catch this."""
+    rows = list(MatchEvent.objects.filter(match=match).order_by("seq"))
+    prev = rows[seq - 2].hash
+    for row in rows[seq - 1 :]:
+        if row.seq == seq:
+            row.data = data
+        new = chain_hash(
+            prev,
+            seq=row.seq,
+            kind=row.kind,
+            data=row.data,
+            private_to=row.private_to,
+            actor=row.actor,
+            action_id=row.action_id,
+            created_at=row.created_at,
+        )
+        raw(
+            "UPDATE tracker_matchevent SET data = %s, hash = %s WHERE id = %s",
+            row.data,
+            new,
+            row.pk,
+        )
+        prev = new
+    raw("UPDATE tracker_match SET last_hash = %s WHERE id = %s", prev, match.pk)
+
+
+def test_a_swapped_secret_with_a_rebuilt_chain_fails_its_commitment(alice, bob):
+    a, _b = finished(alice, bob)
+    seq = seq_of(a.match, "SecretsSealed")
+    row = MatchEvent.objects.get(match=a.match, seq=seq)
+    data = json.loads(row.data)
+    for secret in data["secrets"]:
+        if secret["kind"] == "holoecho":
+            secret["payload"]["real"] = "marker1"
+    rewrite_from(a.match, seq, canonical_json(data))
+    out, error = verify()
+    assert error is not None
+    assert f"seq {seq}: Event {seq}: a sealed secret does not match its commitment." in out
+    assert "does not match its hash" not in out
+
+
+def test_event_option_checks_only_that_events_matches(alice, bob, mallory):
+    from django.test import Client
+
+    a, _b = finished(alice, bob)
+    other, _ = playing(Client(), mallory)
+    league = TournamentEvent.objects.create(name="League night")
+    Match.objects.filter(pk=other.match.pk).update(event=league)
+    raw("UPDATE tracker_matchevent SET actor = 'B' WHERE match_id = %s AND seq = 2", a.match.pk)
+    out, error = verify("--event", "League night")
+    assert error is None and "1 matches verified" in out
+    out, error = verify("--event", str(league.pk))
+    assert error is None
+    _out, error = verify()
+    assert error is not None and a.match.code in error
+
+
+def test_an_unknown_event_is_a_clear_error(alice, bob):
+    _out, error = verify("--event", "Nope")
+    assert error == "No event 'Nope' (give its id or its exact name)."
