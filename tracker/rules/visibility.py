@@ -47,6 +47,13 @@ class TrooperView:
     reserved: bool = False
     # Carries a Retreat! marker (RT-2); only troopers the viewer sees.
     retreat_marker: bool = False
+    # Public table facts (HE-9, RP-1..RP-3): beside which Holoecho the HoloMask
+    # token sits, the open mandatory replacement and its RP-2 choice, and an
+    # Immobilized-A that only a change of room ends. Never which one is real.
+    holoecho_token: str = ""
+    replaced: str = ""
+    replacement_choice: str = ""
+    no_room: bool = False
 
 
 @dataclass(frozen=True)
@@ -186,6 +193,10 @@ def _trooper_view(trooper: Trooper, viewer: str | None, retreat_marker: bool) ->
         hidden=trooper.hidden and mine,
         reserved=trooper.reserved and mine,
         retreat_marker=retreat_marker,
+        holoecho_token=trooper.holoecho_token,
+        replaced=trooper.replaced,
+        replacement_choice=trooper.replacement_choice,
+        no_room=trooper.no_room,
     )
 
 
