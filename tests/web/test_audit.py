@@ -1,0 +1,178 @@
+"""The audit page of one match: timeline, secrets with their commitments,
+the verified chain, replay, and organizers opening sealed information of a
+match still in play (recorded, and shown on both phones)."""
+
+import re
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from tests.web.organizer_table import (
+    NINJA_POSITION,
+    audit_page,
+    finished,
+    fresh,
+    playing,
+    text_of,
+)
+from tests.web.table import error_of
+from tracker import audit
+from tracker.models import MatchEvent
+from tracker.reading import load_state
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_timeline_lists_every_event_with_who_and_what(alice, bob, carol):
+    a, _b = finished(alice, bob)
+    html = audit_page(carol, a.match)
+    seqs = [int(s) for s in re.findall(r'<tr id="event-(\d+)"', html)]
+    assert seqs == list(range(1, fresh(a.match).seq + 1))
+    text = text_of(html)
+    assert "Alice took seat A." in text
+    assert "Alice locked their army list." in text
+    assert "declared" in text and "rules decided" in text
+    assert "Bob confirmed the result: objective points 7–3" in text
+    # Private events are shown whole to the organizer once the match is over.
+    assert "HiddenTroopersEnlisted" in text and "private to seat A" in text
+
+
+def test_secrets_show_seal_time_commitment_and_recomputed_check(alice, bob, carol):
+    a, _b = finished(alice, bob)
+    text = text_of(audit_page(carol, a.match))
+    state = load_state(fresh(a.match))
+    for secret in state.secrets.values():
+        assert secret.commitment in text
+        assert secret.nonce in text
+    assert NINJA_POSITION in text
+    assert "matches ✓" in text and "does NOT match" not in text
+
+
+def test_secrets_never_revealed_in_play_are_marked_as_such(alice, bob, carol):
+    a, _b = finished(alice, bob)
+    html = audit_page(carol, a.match)
+    state = load_state(fresh(a.match))
+    unrevealed = [s for s in state.secrets.values() if not s.revealed]
+    assert unrevealed
+    for secret in unrevealed:
+        row = re.search(rf'<tr id="secret-{secret.id}".*?</tr>', html, re.S).group(0)
+        assert "never revealed in play" in row
+
+
+def test_a_revealed_secret_shows_when_and_why(alice, bob, carol):
+    a, b = playing(alice, bob)
+    state = load_state(fresh(a.match))
+    lieutenant = next(s for s in state.secrets.values() if s.seat == "A" and s.kind == "lieutenant")
+    assert error_of(a.act("RevealSecret", secret_id=lieutenant.id)) is None
+    html = audit_page(carol, a.match)
+    revealed = load_state(fresh(a.match)).secrets[lieutenant.id]
+    row = re.search(rf'<tr id="secret-{lieutenant.id}".*?</tr>', html, re.S).group(0)
+    assert f"#{revealed.revealed_seq}" in row
+    assert "by its owner" in row  # the rule that ended it: the owner, by hand
+    assert "never revealed in play" not in row
+    assert "matches ✓" in row
+
+
+def test_the_verified_chain_is_shown(alice, bob, carol):
+    a, _b = finished(alice, bob)
+    text = text_of(audit_page(carol, a.match))
+    assert f"The hash chain of {fresh(a.match).seq} events verifies" in text
+
+
+def test_a_raw_sql_edit_is_named_on_the_audit_page(alice, bob, carol):
+    a, _b = finished(alice, bob)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE tracker_matchevent SET data = replace(data, 'Bob', 'Rob') "
+            "WHERE match_id = %s AND seq = 3",
+            [a.match.pk],
+        )
+    html = audit_page(carol, a.match)
+    assert "the first broken event is #3" in text_of(html)
+    assert '<tr id="event-3" class="role-declared broken">' in html
+
+
+def test_replay_shows_the_match_after_a_chosen_event(alice, bob, carol):
+    a, _b = finished(alice, bob)
+    locked = MatchEvent.objects.get(match=a.match, kind="ArmyListLocked", actor="A").seq
+    html = audit_page(carol, a.match, at=locked)
+    state = re.search(r'<section id="state".*?</section>', html, re.S).group(0)
+    text = text_of(state)
+    assert f"The match after event #{locked}" in text
+    assert "Setting up" in text
+    assert "Hassassin Ayyar" in text
+    assert "Fusilier" not in text  # Bob had not locked his list yet
+    assert "Lieutenant" not in text  # nothing sealed yet
+    everything = text_of(audit_page(carol, a.match))
+    assert "The match now" in everything and "Finished" in everything
+
+
+def test_replay_ignores_a_point_out_of_range(alice, bob, carol):
+    a, _b = finished(alice, bob)
+    for at in ("0", "-1", "9999", "abc"):
+        assert "The match now" in text_of(audit_page(carol, a.match, at=at))
+
+
+def test_replay_equals_the_state_built_step_by_step(alice, bob):
+    a, _b = finished(alice, bob)
+    rows = list(MatchEvent.objects.filter(match=a.match).order_by("seq"))
+    assert audit.replay(rows).state == load_state(fresh(a.match))
+
+
+# ------------------------------------------------- a match still in play
+
+
+def test_sealed_information_of_a_match_in_play_is_withheld_until_opened(alice, bob, carol):
+    a, _b = playing(alice, bob)
+    html = audit_page(carol, a.match)
+    assert NINJA_POSITION not in html
+    assert "Open the sealed information" in html
+    assert "content sealed (still in play)" in html
+    # Nothing was recorded by merely looking.
+    assert not MatchEvent.objects.filter(match=a.match, actor="organizer").exists()
+    assert carol.get(f"/organizer/matches/{a.match.code}/", {"at": 12}).status_code == 200
+    assert NINJA_POSITION not in audit_page(carol, a.match, at=12)
+
+
+def test_opening_sealed_information_is_recorded_and_both_phones_show_it(alice, bob, carol):
+    a, b = playing(alice, bob)
+    response = carol.post(f"/organizer/matches/{a.match.code}/open/")
+    assert response.status_code == 302
+    row = MatchEvent.objects.get(match=a.match, kind="OrganizerViewedSecrets")
+    assert row.actor == "organizer" and '"organizer":"carol"' in row.data
+    html = audit_page(carol, a.match)
+    assert NINJA_POSITION in html
+    at = timezone.localtime(row.created_at).strftime("%H:%M")
+    notice = f"The organizer viewed the sealed information at {at}."
+    assert notice in text_of(a.page())
+    assert notice in text_of(b.page())
+    # Spectators see it too: it is public.
+    from django.test import Client
+
+    assert notice in text_of(Client().get(f"/m/{a.match.code}/").content.decode())
+
+
+def test_a_secret_sealed_after_the_organizer_looked_stays_sealed_until_opened_again(
+    alice, bob, carol
+):
+    a, b = playing(alice, bob)
+    carol.post(f"/organizer/matches/{a.match.code}/open/")
+    assert error_of(b.act("SealNote", label="Classified", text="note-canary-after-view")) is None
+    assert "note-canary-after-view" not in audit_page(carol, a.match)
+    carol.post(f"/organizer/matches/{a.match.code}/open/")
+    assert "note-canary-after-view" in audit_page(carol, a.match)
+    assert MatchEvent.objects.filter(match=a.match, kind="OrganizerViewedSecrets").count() == 2
+
+
+def test_opening_a_finished_match_records_nothing(alice, bob, carol):
+    a, _b = finished(alice, bob)
+    before = fresh(a.match).seq
+    carol.post(f"/organizer/matches/{a.match.code}/open/")
+    assert fresh(a.match).seq == before
+
+
+def test_opening_is_a_post_only(alice, bob, carol):
+    a, _b = playing(alice, bob)
+    assert carol.get(f"/organizer/matches/{a.match.code}/open/").status_code == 405
+    assert not MatchEvent.objects.filter(match=a.match, actor="organizer").exists()
