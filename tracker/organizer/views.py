@@ -52,14 +52,13 @@ def filtered_matches(form: MatchFilterForm):
     elif event:
         matches = matches.filter(event_id=int(event))
     if data.get("player"):
-        name = data["player"].strip()
-        matches = matches.filter(
-            Exists(
-                Seat.objects.filter(match=OuterRef("pk")).filter(
-                    Q(name__icontains=name) | Q(listed_name__icontains=name)
-                )
-            )
-        )
+        name = " ".join(data["player"].split())
+        # SQLite's LIKE folds case for ASCII only: try the usual casings so
+        # "íñigo" still finds "Íñigo" (PostgreSQL folds them all anyway).
+        found = Q()
+        for variant in {name, name.lower(), name.upper(), name.title(), name.capitalize()}:
+            found |= Q(name__icontains=variant) | Q(listed_name__icontains=variant)
+        matches = matches.filter(Exists(Seat.objects.filter(found, match=OuterRef("pk"))))
     if data.get("date_from"):
         matches = matches.filter(created_at__gte=_day_start(data["date_from"]))
     if data.get("date_to"):
