@@ -4,6 +4,11 @@ their phones; a disagreement marks the match disputed for the organizer."""
 import pytest
 
 from tests.rules.game import Game, trooper
+from tests.web.organizer_table import fresh, playing, text_of
+from tests.web.organizer_table import play_out as play_out_phones
+from tests.web.table import error_of
+from tracker.models import Match
+from tracker.reading import load_state
 from tracker.rules.errors import InvalidInput, NotAllowed
 from tracker.rules.results import ConfirmResult, DisputeResult, ProposeResult, result_of
 from tracker.rules.state import FINISHED, LIEUTENANT_CANDIDATE, PLAYING
@@ -115,3 +120,115 @@ def test_a_result_after_the_last_round_keeps_the_match_finished():
     propose(game, "B")
     events = game.do("A", ConfirmResult(proposal=result_of(game.state)["proposal_seq"]))
     assert [e.kind for e in events] == ["ResultConfirmed"]
+
+
+# ------------------------------------------------------ through the phones
+
+
+def propose_on_phone(phone, op=(7, 3), ap=(90, 25)):
+    return phone.act(
+        "ProposeResult", objective_a=op[0], objective_b=op[1], army_a=ap[0], army_b=ap[1]
+    )
+
+
+@pytest.mark.django_db
+def test_both_players_confirm_the_result_from_their_phones(alice, bob):
+    a, b = playing(alice, bob)
+    play_out_phones(a, b)
+    assert error_of(propose_on_phone(a)) is None
+    page_b = text_of(b.page())
+    assert "Alice proposes this result. Is it right?" in page_b
+    assert "Proposed result: Alice 7 – 3 Bob objective points; army points alive 90 – 25." in page_b
+    assert "Waiting for your opponent to confirm" in text_of(a.page())
+    proposal = fresh(a.match).result["proposal_seq"]
+    assert error_of(b.act("ConfirmResult", proposal=proposal)) is None
+    match = fresh(a.match)
+    assert match.status == Match.Status.FINISHED
+    assert match.result["status"] == "confirmed"
+    assert match.result["objective_points"] == {"A": 7, "B": 3}
+    for phone in (a, b):
+        text = text_of(phone.page())
+        assert "Result: Alice 7 – 3 Bob objective points; army points alive 90 – 25." in text
+        assert "Both players confirmed the result." in text
+
+
+@pytest.mark.django_db
+def test_time_called_a_confirmed_result_finishes_a_match_in_play(alice, bob):
+    a, b = playing(alice, bob, rounds=3)
+    assert error_of(propose_on_phone(b, op=(4, 6))) is None
+    assert error_of(a.act("ConfirmResult", proposal=fresh(a.match).result["proposal_seq"])) is None
+    assert fresh(a.match).status == Match.Status.FINISHED
+    assert load_state(fresh(a.match)).phase == FINISHED
+
+
+@pytest.mark.django_db
+def test_a_disagreement_marks_the_match_disputed_on_the_organizers_list(alice, bob, carol):
+    a, b = playing(alice, bob)
+    play_out_phones(a, b)
+    assert error_of(propose_on_phone(a)) is None
+    proposal = fresh(a.match).result["proposal_seq"]
+    response = b.act("DisputeResult", proposal=proposal, reason="I held the objective")
+    assert error_of(response) is None
+    match = fresh(a.match)
+    assert match.status == Match.Status.DISPUTED
+    assert match.result["status"] == "disputed" and match.result["disputed_by"] == "B"
+    for phone in (a, b):
+        assert "The result is disputed; the organizer will settle it." in text_of(phone.page())
+    listed = carol.get("/organizer/", {"status": "disputed"}).content.decode()
+    assert f"/organizer/matches/{match.code}/" in listed
+    assert "1 disputed match waits for you." in text_of(carol.get("/organizer/").content.decode())
+    audit = text_of(carol.get(f"/organizer/matches/{match.code}/").content.decode())
+    assert "I held the objective" in audit and "Bob disputed the proposed result" in audit
+
+
+@pytest.mark.django_db
+def test_disputed_stays_disputed(alice, bob, carol):
+    a, b = playing(alice, bob, rounds=3)
+    assert error_of(propose_on_phone(a)) is None
+    assert error_of(b.act("DisputeResult", proposal=fresh(a.match).result["proposal_seq"])) is None
+    carol.post(f"/organizer/matches/{a.match.code}/open/")
+    play_out_phones(a, b)
+    assert load_state(fresh(a.match)).phase == FINISHED
+    assert fresh(a.match).status == Match.Status.DISPUTED
+    assert "disputed" in error_of(propose_on_phone(b))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"objective_a": "abc"}, "must be a whole number"),
+        ({"objective_a": "11"}, "Objective points must be between 0 and 10."),
+        ({"army_b": "301"}, "Army points alive must be between 0 and 300."),
+        ({"army_b": None}, "Some information is missing; reload the page."),
+    ],
+)
+def test_bad_result_input_is_explained_and_changes_nothing(alice, bob, data, message):
+    a, _b = playing(alice, bob)
+    payload = {"objective_a": 7, "objective_b": 3, "army_a": 90, "army_b": 25}
+    payload.update(data)
+    payload = {k: v for k, v in payload.items() if v is not None}
+    before = fresh(a.match).seq
+    assert message in error_of(a.act("ProposeResult", **payload))
+    assert fresh(a.match).seq == before and fresh(a.match).result is None
+
+
+@pytest.mark.django_db
+def test_a_stale_confirmation_is_refused_with_a_message(alice, bob):
+    a, b = playing(alice, bob)
+    assert error_of(propose_on_phone(a)) is None
+    old = fresh(a.match).result["proposal_seq"]
+    assert error_of(propose_on_phone(a, op=(6, 4))) is None
+    assert "has changed" in error_of(b.act("ConfirmResult", proposal=old))
+    assert fresh(a.match).result["status"] == "proposed"
+
+
+@pytest.mark.django_db
+def test_spectators_cannot_report_a_result(alice, bob, mallory):
+    a, _b = playing(alice, bob)
+    response = mallory.post(
+        f"/m/{a.match.code}/act/ProposeResult/",
+        {"objective_a": 10, "objective_b": 0, "army_a": 1, "army_b": 1},
+    )
+    assert response.status_code == 403
+    assert fresh(a.match).result is None
