@@ -1,0 +1,424 @@
+"""Real server processes and real HTTP clients, for the reliability checks.
+
+`LiveServer` runs daphne (HTTP and websockets on one port) in a subprocess on
+127.0.0.1 against whatever database its environment names, and can be killed
+with SIGKILL and started again. `Browser` is a phone's HTTP side: its own
+cookie jar (session, CSRF cookie), the CSRF header htmx sends, no redirects
+followed. `LogRows` reads a match's events straight from the database, and
+`verify_log` recomputes the hash chain and replays the state from them,
+without going through the app.
+"""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HOST = "127.0.0.1"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+def server_env(tmp: Path, **extra: str) -> dict:
+    """A server environment: SQLite in `tmp` unless DATABASE_URL is given."""
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tracker.settings",
+        "SQLITE_PATH": str(tmp / "db.sqlite3"),
+        "TRACKER_VAR_DIR": str(tmp / "var"),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DEBUG": "0",
+        "PYTHONUNBUFFERED": "1",
+    }
+    for name in ("DATABASE_URL", "REDIS_URL", "SQLITE_TEST_PATH"):
+        env.pop(name, None)
+    env.update(extra)
+    return env
+
+
+def manage(env: dict, *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    if done.returncode:
+        raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stderr[-3000:]}")
+    return done.stdout
+
+
+@dataclass
+class LiveServer:
+    env: dict
+    log: Path
+    port: int = 0
+    process: subprocess.Popen | None = None
+    starts: int = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://{HOST}:{self.port}"
+
+    def start(self, timeout: float = 30) -> LiveServer:
+        """Start daphne on a fresh port and wait until it answers."""
+        assert self.process is None or self.process.poll() is not None
+        self.port = free_port()
+        self.starts += 1
+        with open(self.log, "a") as log:
+            log.write(f"\n--- start {self.starts} on port {self.port}\n")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", HOST, "-p", str(self.port)]
+            + ["tracker.asgi:application"],
+            cwd=ROOT,
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=open(self.log, "a"),  # noqa: SIM115 (the child keeps it)
+        )
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                urllib.request.urlopen(self.url + "/", timeout=1)  # noqa: S310 (loopback)
+                return self
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    self.process.kill()
+                    raise RuntimeError(
+                        "daphne did not start:\n" + self.log_text()[-3000:]
+                    ) from None
+                time.sleep(0.1)
+
+    def kill(self) -> None:
+        """kill -9: no shutdown handlers, no flushing, transactions cut mid-way."""
+        assert self.process is not None
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+    def log_text(self) -> str:
+        return self.log.read_text() if self.log.exists() else ""
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+@dataclass
+class Reply:
+    status: int
+    body: str
+    headers: dict = field(default_factory=dict)
+
+    @property
+    def error(self) -> str | None:
+        found = re.search(r'<p class="error" role="alert">(.*?)</p>', self.body, re.S)
+        return found.group(1).strip() if found else None
+
+
+class Browser:
+    """One phone's HTTP side. Not thread-safe: give each thread its own
+    (`clone()` shares the session through a copy of the cookies)."""
+
+    def __init__(self, base_url: str, jar: http.cookiejar.CookieJar | None = None):
+        self.base_url = base_url
+        self.jar = jar or http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect()
+        )
+
+    def clone(self, base_url: str | None = None) -> Browser:
+        jar = http.cookiejar.CookieJar()
+        for cookie in self.jar:
+            jar.set_cookie(cookie)
+        return Browser(base_url or self.base_url, jar)
+
+    def cookie(self, name: str) -> str | None:
+        return next((c.value for c in self.jar if c.name == name), None)
+
+    def request(self, method: str, path: str, data=None, headers=None, timeout=20) -> Reply:
+        body = urllib.parse.urlencode(data, doseq=True).encode() if data is not None else None
+        req = urllib.request.Request(self.base_url + path, data=body, method=method)  # noqa: S310 (loopback)
+        for name, value in (headers or {}).items():
+            req.add_header(name, value)
+        try:
+            with self.opener.open(req, timeout=timeout) as response:
+                return Reply(response.status, response.read().decode(), dict(response.headers))
+        except urllib.error.HTTPError as error:
+            return Reply(error.code, error.read().decode(errors="replace"), dict(error.headers))
+
+    def get(self, path: str, **kwargs) -> Reply:
+        return self.request("GET", path, **kwargs)
+
+    def post(self, path: str, data: dict, htmx: bool = True, **kwargs) -> Reply:
+        if self.cookie("csrftoken") is None:
+            self.get("/")
+        headers = {"X-CSRFToken": self.cookie("csrftoken") or ""}
+        if htmx:
+            headers["HX-Request"] = "true"
+        return self.request("POST", path, data=data, headers=headers, **kwargs)
+
+
+@dataclass
+class Player:
+    browser: Browser
+    code: str
+    letter: str
+
+    def act(self, command: str, action_id: str, browser: Browser | None = None, **data) -> Reply:
+        return (browser or self.browser).post(
+            f"/m/{self.code}/act/{command}/", {"action_id": action_id, **data}
+        )
+
+    def page(self) -> str:
+        return self.browser.get(f"/m/{self.code}/").body
+
+    def add_trooper(self, name: str, cost: int, traits=()) -> Reply:
+        row_id = re.search(r'name="row_id" value="([a-f0-9]{12})"', self.page()).group(1)
+        return self.browser.post(
+            f"/m/{self.code}/draft/add/",
+            {
+                "row_id": row_id,
+                "name": name,
+                "cost": cost,
+                "combat_group": 1,
+                "silhouette": 2,
+                "traits": list(traits),
+            },
+        )
+
+
+def seat_players(url: str, pin: str = "2468") -> tuple[Player, Player]:
+    """Create a match on a live server and seat Alice (A) and Bob (B)."""
+    alice = Browser(url)
+    reply = alice.post(
+        "/new/",
+        {"name": "Live game", "points_limit": 300, "rounds": 3, "mission": "", "table": ""},
+        htmx=False,
+    )
+    assert reply.status == 302, (reply.status, reply.body[:500])
+    code = reply.headers["Location"].split("/")[2]
+    links = re.findall(
+        rf"/m/{re.escape(code)}/s/([A-Za-z0-9_-]+)/", alice.get(reply.headers["Location"]).body
+    )
+    tokens = list(dict.fromkeys(links))
+    assert len(tokens) == 2, tokens
+    bob = Browser(url)
+    players = []
+    for browser, token, letter, name in (
+        (alice, tokens[0], "A", "Alice"),
+        (bob, tokens[1], "B", "Bob"),
+    ):
+        browser.get(f"/m/{code}/s/{token}/")
+        reply = browser.post(f"/m/{code}/s/{token}/", {"name": name, "pin": pin}, htmx=False)
+        assert reply.status == 302, (reply.status, reply.body[:500])
+        players.append(Player(browser, code, letter))
+    return players[0], players[1]
+
+
+def to_deployment(alice: Player, bob: Player) -> dict[str, str]:
+    """Both lists locked (plain troopers, no secrets needed), Alice plays and
+    deploys first. Returns trooper name -> id."""
+    for player, troopers in (
+        (alice, [("Kaplan", 20, ["lieutenant_candidate"]), ("Zhanshi", 10, [])]),
+        (bob, [("Fusilier", 10, ["lieutenant_candidate"]), ("Bolt", 15, [])]),
+    ):
+        for name, cost, traits in troopers:
+            reply = player.add_trooper(name, cost, traits)
+            assert reply.status == 200 and reply.error is None, reply.error
+        reply = player.act("LockArmyList", f"lock-{player.letter}-{player.code}")
+        assert reply.status == 200 and reply.error is None, reply.error
+    reply = alice.act("SetInitiative", f"init-{alice.code}", first_turn="A", deploys_first="A")
+    assert reply.status == 200 and reply.error is None, reply.error
+    page = alice.page() + bob.page()
+    return {
+        name: found
+        for found, name in re.findall(
+            r'id="trooper-([a-f0-9]+)">\s*<span class="name">([^<]+)</span>', page
+        )
+    }
+
+
+# ------------------------------------------------------------ the log itself
+
+
+@dataclass(frozen=True)
+class Row:
+    seq: int
+    kind: str
+    data: str
+    private_to: str
+    actor: str
+    action_id: str
+    created_at: datetime
+    hash: str
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    pk: int
+    seq: int
+    last_hash: str
+
+
+def _aware(value) -> datetime:
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+_EVENTS = (
+    "SELECT e.seq, e.kind, e.data, e.private_to, e.actor, e.action_id, e.created_at, e.hash "
+    "FROM tracker_matchevent e JOIN tracker_match m ON m.id = e.match_id "
+    "WHERE m.code = {p} ORDER BY e.seq"
+)
+_MATCH = "SELECT id, seq, last_hash FROM tracker_match WHERE code = {p}"
+
+
+def read_sqlite(path: str | Path, code: str) -> tuple[MatchRow, list[Row]]:
+    import sqlite3
+
+    with sqlite3.connect(path, timeout=20) as db:
+        match = MatchRow(*db.execute(_MATCH.format(p="?"), [code]).fetchone())
+        rows = db.execute(_EVENTS.format(p="?"), [code]).fetchall()
+    return match, [Row(*r[:6], _aware(r[6]), r[7]) for r in rows]
+
+
+def read_postgres(url: str, code: str) -> tuple[MatchRow, list[Row]]:
+    import psycopg
+
+    with psycopg.connect(url) as db:
+        match = MatchRow(*db.execute(_MATCH.format(p="%s"), [code]).fetchone())
+        rows = db.execute(_EVENTS.format(p="%s"), [code]).fetchall()
+    return match, [Row(*r[:6], _aware(r[6]), r[7]) for r in rows]
+
+
+def verify_log(match: MatchRow, rows: list[Row]):
+    """Everything a crash must not break: seq 1..n without gaps or repeats,
+    each hash recomputed from GENESIS_HASH, the match row's caches agreeing
+    with the log, and the state replaying without error. Returns the state."""
+    from tracker import rules
+    from tracker.models import GENESIS_HASH, chain_hash
+
+    assert [row.seq for row in rows] == list(range(1, len(rows) + 1)), "seq has gaps or repeats"
+    previous = GENESIS_HASH
+    for row in rows:
+        expected = chain_hash(
+            previous,
+            seq=row.seq,
+            kind=row.kind,
+            data=row.data,
+            private_to=row.private_to,
+            actor=row.actor,
+            action_id=row.action_id,
+            created_at=row.created_at,
+        )
+        assert row.hash == expected, f"the chain breaks at seq {row.seq}"
+        previous = row.hash
+    assert match.seq == len(rows), f"match.seq {match.seq} but {len(rows)} events"
+    assert match.last_hash == previous, "match.last_hash is not the last event's hash"
+    state = rules.replay([rules.event_from_data(row.kind, json.loads(row.data)) for row in rows])
+    assert state.seq == len(rows)
+    return state
+
+
+def events_by_action(rows: list[Row]) -> dict[str, list[int]]:
+    found: dict[str, list[int]] = {}
+    for row in rows:
+        if row.action_id:
+            found.setdefault(row.action_id, []).append(row.seq)
+    return found
+
+
+# ------------------------------------------------------------------ load
+
+
+@dataclass(frozen=True)
+class Sent:
+    """One action as the phone saw it: acknowledged ("ok": HTTP 200 and no
+    error shown), refused (an answer with an error or another status), or
+    lost (no answer at all: the server died or the socket broke)."""
+
+    action_id: str
+    outcome: str
+    status: int = 0
+    detail: str = ""
+
+
+def send_note(player: Player, browser: Browser, action_id: str, timeout: float = 20) -> Sent:
+    """A SealNote: repeatable in deployment and play, one event each."""
+    import http.client
+
+    try:
+        reply = browser.post(
+            f"/m/{player.code}/act/SealNote/",
+            {"action_id": action_id, "label": "Objective", "text": f"note {action_id}"},
+            timeout=timeout,
+        )
+    except (OSError, http.client.HTTPException) as error:
+        return Sent(action_id, "lost", detail=repr(error))
+    if reply.status == 200 and reply.error is None:
+        return Sent(action_id, "ok", 200)
+    return Sent(action_id, "refused", reply.status, (reply.error or reply.body)[:300])
+
+
+def hammer(
+    player: Player,
+    browser: Browser,
+    prefix: str,
+    count: int,
+    seconds: float,
+    stop_on_loss: bool = True,
+) -> list[Sent]:
+    """At most `count` notes, for at most `seconds`, one after another."""
+    sent = []
+    deadline = time.monotonic() + seconds
+    for n in range(count):
+        if time.monotonic() > deadline:
+            break
+        result = send_note(player, browser, f"{prefix}-{n:05d}")
+        sent.append(result)
+        if result.outcome == "lost" and stop_on_loss:
+            break
+    return sent
+
+
+def wait_for(predicate, seconds: float, every: float = 0.02) -> None:
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"gave up waiting after {seconds} s")
+        time.sleep(every)

@@ -1,0 +1,264 @@
+"""Resync: a phone that loses its socket while the other phone acts shows,
+once it reconnects, exactly what a fresh page load shows; and what it queued
+while offline is applied once, in order.
+
+Bob's phone is modelled as a screen of blocks: every frame its socket gets
+is swapped in by block id, as htmx's out-of-band swap does. Schedules are
+drawn from a seeded generator, so a failure names a schedule that replays.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import dataclass, field
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from tracker.models import Match, MatchEvent
+from tracker.reading import load_state
+from tracker.rules.state import NORMAL, PRONE, STUNNED, UNCONSCIOUS
+
+from .flows import seal_both, set_up
+from .table import Phone, next_action_id
+from .test_live import socket_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SCHEDULES = 50
+SEED = 5_2024
+BLOCK_IDS = {"blk-header", "blk-controls", "blk-seat_A", "blk-seat_B", "blk-log"}
+
+
+_SECTION_TAG = re.compile(r"<section\b[^>]*>|</section>")
+_BLOCK_ID = re.compile(r'\bid="(blk-[^"]+)"')
+
+
+def _sections(source: str) -> dict[str, str]:
+    """Top-level <section id="blk-..."> elements, as their exact source text."""
+    found, depth, start, ident = {}, 0, 0, ""
+    for tag in _SECTION_TAG.finditer(source):
+        if tag.group().startswith("</"):
+            depth -= 1
+            if depth == 0 and ident:
+                found[ident] = source[start : tag.end()]
+                ident = ""
+            depth = max(depth, 0)
+            continue
+        if depth == 0:
+            named = _BLOCK_ID.search(tag.group())
+            ident, start = (named.group(1), tag.start()) if named else ("", 0)
+        depth += 1
+    return found
+
+
+def normalise(block: str) -> str:
+    block = block.replace(' hx-swap-oob="true"', "")
+    return re.sub(r">\s+<", "><", re.sub(r"\s+", " ", block)).strip()
+
+
+def blocks_of(source: str) -> dict[str, str]:
+    return {ident: normalise(html) for ident, html in _sections(source).items()}
+
+
+def seq_of(source: str) -> int:
+    return int(re.search(r'id="seq"[^>]*data-seq="(\d+)"', source).group(1))
+
+
+@dataclass
+class Screen:
+    """What Bob's phone shows: the last HTML swapped into each block."""
+
+    blocks: dict[str, str] = field(default_factory=dict)
+    seq: int = 0
+
+    def apply(self, frame: str) -> None:
+        self.blocks.update(blocks_of(frame))
+        self.seq = seq_of(frame)
+
+
+def test_block_sections_are_found_in_a_page_and_a_frame():
+    page = (
+        '<div id="seq" data-seq="7"></div><section id="blk-header" class="a">'
+        "<section>inner</section>  <p>x</p></section>"
+        '<section id="other">no</section><section hx-swap-oob="true" id="blk-log"><p>y</p></section>'
+    )
+    assert blocks_of(page) == {
+        "blk-header": '<section id="blk-header" class="a"><section>inner</section><p>x</p></section>',
+        "blk-log": '<section id="blk-log"><p>y</p></section>',
+    }
+    assert seq_of(page) == 7
+
+
+def _match() -> Match:
+    return Match.objects.get()
+
+
+def _seq() -> int:
+    return _match().seq
+
+
+def _fresh(client, match) -> tuple[int, dict[str, str]]:
+    page = client.get(f"/m/{match.code}/").content.decode()
+    return seq_of(page), blocks_of(page)
+
+
+class Table:
+    """The moves either player may make mid-game, chosen at random; a move the
+    rules refuse is fine (it appends nothing), a 500 is not."""
+
+    def __init__(self, a: Phone, b: Phone, rng: random.Random):
+        self.a, self.b, self.rng = a, b, rng
+        self.notes = 0
+
+    def _state(self):
+        return load_state(_match())
+
+    def move(self, phone: Phone) -> None:
+        state = self._state()
+        rng = self.rng
+        roll = rng.random()
+        if roll < 0.2:
+            self.notes += 1
+            response = self._act(phone, "SealNote", label="Objective", text=f"note {self.notes}")
+        elif roll < 0.55:
+            visible = [t.id for t in state.troopers.values() if not t.hidden]
+            response = self._act(
+                phone,
+                "SetTrooperState",
+                trooper_id=rng.choice(visible),
+                condition=rng.choice([NORMAL, NORMAL, UNCONSCIOUS]),
+                tokens=rng.sample([PRONE, STUNNED], rng.randint(0, 2)),
+            )
+        elif roll < 0.65:
+            response = self._act(phone, "UndoLastStep")
+        elif roll < 0.8 and state.turn is not None:
+            response = self._act(phone, "AdvancePhase", expected=state.turn.phase)
+        else:
+            mine = [
+                s.id
+                for s in state.secrets.values()
+                if s.seat == phone.letter and s.kind == "note" and not s.revealed
+            ]
+            if not mine:
+                return
+            response = self._act(phone, "RevealSecret", secret_id=rng.choice(mine))
+        assert response.status_code == 302, response.content[:300]
+
+    @staticmethod
+    def _act(phone: Phone, command: str, **data):
+        # A plain form post (no htmx): answered with a redirect, so the test
+        # does not pay for rendering a page nobody looks at.
+        return phone.client.post(
+            f"/m/{phone.match.code}/act/{command}/", {"action_id": next_action_id(), **data}
+        )
+
+
+async def _drain_to(socket, screen: Screen, target: int) -> None:
+    """Swap in pushed frames until the screen shows seq `target`."""
+    for _ in range(50):
+        if screen.seq >= target:
+            return
+        screen.apply(await socket.receive_from(timeout=5))
+    raise AssertionError(f"the socket never caught up with seq {target} (at {screen.seq})")
+
+
+async def test_a_phone_that_loses_its_socket_shows_exactly_a_fresh_page_after_reconnecting(
+    alice, bob
+):
+    a, b = await sync_to_async(set_up)(alice, bob)
+    await sync_to_async(seal_both)(a, b, await sync_to_async(lambda: load_state(_match()))())
+    match = await sync_to_async(_match)()
+    rng = random.Random(SEED)
+    table = Table(a, b, rng)
+    socket = socket_for(bob, match)
+    assert (await socket.connect())[0]
+    screen = Screen()
+    screen.apply(await socket.receive_from(timeout=5))
+    queued_total = 0
+    for schedule in range(SCHEDULES):
+        where = f"schedule {schedule} (seed {SEED})"
+        # Online: both act a little; Bob's screen follows the pushed diffs.
+        for _ in range(rng.randint(0, 1)):
+            await sync_to_async(table.move)(rng.choice([a, b]))
+        await _drain_to(socket, screen, await sync_to_async(_seq)())
+        seq, fresh = await sync_to_async(_fresh)(bob, match)
+        assert (screen.seq, screen.blocks) == (seq, fresh), where
+
+        # The socket drops. Alice plays on; some of what Bob tapped reached
+        # the server before the drop (its answers lost), the rest is queued.
+        await socket.disconnect()
+        queue = [next_action_id() for _ in range(rng.randint(0, 2))]
+        for action_id in queue[: rng.randint(0, len(queue))]:
+            await sync_to_async(b.act)("SealNote", action_id, label="Q", text=action_id)
+        for _ in range(rng.randint(1, 4)):
+            await sync_to_async(table.move)(a)
+
+        # Reconnect: the first frame is the whole current view.
+        socket = socket_for(bob, match)
+        assert (await socket.connect())[0], where
+        frame = await socket.receive_from(timeout=5)
+        seq, fresh = await sync_to_async(_fresh)(bob, match)
+        assert set(fresh) == BLOCK_IDS, where
+        assert (seq_of(frame), blocks_of(frame)) == (seq, fresh), where
+        screen = Screen()
+        screen.apply(frame)
+
+        # The ws extension replays the resyncs it queued; each is a full frame.
+        for _ in range(rng.randint(0, 2)):
+            await socket.send_to(text_data=json.dumps({"resync": True}))
+            resent = await socket.receive_from(timeout=5)
+            assert blocks_of(resent) == fresh, where
+        # Bob's phone retries its queue in order, some taps twice.
+        for action_id in queue:
+            for _ in range(rng.choice([1, 1, 2])):
+                response = await sync_to_async(b.act)(
+                    "SealNote", action_id, label="Q", text=action_id
+                )
+                assert response.status_code == 200, where
+        queued_total += len(queue)
+        await _drain_to(socket, screen, await sync_to_async(_seq)())
+        seq, fresh = await sync_to_async(_fresh)(bob, match)
+        assert (screen.seq, screen.blocks) == (seq, fresh), where
+
+        if queue:
+            seqs = await sync_to_async(
+                lambda q=queue: [
+                    list(MatchEvent.objects.filter(action_id=i).values_list("seq", flat=True))
+                    for i in q
+                ]
+            )()
+            assert all(len(found) == 1 for found in seqs), (where, queue, seqs)
+            assert [found[0] for found in seqs] == sorted(found[0] for found in seqs), where
+    await socket.disconnect()
+    # The schedules did exercise the game, not just an idle match.
+    assert queued_total >= SCHEDULES // 2
+    assert await sync_to_async(_seq)() > 100
+
+
+async def test_queued_socket_messages_apply_nothing_and_each_resync_is_a_full_frame(alice, bob):
+    a, _b = await sync_to_async(set_up)(alice, bob)
+    match = await sync_to_async(_match)()
+    before = match.seq
+    socket = socket_for(bob, match)
+    assert (await socket.connect())[0]
+    first = await socket.receive_from(timeout=5)
+    # What the htmx ws extension replays after a reconnect, plus messages a
+    # forged client might queue hoping the socket acts on them.
+    queued = [
+        {"resync": True},
+        {"command": "LockArmyList", "action_id": "queued-0001"},
+        {"resync": True},
+        "not json at all",
+        {"resync": True, "seat": "A"},
+        "x" * 5000,
+    ]
+    for message in queued:
+        await socket.send_to(text_data=message if isinstance(message, str) else json.dumps(message))
+    frames = [await socket.receive_from(timeout=5) for _ in range(3)]
+    assert await socket.receive_nothing(timeout=0.3)
+    assert all(blocks_of(frame) == blocks_of(first) for frame in frames)
+    assert await sync_to_async(_seq)() == before
+    await socket.disconnect()
