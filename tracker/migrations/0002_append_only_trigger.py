@@ -22,14 +22,18 @@ DROP FUNCTION IF EXISTS tracker_events_append_only();
 """
 
 
+# params=None: the SQL is sent as is. With params=() psycopg 3 reads the "%"
+# of RAISE EXCEPTION's format as a query placeholder and the migration fails.
+
+
 def forwards(apps, schema_editor):
     if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(CREATE)
+        schema_editor.execute(CREATE, params=None)
 
 
 def backwards(apps, schema_editor):
     if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(DROP)
+        schema_editor.execute(DROP, params=None)
 
 
 class Migration(migrations.Migration):
