@@ -536,3 +536,14 @@ def test_a_holoecho_activation_by_declare_skill_is_not_an_order_skill():
     game = in_orders()
     with pytest.raises(InvalidInput):
         game.do("A", DeclareSkill(trooper_id=game.id("Hassassin"), skill="holoecho_activate"))
+
+
+def test_a_reactive_holoecho_attack_reveals_at_the_end_of_the_opponents_order_he_c1_he_t():
+    game = in_orders(real="marker2", first="B")
+    declare(game, "Fusilier", "move", seat="B")
+    events = aro(game, "Hassassin", "bs_attack", target="Fusilier")
+    assert of_kind(events, "HoloechoCancelled")[0].rule == "HE-C1"
+    assert bob_sees_real(game) is None
+    end_order(game)  # Bob ends his Order: Alice's Holoecho is revealed
+    assert bob_sees_real(game) == "marker2"
+    assert game.trooper("Hassassin").holoechoes == ()
