@@ -1,0 +1,119 @@
+"""An organizer sets up a table from pairings, two phones play into Round 1,
+and the organizer audits the match: opening its sealed information mid-game
+shows on both phones, live."""
+
+import os
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+CREATE_CAROL = """
+from django.contrib.auth.models import Group, User
+carol = User.objects.create_user("carol", password="carol-organizes-2026")
+carol.groups.add(Group.objects.get(name="organizers"))
+"""
+
+
+def add_trooper(page, name, cost, traits=()):
+    form = page.locator("form.addrow")
+    form.locator("input[name=name]").fill(name)
+    form.locator("input[name=cost]").fill(str(cost))
+    if traits:
+        form.locator("details.traits summary").click()
+        for trait in traits:
+            form.locator(f"input[name=traits][value={trait}]").check()
+    form.locator("button[type=submit]").click()
+    expect(page.locator("table.list")).to_contain_text(name)
+
+
+def csp_errors(page) -> list[str]:
+    errors: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(message.text)
+            if message.type == "error" and "Content Security Policy" in message.text
+            else None
+        ),
+    )
+    return errors
+
+
+def test_the_organizer_audits_a_match_and_both_phones_see_the_view(server, phone, tmp_path):
+    server.shell(CREATE_CAROL)
+    carol = phone()
+    carol_csp = csp_errors(carol)
+    carol.goto(server.url + "/organizer/")
+    expect(carol.locator("h1")).to_have_text("Organizer login")
+    carol.fill("input[name=username]", "carol")
+    carol.fill("input[name=password]", "carol-organizes-2026")
+    carol.click("button.primary")
+    expect(carol.locator("h1")).to_have_text("Match history")
+
+    # An event, its pairings, and the printed sheet for table 1.
+    carol.click("nav.orgnav >> text=Events")
+    carol.fill("input[name=name]", "Spring Open")
+    carol.fill("input[name=date]", "2026-04-18")
+    carol.click("text=Create event")
+    carol.fill("textarea[name=pairings]", "1, Alice Arroyo, Bob Bravo")
+    carol.click("text=Create the matches")
+    expect(carol.locator(".messages")).to_contain_text("1 matches created")
+    carol.click("text=Print seat sheets")
+    expect(carol.locator("article.sheet")).to_have_count(1)
+    expect(carol.locator("article.sheet img.qr")).to_have_count(2)
+    links = carol.locator("article.sheet .seaturl").all_inner_texts()
+
+    alice, bob = phone(), phone()
+    for page, link, name in ((alice, links[0], "Alice"), (bob, links[1], "Bob")):
+        page.goto(link)
+        page.fill("input[name=name]", name)
+        page.fill("input[name=pin]", "2468")
+        page.click("button.primary")
+        expect(page.locator("#connection")).to_have_text("Live")
+    add_trooper(alice, "Kaplan", 20, traits=["lieutenant_candidate"])
+    add_trooper(bob, "Fusilier", 10, traits=["lieutenant_candidate"])
+    for page in (alice, bob):
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click("text=Lock my list")
+    expect(alice.locator("select[name=first_turn]")).to_be_visible()
+    alice.click("text=Start deployment")
+    for page, lieutenant in ((alice, "Kaplan"), (bob, "Fusilier")):
+        page.select_option("select[name=lieutenant]", label=lieutenant)
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click("text=Seal my deployment")
+    expect(alice.locator("#blk-header")).to_contain_text("Round 1 of 3")
+
+    # The audit page: the match is in play, its secrets are sealed.
+    carol.goto(server.url + "/organizer/")
+    carol.locator("table.history a", has_text="Alice").click()
+    expect(carol.locator("#verification")).to_contain_text("verifies")
+    expect(carol.locator("#secrets")).to_contain_text("sealed (still in play)")
+    assert "Kaplan" not in carol.locator("#secrets").inner_text()
+    expect(carol.locator("#timeline")).to_contain_text("Alice took seat A.")
+
+    carol.click("#open-sealed")
+    expect(carol.locator("#secrets")).to_contain_text("Kaplan")
+    expect(carol.locator("#secrets")).to_contain_text("never revealed in play")
+    expect(carol.locator("#secrets")).to_contain_text("matches ✓")
+    opened = carol.locator(".sealed-notice").inner_text()
+    at = re.search(r"at (\d\d:\d\d)", opened).group(1)
+
+    # Both phones are told, without a reload.
+    for page in (alice, bob):
+        expect(page.locator("#blk-header .organizer-viewed")).to_have_text(
+            f"The organizer viewed the sealed information at {at}."
+        )
+    expect(bob.locator("#blk-log")).to_contain_text("The organizer viewed the sealed information.")
+
+    if os.environ.get("SCREENSHOTS"):
+        carol.screenshot(path=str(tmp_path / "audit-open.png"), full_page=True)
+    # Replay: the match after event 2 had one seat taken and nothing else.
+    carol.locator("#event-2 a", has_text="state after").click()
+    expect(carol.locator("#state h2")).to_have_text("The match after event #2")
+    expect(carol.locator("#state")).to_contain_text("Setting up")
+    if os.environ.get("SCREENSHOTS"):
+        carol.screenshot(path=str(tmp_path / "audit.png"), full_page=True)
+    assert carol_csp == []
