@@ -50,6 +50,7 @@ def assert_revealed_to_bob(game, name, rule, position):
 
 
 def test_hidden_trooper_puts_nothing_on_the_table_and_its_existence_is_private_hd_1():
+    """HD-1."""
     game = started()
     ninja = game.trooper("Ninja")
     assert ninja.hidden and not ninja.marker
@@ -62,6 +63,7 @@ def test_hidden_trooper_puts_nothing_on_the_table_and_its_existence_is_private_h
 
 @pytest.mark.parametrize("outcome", ["saving_roll", "contact", "coherency_initial"])
 def test_a_hidden_trooper_cannot_be_hit_or_touched_hd_2(outcome):
+    """HD-2."""
     game = started()
     with pytest.raises(NotAllowed) as refused:
         report(game, outcome, "Ninja", by="A")
@@ -70,6 +72,7 @@ def test_a_hidden_trooper_cannot_be_hit_or_touched_hd_2(outcome):
 
 
 def test_the_opponent_cannot_name_a_hidden_trooper_and_the_refusal_matches_unknown_ids_hd_2():
+    """HD-2."""
     game = started()
     with pytest.raises(UnknownElement) as hidden:
         game.do("B", ReportOutcome(outcome="saving_roll", trooper_id=game.id("Ninja")))
@@ -82,6 +85,7 @@ def test_the_opponent_cannot_name_a_hidden_trooper_and_the_refusal_matches_unkno
 
 
 def test_order_pool_never_counts_a_hidden_trooper_hd_3():
+    """HD-3."""
     with_hidden = started()
     without = Game.started(
         [t for t in army_a() if t["name"] not in ("Ninja", "Yaogat")],
@@ -95,6 +99,7 @@ def test_order_pool_never_counts_a_hidden_trooper_hd_3():
 
 
 def test_hidden_trooper_uses_its_kept_apart_order_once_placed_in_its_active_turn_hd_3():
+    """HD-3."""
     game = started()
     to_phase(game, ORDERS)
     before = game.view("B").orders_left
@@ -110,6 +115,7 @@ def test_hidden_trooper_uses_its_kept_apart_order_once_placed_in_its_active_turn
 
 
 def test_trooper_placed_by_a_rule_in_its_active_turn_keeps_its_own_order_hd_3():
+    """HD-3."""
     game = started()
     to_phase(game, ORDERS)
     report(game, "discovered", "Ninja", by="A")  # found by a Sensor: HD-C1
@@ -118,6 +124,7 @@ def test_trooper_placed_by_a_rule_in_its_active_turn_keeps_its_own_order_hd_3():
 
 
 def test_failed_infiltration_places_the_model_on_a_table_edge_hd_4():
+    """HD-4."""
     game = Game.listed(army_a(), army_b())
     game.do("A", SetInitiative(first_turn="A", deploys_first="A"))
     game.seal(
@@ -137,6 +144,7 @@ def test_failed_infiltration_places_the_model_on_a_table_edge_hd_4():
 
 
 def test_infiltration_roll_only_for_a_hidden_infiltrator_and_only_at_deployment_hd_4():
+    """HD-4."""
     game = started()
     with pytest.raises(NotAllowed) as no_skill:
         report(game, "infiltration_failed", "Ninja", by="A")
@@ -148,6 +156,7 @@ def test_infiltration_roll_only_for_a_hidden_infiltrator_and_only_at_deployment_
 
 
 def test_infiltration_passed_means_nothing_to_report_and_trooper_stays_hidden_hd_4():
+    """HD-4."""
     game = started()
     # Round 1, first Tactical Phase: still in time to report a failure.
     assert game.state.turn.round == 1 and game.state.turn.phase == "tactical"
@@ -155,6 +164,7 @@ def test_infiltration_passed_means_nothing_to_report_and_trooper_stays_hidden_hd
 
 
 def test_command_token_group_change_tells_only_that_a_hidden_trooper_exists_hd_5():
+    """HD-5."""
     game = started()
     events = game.do("A", ChangeCombatGroup(trooper_id=game.id("Ninja"), group=2))
     public = [e for e in events if e.visible_to("B")]
@@ -164,6 +174,7 @@ def test_command_token_group_change_tells_only_that_a_hidden_trooper_exists_hd_5
 
 
 def test_coordinated_order_places_a_hidden_trooper_and_spends_its_own_order_hd_6():
+    """HD-6."""
     game = started()
     to_phase(game, ORDERS)
     events = game.do("A", CoordinatedOrder(trooper_ids=[game.id("Kaplan"), game.id("Ninja")]))
@@ -176,6 +187,7 @@ def test_coordinated_order_places_a_hidden_trooper_and_spends_its_own_order_hd_6
 
 
 def test_hidden_deployment_is_never_regained_hd_7():
+    """HD-7."""
     game = started()
     to_phase(game, ORDERS)
     declare(game, "Ninja", "move")
@@ -266,6 +278,7 @@ def test_each_cancellation_reveals_the_written_position_to_both_phones(trigger, 
 
 
 def test_declaration_of_a_hidden_trooper_is_public_only_after_its_placement_hd_c2():
+    """HD-C2."""
     game = started()
     to_phase(game, ORDERS)
     events = declare(game, "Ninja", "bs_attack")
@@ -276,6 +289,7 @@ def test_declaration_of_a_hidden_trooper_is_public_only_after_its_placement_hd_c
 
 @pytest.mark.parametrize("skill", ["cautious_move", "move", "jump", "climb", "mount", "dismount"])
 def test_camouflaged_trooper_keeps_its_marker_with_movement_without_roll_hd_c3(skill):
+    """HD-C3."""
     game = started()
     to_phase(game, ORDERS)
     declare(game, "Ninja", skill, as_marker=True)
@@ -284,6 +298,7 @@ def test_camouflaged_trooper_keeps_its_marker_with_movement_without_roll_hd_c3(s
 
 @pytest.mark.parametrize("skill", ["bs_attack", "alert", "discover", "dodge", "activate", "idle"])
 def test_any_other_declaration_places_the_model_not_the_marker_hd_c3(skill):
+    """HD-C3."""
     game = started()
     to_phase(game, ORDERS)
     with pytest.raises(NotAllowed) as refused:
@@ -306,6 +321,7 @@ def reactive_ninja_game():
 
 
 def test_delaying_an_aro_against_a_marker_keeps_the_marker_hd_c3():
+    """HD-C3."""
     game = reactive_ninja_game()
     to_phase(game, ORDERS)
     declare(game, "Hassassin", "move", seat="B")
@@ -315,6 +331,7 @@ def test_delaying_an_aro_against_a_marker_keeps_the_marker_hd_c3():
 
 
 def test_a_reactive_attack_places_the_model_even_against_a_marker_hd_c3():
+    """HD-C3."""
     game = reactive_ninja_game()
     to_phase(game, ORDERS)
     declare(game, "Hassassin", "move", seat="B")
@@ -326,6 +343,7 @@ def test_a_reactive_attack_places_the_model_even_against_a_marker_hd_c3():
 
 
 def test_stopping_an_enemy_going_back_to_a_marker_state_keeps_the_marker_hd_c3():
+    """HD-C3."""
     game = reactive_ninja_game()
     to_phase(game, ORDERS)
     declare(game, "Fusilier", "move", seat="B")
@@ -334,6 +352,7 @@ def test_stopping_an_enemy_going_back_to_a_marker_state_keeps_the_marker_hd_c3()
 
 
 def test_marker_placement_needs_a_marker_skill_hd_c3():
+    """HD-C3."""
     game = Game.started(
         [trooper("Sniper", 30, traits=["hidden_deployment"]), trooper("Kaplan", 20)],
         army_b(),
@@ -347,6 +366,7 @@ def test_marker_placement_needs_a_marker_skill_hd_c3():
 
 
 def test_as_marker_on_a_trooper_already_on_the_table_is_refused_hd_c3():
+    """HD-C3."""
     game = started()
     to_phase(game, ORDERS)
     with pytest.raises(NotAllowed) as refused:
@@ -355,6 +375,7 @@ def test_as_marker_on_a_trooper_already_on_the_table_is_refused_hd_c3():
 
 
 def test_troopers_that_ignore_retreat_stay_hidden_hd_c4():
+    """HD-C4."""
     game = Game.started(
         [trooper("Monk", 30, traits=["hidden_deployment", "religious"]), trooper("Kaplan", 20)],
         army_b(),
@@ -414,6 +435,7 @@ def test_hidden_holoecho_trooper_that_becomes_impetuous_ends_both_in_order():
 
 
 def test_retreat_ends_hd_then_holoecho_hd_c4_he_c6():
+    """HD-C4, HE-C6."""
     game = hidden_holo_game()
     run_retreat_hooks(game, "A")
     rules = [e.rule for e in game.events if e.kind == "SecretRevealed"]

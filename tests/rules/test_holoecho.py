@@ -62,6 +62,7 @@ def game_real(game):
 
 
 def test_bearer_deploys_with_three_holoechoes_and_a_sealed_choice_he_a1():
+    """HE-A1."""
     game = started(real="marker2")
     assert game.trooper("Hassassin").holoechoes == ALL
     bob = game.view("B")
@@ -72,6 +73,7 @@ def test_bearer_deploys_with_three_holoechoes_and_a_sealed_choice_he_a1():
 
 
 def test_holoecho_comes_back_in_the_states_phase_with_a_new_sealed_choice_he_a2():
+    """HE-A2."""
     game = in_orders()
     end_holoecho_by_hit(game)
     to_phase(game, STATES)
@@ -87,6 +89,7 @@ def test_holoecho_comes_back_in_the_states_phase_with_a_new_sealed_choice_he_a2(
 
 
 def test_holoecho_comes_back_with_an_entire_order_in_the_active_turn_he_a3():
+    """HE-A3."""
     game = in_orders()
     end_holoecho_by_hit(game)
     events = activate(game, real="model")
@@ -99,6 +102,7 @@ def test_holoecho_comes_back_with_an_entire_order_in_the_active_turn_he_a3():
 
 
 def test_declaring_holoecho_activation_without_a_sealed_choice_is_refused_he_a3():
+    """HE-A3."""
     game = in_orders()
     with pytest.raises(InvalidInput) as refused:
         declare(game, "Hassassin", "holoecho_activate")
@@ -106,6 +110,7 @@ def test_declaring_holoecho_activation_without_a_sealed_choice_is_refused_he_a3(
 
 
 def test_activation_is_refused_while_in_holoecho_or_outside_its_phases_he_a2_he_a3():
+    """HE-A2, HE-A3."""
     game = started()
     with pytest.raises(NotAllowed):
         activate(game)  # already in Holoecho
@@ -135,6 +140,7 @@ def test_activation_needs_a_well_formed_seal():
 
 
 def test_decoys_are_idle_on_activate_and_nothing_is_revealed_he_1():
+    """HE-1."""
     game = in_orders()
     events = declare(game, "Hassassin", "activate")
     assert of_kind(events, "DecoysIdle")[0].rule == "HE-1"
@@ -143,12 +149,14 @@ def test_decoys_are_idle_on_activate_and_nothing_is_revealed_he_1():
 
 
 def test_alert_idles_the_decoys_and_ends_holoecho_he_1_he_c1():
+    """HE-1, HE-C1."""
     game = in_orders()
     events = declare(game, "Hassassin", "alert")
     assert of_kind(events, "DecoysIdle") and of_kind(events, "HoloechoCancelled")[0].rule == "HE-C1"
 
 
 def test_each_activation_asks_for_initial_and_final_coherency_checks_he_2():
+    """HE-2."""
     game = in_orders()
     events = declare(game, "Hassassin", "move")
     assert of_kind(events, "CoherencyChecksDue")[0].rule == "HE-2"
@@ -156,6 +164,7 @@ def test_each_activation_asks_for_initial_and_final_coherency_checks_he_2():
 
 
 def test_optional_coherency_check_in_the_deployment_phase_he_2():
+    """HE-2."""
     from tracker.rules.setup import SetInitiative
 
     from .game import Game
@@ -174,6 +183,7 @@ def test_optional_coherency_check_in_the_deployment_phase_he_2():
 
 
 def test_an_aro_against_a_holoecho_trooper_picks_one_of_the_three_he_3():
+    """HE-3."""
     game = in_orders()
     declare(game, "Hassassin", "move")
     with pytest.raises(InvalidInput) as refused:
@@ -186,6 +196,7 @@ def test_an_aro_against_a_holoecho_trooper_picks_one_of_the_three_he_3():
 
 
 def test_a_holoecho_aro_reminds_the_180_degree_arc_he_4():
+    """HE-4."""
     game = in_orders(first="B")
     declare(game, "Fusilier", "move", seat="B")
     events = aro(game, "Hassassin", "dodge")
@@ -195,6 +206,7 @@ def test_a_holoecho_aro_reminds_the_180_degree_arc_he_4():
 
 @pytest.mark.parametrize("element", ALL)
 def test_discover_can_target_the_model_or_either_marker_he_5(element):
+    """HE-5."""
     game = started(real="marker1")
     events = report(game, "discovered", "Hassassin", element=element)
     expected = "HE-C5" if element == "marker1" else "HE-D1"
@@ -202,6 +214,7 @@ def test_discover_can_target_the_model_or_either_marker_he_5(element):
 
 
 def test_discover_must_say_which_holoecho_he_5():
+    """HE-5."""
     game = started()
     with pytest.raises(InvalidInput) as refused:
         report(game, "discovered", "Hassassin")
@@ -209,6 +222,7 @@ def test_discover_must_say_which_holoecho_he_5():
 
 
 def test_surprise_attack_only_in_the_active_turn_he_6():
+    """HE-6."""
     game = in_orders(first="B")
     declare(game, "Fusilier", "move", seat="B")
     with pytest.raises(NotAllowed) as refused:
@@ -222,6 +236,7 @@ def test_surprise_attack_only_in_the_active_turn_he_6():
 
 
 def test_decoys_copy_state_tokens_without_revealing_anything_he_7():
+    """HE-7."""
     game = in_orders()
     game.do(
         "A", SetTrooperState(trooper_id=game.id("Hassassin"), condition="normal", tokens=["prone"])
@@ -242,6 +257,7 @@ def delayed_game():
 
 
 def test_delayed_aro_is_lost_when_the_second_skill_does_not_reveal_he_8():
+    """HE-8."""
     game = delayed_game()
     events = declare(game, "Hassassin", "move")
     lost = of_kind(events, "DelayedAroLost")[0]
@@ -252,6 +268,7 @@ def test_delayed_aro_is_lost_when_the_second_skill_does_not_reveal_he_8():
 
 
 def test_delayed_aro_may_be_declared_when_the_second_skill_reveals_he_8():
+    """HE-8."""
     game = delayed_game()
     events = declare(game, "Hassassin", "bs_attack")
     assert not of_kind(events, "DelayedAroLost")
@@ -260,6 +277,7 @@ def test_delayed_aro_may_be_declared_when_the_second_skill_reveals_he_8():
 
 
 def test_delayed_aro_waits_for_the_second_short_skill_he_8():
+    """HE-8."""
     game = delayed_game()
     with pytest.raises(NotAllowed) as refused:
         aro(game, "Fusilier", "bs_attack", target="Hassassin", element="model")
@@ -267,6 +285,7 @@ def test_delayed_aro_waits_for_the_second_short_skill_he_8():
 
 
 def test_delay_only_against_a_holoecho_or_a_marker_he_8():
+    """HE-8."""
     game = in_orders()
     declare(game, "Kaplan", "move")
     with pytest.raises(InvalidInput) as refused:
@@ -277,6 +296,7 @@ def test_delay_only_against_a_holoecho_or_a_marker_he_8():
 
 
 def test_delay_is_too_late_after_the_second_short_skill_he_8():
+    """HE-8."""
     game = in_orders()
     declare(game, "Hassassin", "move")
     declare(game, "Hassassin", "move")
@@ -289,6 +309,7 @@ def test_delay_is_too_late_after_the_second_short_skill_he_8():
 
 
 def test_holomask_token_is_placed_once_at_the_first_activation_he_9():
+    """HE-9."""
     game = started()
     with pytest.raises(NotAllowed) as early:
         game.do("A", PlaceHoloechoToken(trooper_id=game.id("Hassassin"), element="marker2"))
@@ -305,6 +326,7 @@ def test_holomask_token_is_placed_once_at_the_first_activation_he_9():
 
 
 def test_holoecho_trooper_cannot_be_in_a_fireteam_he_10():
+    """HE-10."""
     game = in_orders()
     with pytest.raises(NotAllowed) as refused:
         refuse_fireteam(game.trooper("Hassassin"))
@@ -313,6 +335,7 @@ def test_holoecho_trooper_cannot_be_in_a_fireteam_he_10():
 
 
 def test_activating_holoecho_leaves_the_fireteam_he_10():
+    """HE-10."""
     game = in_orders()
     end_holoecho_by_hit(game)
     game.state = game.state.with_trooper(game.id("Hassassin"), fireteam="core")
@@ -405,6 +428,7 @@ def test_real_bearer_cancellations_reveal_and_remove_every_decoy(trigger, rule):
 
 
 def test_cautious_movement_keeps_holoecho_he_c2():
+    """HE-C2."""
     game = in_orders()
     declare(game, "Hassassin", "cautious_move")
     end_order(game)
@@ -412,6 +436,7 @@ def test_cautious_movement_keeps_holoecho_he_c2():
 
 
 def test_a_hit_on_the_real_one_says_make_the_saving_roll_he_c4():
+    """HE-C4."""
     game = in_orders(real="marker1")
     declare(game, "Kaplan", "move")
     events = report(game, "saving_roll", "Hassassin", element="marker1")
@@ -445,6 +470,7 @@ def test_a_decoy_leaves_the_table_and_the_secret_stays_sealed(outcome, rule):
 
 
 def test_decoy_hit_is_removed_without_saving_roll_he_d3():
+    """HE-D3."""
     game = in_orders(real="model")
     events = report(game, "saving_roll", "Hassassin", element="marker1")
     message, params = of_kind(events, "DecoyRemoved")[0].describe()
@@ -452,6 +478,7 @@ def test_decoy_hit_is_removed_without_saving_roll_he_d3():
 
 
 def test_all_decoys_leave_when_the_real_holoecho_ends_he_d5():
+    """HE-D5."""
     game = in_orders(real="marker2")
     report(game, "saving_roll", "Hassassin", element="marker2")
     ended = of_kind(game.events, "HoloechoEnded")[-1]
@@ -459,6 +486,7 @@ def test_all_decoys_leave_when_the_real_holoecho_ends_he_d5():
 
 
 def test_the_last_decoy_gone_leaves_the_real_one_alone_and_holoecho_ends_he_c7():
+    """HE-C7."""
     game = in_orders(real="model")
     report(game, "saving_roll", "Hassassin", element="marker1")
     events = report(game, "saving_roll", "Hassassin", element="marker2")
@@ -470,6 +498,7 @@ def test_the_last_decoy_gone_leaves_the_real_one_alone_and_holoecho_ends_he_c7()
 
 
 def test_a_declared_cancellation_reveals_only_at_the_end_of_the_order_he_t():
+    """HE-T."""
     game = in_orders(real="marker2")
     declare(game, "Hassassin", "move")
     events = declare(game, "Hassassin", "bs_attack")
@@ -495,6 +524,7 @@ def test_the_cancellation_covers_the_whole_order_he_t():
 
 
 def test_a_hit_reveals_at_once_but_the_decoys_leave_at_the_end_of_the_order_he_t():
+    """HE-T."""
     game = in_orders(real="marker1")
     declare(game, "Kaplan", "move")
     report(game, "saving_roll", "Hassassin", element="marker1")
@@ -505,6 +535,7 @@ def test_a_hit_reveals_at_once_but_the_decoys_leave_at_the_end_of_the_order_he_t
 
 
 def test_failed_initial_coherency_removes_the_decoys_at_once_he_t():
+    """HE-T."""
     game = in_orders(real="marker1")
     declare(game, "Hassassin", "move")
     events = report(game, "coherency_initial", "Hassassin", element="marker1")
@@ -539,6 +570,7 @@ def test_a_holoecho_activation_by_declare_skill_is_not_an_order_skill():
 
 
 def test_a_reactive_holoecho_attack_reveals_at_the_end_of_the_opponents_order_he_c1_he_t():
+    """HE-C1, HE-T."""
     game = in_orders(real="marker2", first="B")
     declare(game, "Fusilier", "move", seat="B")
     events = aro(game, "Hassassin", "bs_attack", target="Fusilier")

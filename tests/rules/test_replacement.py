@@ -27,6 +27,7 @@ def holoecho_ended_on_a_marker(silhouette=2, real="marker1"):
 
 
 def test_same_base_goes_centre_on_centre_rp_1():
+    """RP-1."""
     game = holoecho_ended_on_a_marker(silhouette=2)
     replaced = of_kind(game.events, "ElementReplaced")[0]
     assert replaced.rule == "RP-1" and replaced.element == "marker1" and replaced.same_facing
@@ -44,6 +45,7 @@ def test_no_replacement_when_the_model_was_the_real_one():
 
 
 def test_hidden_deployment_places_the_base_centre_on_the_written_point_rp_1():
+    """RP-1."""
     game = started()
     to_phase(game, ORDERS)
     events = declare(game, "Ninja", "move")
@@ -55,6 +57,7 @@ def test_hidden_deployment_places_the_base_centre_on_the_written_point_rp_1():
     ("silhouette", "rule"), [(1, "RP-1"), (2, "RP-1"), (3, "RP-2"), (5, "RP-2")]
 )
 def test_base_diameters_decide_between_rp_1_and_rp_2(silhouette, rule):
+    """RP-1, RP-2."""
     game = holoecho_ended_on_a_marker(silhouette=silhouette)
     assert of_kind(game.events, "ElementReplaced")[0].rule == rule
     trooper = game.trooper("Hassassin")
@@ -66,6 +69,7 @@ def test_base_diameters_decide_between_rp_1_and_rp_2(silhouette, rule):
 
 
 def test_different_bases_let_the_player_choose_centre_or_edge_once_rp_2():
+    """RP-2."""
     game = holoecho_ended_on_a_marker(silhouette=5)
     message, _params = of_kind(game.events, "ElementReplaced")[0].describe()
     assert "never cancel Engaged" in message
@@ -83,6 +87,7 @@ def test_different_bases_let_the_player_choose_centre_or_edge_once_rp_2():
 
 
 def test_no_room_for_a_mandatory_replacement_immobilizes_until_the_room_changes_rp_3():
+    """RP-3."""
     game = holoecho_ended_on_a_marker()
     hassassin = game.id("Hassassin")
     events = game.do("B", ReportNoRoom(trooper_id=hassassin))
@@ -101,6 +106,7 @@ def test_no_room_for_a_mandatory_replacement_immobilizes_until_the_room_changes_
 
 
 def test_equipment_without_room_is_removed_instead_rp_3():
+    """RP-3."""
     game = holoecho_ended_on_a_marker()
     events = game.do("A", ReportNoRoom(trooper_id=game.id("Hassassin"), equipment=True))
     assert "removed from the table" in events[0].describe()[0]
@@ -108,6 +114,7 @@ def test_equipment_without_room_is_removed_instead_rp_3():
 
 
 def test_no_room_only_after_a_mandatory_replacement_rp_3():
+    """RP-3."""
     game = started()
     to_phase(game, ORDERS)
     with pytest.raises(NotAllowed) as refused:
@@ -125,6 +132,7 @@ def test_no_room_refusal_for_a_hidden_trooper_is_an_unknown_id():
 
 
 def test_failed_infiltration_on_the_table_edge_is_no_replacement_hd_4_rp():
+    """HD-4."""
     from tracker.rules.orders import ReportOutcome
     from tracker.rules.setup import SetInitiative
 

@@ -16,6 +16,10 @@ answers a report about one element (a hit, HE-C4...) reveals at once, since
 the answer names the real one; its decoys still leave only at the end of the
 Order. A failed Initial Coherency check ends everything at once.
 
+State tokens (Prone, Unloaded...) live on the one Trooper record, so every
+Holoecho shows them and none betrays the real one (HE-7); deployables are not
+tracked as elements, so decoys never copy them.
+
 Hooks run on hidden troopers are left to hidden_deployment.py: it ends Hidden
 Deployment first and then calls `end_holoecho` (FAQ HD + Holoecho).
 """
