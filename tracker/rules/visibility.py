@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .command_tokens import CANCELLED, TOKEN_LIMIT, open_uses
 from .commitments import canonical_json, fingerprint, verify
@@ -24,6 +25,9 @@ from .state import (
     Secret,
     Trooper,
 )
+
+if TYPE_CHECKING:
+    from .token_offers import TokenOffers
 
 
 @dataclass(frozen=True)
@@ -140,8 +144,10 @@ class PlayerView:
     tokens_spent: int = 0
     token_limit: int | None = None
     cancelled_orders: dict = field(default_factory=dict)
-    # The viewer's own: the Command Token uses whose window is open now.
+    # The viewer's own: the Command Token uses whose window is open now, and
+    # per use the troopers (and targets) the server would accept now.
     token_uses: tuple[str, ...] = ()
+    token_offers: TokenOffers | None = None
 
     def seat(self, seat: str) -> SeatView:
         return next(s for s in self.seats if s.seat == seat)
@@ -321,6 +327,8 @@ def _public_results(state: MatchState) -> dict:
 
 def _token_facts(state: MatchState, viewer: str | None) -> dict:
     """Only named public keys of the turn are read: it may hold private notes."""
+    from .token_offers import token_offers  # it asks the handlers, which import us
+
     turn = state.turn
     extra = turn.extra if turn else {}
     return {
@@ -328,6 +336,7 @@ def _token_facts(state: MatchState, viewer: str | None) -> dict:
         "token_limit": extra.get(TOKEN_LIMIT),
         "cancelled_orders": {int(group): n for group, n in extra.get(CANCELLED, {}).items()},
         "token_uses": open_uses(state, viewer),
+        "token_offers": token_offers(state, viewer),
     }
 
 

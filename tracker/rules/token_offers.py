@@ -1,0 +1,162 @@
+"""What a phone offers for each open Command Token use (TM-S2, TM-E, TM-T).
+
+Each offer is asked of the same handlers that decide the command, so a phone
+shows a use, a trooper or a target only when the server would accept it now:
+the offer and the refusal cannot drift apart. Only the viewer's own troopers
+and troopers it can see are ever tried or named.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+
+from .command_tokens import COORDINATED, open_uses
+from .commands import Command, decide
+from .errors import RuleViolation
+from .setup import MAX_GROUPS
+from .state import MatchState, Trooper
+from .token_tactical import (
+    CoordinatedOrder,
+    ForceGutsRoll,
+    IgnoreRetreat,
+    MakeOrderRegular,
+    RerollDoctorWip,
+    RerollEngineerWip,
+)
+from .token_uses import (
+    CancelOpponentOrders,
+    CancelPossessed,
+    ChangeCombatGroup,
+    LimitOpponentTokens,
+    StrategicSuppressiveFire,
+)
+from .visibility import orders_left, trooper_visible
+
+Ids = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Reroll:
+    """TM-T5/T6: a trooper of the current Order and the (id, name) of each
+    trooper, seen by the viewer, its failed WIP Roll may be re-rolled on."""
+
+    actor_id: str
+    actor_name: str
+    targets: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class TokenOffers:
+    """The viewer's trooper ids per use (TM-S2 options as flags)."""
+
+    s2_orders: bool = False
+    s2_limit: bool = False
+    s2_fire: Ids = ()
+    e1: Ids = ()
+    e2: Ids = ()
+    t1: Ids = ()
+    t2: Ids = ()
+    t3: Ids = ()
+    t4: Ids = ()
+    t5: tuple[Reroll, ...] = ()
+    t6: tuple[Reroll, ...] = ()
+
+    def __bool__(self) -> bool:
+        return any(getattr(self, f.name) for f in fields(self))
+
+
+class _Asker:
+    """Tries commands for one seat on one state."""
+
+    def __init__(self, state: MatchState, seat: str) -> None:
+        self.state = state
+        self.seat = seat
+        self.uses = open_uses(state, seat)
+        self.mine = state.troopers_of(seat)
+
+    def accepted(self, command: Command) -> bool:
+        try:
+            decide(self.state, self.seat, command)
+        except RuleViolation:
+            return False
+        return True
+
+    def each(self, use: str, build: Callable[[Trooper], Command | None]) -> Ids:
+        if use not in self.uses:
+            return ()
+        return tuple(
+            t.id for t in self.mine if (command := build(t)) is not None and self.accepted(command)
+        )
+
+
+def token_offers(state: MatchState, seat: str | None) -> TokenOffers:
+    if seat is None or not open_uses(state, seat):
+        return TokenOffers()
+    ask = _Asker(state, seat)
+    s2 = "TM-S2" in ask.uses
+    return TokenOffers(
+        s2_orders=s2 and ask.accepted(CancelOpponentOrders(groups=_two_orders(state))),
+        s2_limit=s2 and ask.accepted(LimitOpponentTokens()),
+        s2_fire=ask.each("TM-S2", lambda t: StrategicSuppressiveFire(trooper_id=t.id)),
+        e1=_movable(ask),
+        e2=ask.each("TM-E2", lambda t: CancelPossessed(trooper_id=t.id)),
+        t1=_coordinable(ask),
+        t2=ask.each("TM-T2", lambda t: ForceGutsRoll(trooper_id=t.id, passed=True)),
+        t3=ask.each("TM-T3", lambda t: MakeOrderRegular(trooper_id=t.id)),
+        t4=ask.each("TM-T4", lambda t: IgnoreRetreat(trooper_id=t.id)),
+        t5=_rerolls(ask, "TM-T5", RerollDoctorWip),
+        t6=_rerolls(ask, "TM-T6", RerollEngineerWip),
+    )
+
+
+def _two_orders(state: MatchState) -> list[str]:
+    """Some legal choice of 2 Orders to cancel, to ask whether TM-S2 may."""
+    choice: list[str] = []
+    for group, count in orders_left(state).items():
+        choice += [str(group)] * count
+    return choice[:2]
+
+
+def _movable(ask: _Asker) -> Ids:
+    """TM-E1: troopers that some other Combat Group would take."""
+    if "TM-E1" not in ask.uses:
+        return ()
+    return tuple(
+        t.id
+        for t in ask.mine
+        if any(
+            ask.accepted(ChangeCombatGroup(trooper_id=t.id, group=g))
+            for g in range(1, MAX_GROUPS + 1)
+            if g != t.combat_group
+        )
+    )
+
+
+def _coordinable(ask: _Asker) -> Ids:
+    """TM-T1: troopers that could join a Coordinated Order with a groupmate."""
+    if "TM-T1" not in ask.uses:
+        return ()
+    found: list[str] = []
+    for trooper in ask.mine:
+        mates = [t for t in ask.mine if t.combat_group == trooper.combat_group and t != trooper]
+        if any(ask.accepted(CoordinatedOrder(trooper_ids=[trooper.id, m.id])) for m in mates):
+            found.append(trooper.id)
+    return tuple(found)
+
+
+def _rerolls(ask: _Asker, use: str, command: type[Command]) -> tuple[Reroll, ...]:
+    """TM-T5/T6: the troopers of the current Order, each with its targets."""
+    order = ask.state.turn.order if ask.state.turn else None
+    if use not in ask.uses or order is None:
+        return ()
+    acting = [order.trooper_id, *order.extra.get(COORDINATED, ())]
+    seen = [t for t in ask.state.troopers.values() if trooper_visible(t, ask.seat)]
+    offers = []
+    for actor in dict.fromkeys(acting):
+        targets = tuple(
+            (t.id, t.name) for t in seen if ask.accepted(command(trooper_id=actor, target_id=t.id))
+        )
+        if targets:
+            offers.append(Reroll(actor, ask.state.troopers[actor].name, targets))
+    return tuple(offers)
