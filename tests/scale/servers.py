@@ -11,6 +11,7 @@ without going through the app.
 
 from __future__ import annotations
 
+import http.client
 import http.cookiejar
 import json
 import os
@@ -141,7 +142,7 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 class Reply:
     status: int
     body: str
-    headers: dict = field(default_factory=dict)
+    headers: http.client.HTTPMessage = field(default_factory=http.client.HTTPMessage)
 
     @property
     def error(self) -> str | None:
@@ -176,9 +177,9 @@ class Browser:
             req.add_header(name, value)
         try:
             with self.opener.open(req, timeout=timeout) as response:
-                return Reply(response.status, response.read().decode(), dict(response.headers))
+                return Reply(response.status, response.read().decode(), response.headers)
         except urllib.error.HTTPError as error:
-            return Reply(error.code, error.read().decode(errors="replace"), dict(error.headers))
+            return Reply(error.code, error.read().decode(errors="replace"), error.headers)
 
     def get(self, path: str, **kwargs) -> Reply:
         return self.request("GET", path, **kwargs)
@@ -380,8 +381,6 @@ class Sent:
 
 def send_note(player: Player, browser: Browser, action_id: str, timeout: float = 20) -> Sent:
     """A SealNote: repeatable in deployment and play, one event each."""
-    import http.client
-
     try:
         reply = browser.post(
             f"/m/{player.code}/act/SealNote/",
@@ -422,3 +421,25 @@ def wait_for(predicate, seconds: float, every: float = 0.02) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"gave up waiting after {seconds} s")
         time.sleep(every)
+
+
+# ------------------------------------------------------------ websockets
+
+
+def open_socket(server: LiveServer, code: str, browser: Browser | None = None, origin=None):
+    """A real websocket to `server` as the phone `browser` (its session
+    cookie), sending `origin` as the Origin header if given."""
+    from websockets.sync.client import connect
+
+    headers = {}
+    if browser is not None and browser.cookie("sessionid"):
+        headers["Cookie"] = f"sessionid={browser.cookie('sessionid')}"
+    return connect(
+        f"{server.ws_url}/ws/m/{code}/",
+        origin=origin,
+        additional_headers=headers,
+        proxy=None,
+        compression=None,
+        open_timeout=5,
+        close_timeout=2,
+    )
