@@ -298,6 +298,7 @@ def test_rt_7_the_match_ends_when_the_whole_retreating_army_is_evacuated_or_lost
     assert game.state.phase != FINISHED
     events = game.do("A", EvacuateTrooper(trooper_id=game.id("Lieutenant")))
     assert [(e.kind, e.rule) for e in events][-1] == ("MatchEnded", "RT-7")
+    assert "(RT-7)" in events[-1].describe()[0]
     assert game.state.phase == FINISHED
 
 

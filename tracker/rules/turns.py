@@ -39,7 +39,7 @@ SKIP_IMPETUOUS: list[Callable[[MatchState], bool]] = []
 class PlayerTurnStarted(Event):
     round: int
     seat: str
-    describe_as = _("Game Round %(round)s: seat %(seat)s's Player Turn begins.")
+    describe_as = _("Game Round %(round)s: %(seat_name)s's Player Turn begins.")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -52,6 +52,16 @@ class TurnPhaseChanged(Event):
 class MatchEnded(Event):
     reason: str
     describe_as = _("The match is over.")
+
+    def describe(self) -> tuple[str, dict]:
+        if self.reason == "retreat":
+            return (
+                _(
+                    "The match is over: an army in Retreat! has no troopers left on the table (RT-7)."
+                ),
+                self.to_data(),
+            )
+        return self.describe_as, self.to_data()
 
 
 @dataclass(frozen=True, kw_only=True)
