@@ -86,6 +86,15 @@ def match_host(request, code: str):
 
 def seat_link(request, code: str, token: str):
     """Claim a seat, or move a claimed one here with its PIN."""
+    if seats.guesses_exhausted(request, "seat"):
+        # While the window lasts even a right link is not looked at, so a
+        # guesser learns nothing from which links answer.
+        return render(
+            request,
+            "tracker/message.html",
+            {"message": _("Too many wrong links. Wait a few minutes and try again.")},
+            status=429,
+        )
     match = _match(code)
     seat = Seat.objects.filter(match=match, token=token).first()
     if seat is None:

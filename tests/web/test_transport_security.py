@@ -358,12 +358,6 @@ def test_pin_guesses_count_across_both_seats(alice):
 
 
 @pytest.mark.django_db
-@pytest.mark.xfail(
-    strict=True,
-    reason="views.seat_link counts wrong seat links but never refuses once over "
-    "GUESS_LIMIT (the result of seats.too_many_guesses is ignored); views.py is "
-    "outside this change",
-)
 def test_seat_link_guessing_is_rate_limited(alice, mallory, settings):
     settings.GUESS_LIMIT = 3
     match = create_match(alice)
