@@ -23,9 +23,6 @@ from tracker.rules.state import HD_POSITION, HOLOECHO, LIEUTENANT, RESERVE, TRAI
 
 MAX_FIELD = 2000
 
-# Commands a player may post. Anything else is "Unknown action."
-PLAYER_COMMANDS: set[str] = set()
-
 
 def new_id() -> str:
     return secrets.token_hex(6)
@@ -117,11 +114,24 @@ def _seal_note(post, match: Match, seat: Seat) -> rules.Command:
     )
 
 
+def _activate_holoecho(post, match: Match, seat: Seat) -> rules.Command:
+    """HE-A2/HE-A3 seal a new real-Holoecho choice: id and nonce chosen here."""
+    from tracker.rules.holoecho import ActivateHoloecho
+
+    return ActivateHoloecho(
+        trooper_id=str(post.get("trooper_id", ""))[:MAX_FIELD],
+        real=str(post.get("real", ""))[:MAX_FIELD],
+        secret_id=new_id(),
+        nonce=new_nonce(),
+    )
+
+
 Builder = Callable[[typing.Any, Match, Seat], rules.Command]
 BUILDERS: dict[str, Builder] = {
     "LockArmyList": _lock_list,
     "SealDeployment": _seal_deployment,
     "SealNote": _seal_note,
+    "ActivateHoloecho": _activate_holoecho,
 }
 # Commands only the web layer issues itself (seat moves follow a PIN check).
 INTERNAL = {"MoveSeat", "ClaimSeat"}

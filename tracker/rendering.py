@@ -17,8 +17,10 @@ from tracker.reading import Seen, seen_by
 from tracker.rules.commitments import canonical_json
 from tracker.rules.orders import OUTCOME_KINDS, SKILLS
 from tracker.rules.state import (
+    CAMOUFLAGE,
     CONDITIONS,
     HOLOECHO_ELEMENTS,
+    HOLOPROJECTOR,
     LIEUTENANT_CANDIDATE,
     TOKENS,
     TRAITS,
@@ -40,6 +42,7 @@ def next_row_id(seat: Seat | None) -> str:
 def context_for(seen: Seen, seat: Seat | None = None, request=None, error: str = "") -> dict:
     view = seen.view
     draft = list(seat.draft) if seat is not None else []
+    mine = view.me.troopers if view.me else ()
     return {
         "match": seen.match,
         "view": view,
@@ -55,10 +58,23 @@ def context_for(seen: Seen, seat: Seat | None = None, request=None, error: str =
         "tokens": [(t, LABELS[t]) for t in TOKENS],
         "holoecho_elements": [(e, LABELS[e]) for e in HOLOECHO_ELEMENTS],
         "lieutenant_options": _lieutenant_options(view),
-        "skills": [(name, label(name)) for name in SKILLS],
+        # Sealed skills have a command of their own (ActivateHoloecho);
+        # ARO-only ones are offered to the reactive player alone.
+        "skills": [
+            (name, label(name))
+            for name, skill in SKILLS.items()
+            if not skill.aro_only and not skill.sealed
+        ],
+        "second_skills": [
+            (name, label(name))
+            for name, skill in SKILLS.items()
+            if not skill.entire and not skill.aro_only
+        ],
         "aro_skills": [(name, label(name)) for name, skill in SKILLS.items() if not skill.entire],
         "outcomes": [(name, label(name)) for name in OUTCOME_KINDS],
         "order_trooper": view.trooper(view.order.trooper_id) if view.order else None,
+        "can_hide_as_marker": any(t.hidden and CAMOUFLAGE in t.traits for t in mine),
+        "holoprojectors": [t for t in mine if HOLOPROJECTOR in t.traits and not t.holoechoes],
         "request": request,
     }
 

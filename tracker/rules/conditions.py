@@ -16,7 +16,16 @@ from .errors import InvalidInput, NotAllowed, UnknownElement
 from .events import Event
 from .evolve import applies
 from .i18n import _
-from .state import CONDITIONS, FINISHED, SETUP, TOKENS, MatchState, Trooper, UndoStep
+from .state import (
+    CONDITIONS,
+    FINISHED,
+    IMMOBILIZED_A,
+    SETUP,
+    TOKENS,
+    MatchState,
+    Trooper,
+    UndoStep,
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -80,6 +89,14 @@ def set_trooper_state(state: MatchState, seat: str, command: SetTrooperState) ->
     if not isinstance(command.tokens, list) or any(t not in TOKENS for t in command.tokens):
         raise InvalidInput(_("Unknown state."))
     tokens = sorted(set(command.tokens))
+    if trooper.no_room and IMMOBILIZED_A not in tokens:
+        raise NotAllowed(
+            _(
+                "This Immobilized-A ends only when the room around the trooper changes (RP-3): "
+                "report that instead."
+            ),
+            rule="RP-3",
+        )
     if command.condition == trooper.condition and tokens == sorted(trooper.tokens):
         raise NotAllowed(_("Nothing changed."))
     return [
