@@ -78,7 +78,7 @@ class InitiativeSet(Event):
     first_turn: str
     deploys_first: str
     describe_as = _(
-        "Initiative: seat %(first_turn)s plays first, seat %(deploys_first)s deploys first."
+        "Initiative: %(first_turn_name)s plays first, %(deploys_first_name)s deploys first."
     )
 
 
