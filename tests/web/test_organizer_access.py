@@ -167,3 +167,8 @@ def test_superusers_manage_organizers_and_events_in_the_admin(scene):
 def test_the_admin_is_closed_to_organizers_who_are_not_staff(carol):
     response = carol.get("/admin/")
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+def test_the_home_page_links_organizers_to_their_pages(db):
+    html = Client().get("/").content.decode()
+    assert 'href="/organizer/"' in html
