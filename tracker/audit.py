@@ -445,14 +445,16 @@ def secrets(state: MatchState, times: dict, open_upto: int | None = None) -> lis
 # ------------------------------------------------------------ who sees what
 
 
-def open_upto(state: MatchState, organizer: str, rows: Sequence) -> int | None:
+def open_upto(replayed: Replay, organizer: str, rows: Sequence) -> int | None:
     """How much sealed information this organizer may see right now.
 
-    None: everything (the match is over). Otherwise the seq of this
-    organizer's last recorded OrganizerViewedSecrets: what was sealed before
-    it has been shown and the players were told; what was sealed after it
-    stays sealed until the organizer opens it again (recorded again)."""
-    if state.phase == FINISHED:
+    None: everything (the match is over, or its log was tampered with so
+    badly that it cannot be replayed, so nobody can play on and the organizer
+    needs all of it). Otherwise the seq of this organizer's last recorded
+    OrganizerViewedSecrets: what was sealed before it has been shown and the
+    players were told; what was sealed after it stays sealed until the
+    organizer opens it again (recorded again)."""
+    if replayed.state.phase == FINISHED or replayed.error_seq is not None:
         return None
     viewed = 0
     for row in rows:

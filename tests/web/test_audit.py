@@ -176,3 +176,34 @@ def test_opening_is_a_post_only(alice, bob, carol):
     a, _b = playing(alice, bob)
     assert carol.get(f"/organizer/matches/{a.match.code}/open/").status_code == 405
     assert not MatchEvent.objects.filter(match=a.match, actor="organizer").exists()
+
+
+def test_an_organizer_looking_does_not_close_a_players_undo_window(alice, bob, carol):
+    a, _b = playing(alice, bob)
+    bolt = next(t for t in load_state(fresh(a.match)).troopers.values() if t.name == "Bolt")
+    response = a.act("SetTrooperState", trooper_id=bolt.id, condition="unconscious", tokens=[])
+    assert error_of(response) is None
+    carol.post(f"/organizer/matches/{a.match.code}/open/")
+    assert error_of(a.act("UndoLastStep")) is None
+    assert load_state(fresh(a.match)).troopers[bolt.id].condition == "normal"
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "UPDATE tracker_matchevent SET data = 'not json' WHERE match_id = %s AND seq = 4",
+        "UPDATE tracker_matchevent SET kind = 'Bogus' WHERE match_id = %s AND seq = 4",
+        "UPDATE tracker_matchevent SET data = '{\"x\":1}' WHERE match_id = %s AND seq = 4",
+        "DELETE FROM tracker_matchevent WHERE match_id = %s AND seq = 4",
+    ],
+)
+def test_a_mangled_row_is_reported_not_crashed_on(alice, bob, carol, sql):
+    a, _b = finished(alice, bob)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [a.match.pk])
+    text = text_of(audit_page(carol, a.match))
+    assert "the first broken event is #4" in text
+    assert "could not be replayed" in text or "DELETE" in sql
+    assert carol.get(f"/organizer/matches/{a.match.code}/", {"at": 10}).status_code == 200
+    export = carol.get(f"/organizer/matches/{a.match.code}/export.json")
+    assert export.status_code == 200 and b'"first_broken_seq": 4' in export.content

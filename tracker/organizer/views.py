@@ -216,7 +216,7 @@ def match_audit(request, code: str):
     match = _match(code)
     rows = _rows(match)
     final = audit.replay(rows)
-    upto = audit.open_upto(final.state, request.user.get_username(), rows)
+    upto = audit.open_upto(final, request.user.get_username(), rows)
     at = request.GET.get("at", "")
     chosen = int(at) if at.isdigit() and 0 < int(at) <= len(rows) else None
     shown = audit.replay(rows, upto=chosen) if chosen else final
@@ -253,6 +253,9 @@ def match_open(request, code: str):
     match's log, and both players' phones say when."""
     match = _match(code)
     organizer = request.user.get_username()
+    if audit.open_upto(audit.replay(_rows(match)), organizer, []) is None:
+        # Over (or its log cannot be replayed): everything is open, nothing to record.
+        return redirect("organizer-audit", code=match.code)
 
     def decide(state):
         if state.phase == FINISHED:
@@ -277,7 +280,7 @@ def _download(content: str, content_type: str, filename: str) -> HttpResponse:
 def match_export_json(request, code: str):
     match = _match(code)
     rows = _rows(match)
-    upto = audit.open_upto(audit.replay(rows).state, request.user.get_username(), rows)
+    upto = audit.open_upto(audit.replay(rows), request.user.get_username(), rows)
     if upto is not None and upto != match.seq:
         messages.error(
             request,

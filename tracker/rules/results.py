@@ -20,6 +20,7 @@ keys of this module only), so `player_view` can show it to both players.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .commands import Command, handles
 from .errors import InvalidInput, NotAllowed
@@ -102,6 +103,8 @@ class OrganizerViewedSecrets(Event):
 
     organizer: str
     describe_as = _("The organizer viewed the sealed information.")
+    # Not a step of the game: a player's undo window stays open across it.
+    keeps_undo: ClassVar[bool] = True
 
     def describe(self) -> tuple[str, dict]:
         # The organizer's account name stays in the audit; phones need only the time.
