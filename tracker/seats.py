@@ -7,6 +7,7 @@ opponent may have seen the QR code); the PIN moves the seat to a new phone.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
 
@@ -63,9 +64,20 @@ def claim(session, seat: Seat, pin: str) -> bool:
 
 def move(session, seat: Seat, pin: str) -> bool:
     """Move a claimed seat to this session if the PIN is right; the old phone
-    loses it."""
+    loses it.
+
+    Wrong PINs are also counted per seat: the per-address count trusts
+    REMOTE_ADDR, which a client can vary (or forge with X-Forwarded-For where
+    the server reads proxy headers). After GUESS_LIMIT wrong PINs a seat takes
+    no PIN, not even the right one, until the window is over."""
+    key = f"guess:pin-seat:{seat.pk}"
+    # Count first (atomically), so parallel guesses cannot all slip under the limit.
+    if _count(key) > settings.GUESS_LIMIT:
+        return False
     if not seat.pin_hash or not check_password(pin, seat.pin_hash):
         return False
+    with contextlib.suppress(ValueError):
+        cache.decr(key)  # the right PIN was no guess
     with transaction.atomic():
         fresh = Seat.objects.select_for_update().get(pk=seat.pk)
         fresh.holder_hash = _hold(session, fresh)
@@ -77,14 +89,16 @@ def too_many_guesses(request, scope: str) -> bool:
     """Count one guess (a wrong seat link or PIN) for this client address and
     say whether it is over the limit for the window."""
     address = request.META.get("REMOTE_ADDR", "?")
-    key = f"guess:{scope}:{address}"
+    return _count(f"guess:{scope}:{address}") > settings.GUESS_LIMIT
+
+
+def _count(key: str) -> int:
     cache.add(key, 0, settings.GUESS_WINDOW_SECONDS)
     try:
-        count = cache.incr(key)
+        return cache.incr(key)
     except ValueError:
         cache.set(key, 1, settings.GUESS_WINDOW_SECONDS)
-        count = 1
-    return count > settings.GUESS_LIMIT
+        return 1
 
 
 def guesses_exhausted(request, scope: str) -> bool:

@@ -339,9 +339,54 @@ def test_pin_guessing_is_limited_per_address_not_per_session(alice):
     ]
     assert statuses == [403, 403, 403, 429, 429]
     assert Client().post(_seat_url(match, "A"), {"pin": "4321"}).status_code == 429
-    # Another address is not punished for this one's guesses.
-    other = Client(REMOTE_ADDR="10.9.8.7")
-    assert other.post(_seat_url(match, "A"), {"pin": "4321"}).status_code == 302
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("quick_pins")
+def test_wrong_pins_lock_their_seat_whatever_address_they_come_from(alice, bob):
+    match = create_match(alice)
+    claim(alice, match, "A", "Alice", pin="4321")
+    claim(bob, match, "B", "Bob", pin="8765")
+    for n in range(3):
+        guesser = Client(REMOTE_ADDR=f"10.0.0.{n + 1}")
+        assert guesser.post(_seat_url(match, "A"), {"pin": f"{n:04d}"}).status_code == 403
+    # Even the right PIN, from an address that never guessed, moves nothing now.
+    fresh = Client(REMOTE_ADDR="10.0.0.99")
+    assert fresh.post(_seat_url(match, "A"), {"pin": "4321"}).status_code == 403
+    assert "You: Alice" in alice.get(f"/m/{match.code}/").content.decode()
+    # The other seat was not guessed at: its PIN still works.
+    new_phone = Client(REMOTE_ADDR="10.0.0.100")
+    assert new_phone.post(_seat_url(match, "B"), {"pin": "8765"}).status_code == 302
+    assert "You: Bob" in new_phone.get(f"/m/{match.code}/").content.decode()
+
+
+def test_a_forged_x_forwarded_for_does_not_reset_the_pin_limit_on_the_make_run_server(
+    tmp_path,
+):
+    # `make run` serves with daphne's --proxy-headers, so the address a guess
+    # is counted under is whatever X-Forwarded-For says.
+    env = server_env(tmp_path, GUESS_LIMIT="3")
+    manage(env, "migrate", "--noinput", "-v0")
+    server = LiveServer(env, tmp_path / "serve.log", make_run=True).start()
+    try:
+        alice, _bob = seat_players(server.url, pin="4321")
+        path = f"/m/{alice.code}/s/{alice.seat_token}/"
+        statuses = []
+        for n in range(5):
+            mallory = Browser(server.url)
+            mallory.get(path)
+            forged = {"X-Forwarded-For": f"203.0.113.{n + 1}"}
+            headers = {"X-CSRFToken": mallory.cookie("csrftoken"), **forged}
+            statuses.append(mallory.request("POST", path, {"pin": f"{n:04d}"}, headers).status)
+        assert statuses[:3] == [403, 403, 403]
+        mallory = Browser(server.url)
+        mallory.get(path)
+        headers = {"X-CSRFToken": mallory.cookie("csrftoken"), "X-Forwarded-For": "203.0.113.77"}
+        right = mallory.request("POST", path, {"pin": "4321"}, headers)
+        assert right.status != 302
+        assert "You: Alice" in alice.page()
+    finally:
+        server.stop()
 
 
 @pytest.mark.django_db
