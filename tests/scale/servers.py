@@ -76,6 +76,9 @@ class LiveServer:
     port: int = 0
     process: subprocess.Popen | None = None
     starts: int = 0
+    # True: run `manage.py serve`, exactly what `make run` runs, instead of
+    # plain daphne.
+    make_run: bool = False
 
     @property
     def url(self) -> str:
@@ -92,9 +95,12 @@ class LiveServer:
         self.starts += 1
         with open(self.log, "a") as log:
             log.write(f"\n--- start {self.starts} on port {self.port}\n")
+        if self.make_run:
+            command = ["manage.py", "serve", "--host", HOST, "--port", str(self.port)]
+        else:
+            command = ["-m", "daphne", "-b", HOST, "-p", str(self.port), "tracker.asgi:application"]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", HOST, "-p", str(self.port)]
-            + ["tracker.asgi:application"],
+            [sys.executable, *command],
             cwd=ROOT,
             env=self.env,
             stdout=subprocess.DEVNULL,
@@ -198,6 +204,7 @@ class Player:
     browser: Browser
     code: str
     letter: str
+    seat_token: str = ""
 
     def act(self, command: str, action_id: str, browser: Browser | None = None, **data) -> Reply:
         return (browser or self.browser).post(
@@ -246,7 +253,7 @@ def seat_players(url: str, pin: str = "2468") -> tuple[Player, Player]:
         browser.get(f"/m/{code}/s/{token}/")
         reply = browser.post(f"/m/{code}/s/{token}/", {"name": name, "pin": pin}, htmx=False)
         assert reply.status == 302, (reply.status, reply.body[:500])
-        players.append(Player(browser, code, letter))
+        players.append(Player(browser, code, letter, token))
     return players[0], players[1]
 
 
@@ -379,19 +386,25 @@ class Sent:
     detail: str = ""
 
 
-def send_note(player: Player, browser: Browser, action_id: str, timeout: float = 20) -> Sent:
-    """A SealNote: repeatable in deployment and play, one event each."""
+def send_action(
+    player: Player, browser: Browser, command: str, action_id: str, timeout: float = 20, **fields
+) -> Sent:
     try:
         reply = browser.post(
-            f"/m/{player.code}/act/SealNote/",
-            {"action_id": action_id, "label": "Objective", "text": f"note {action_id}"},
-            timeout=timeout,
+            f"/m/{player.code}/act/{command}/", {"action_id": action_id, **fields}, timeout=timeout
         )
     except (OSError, http.client.HTTPException) as error:
         return Sent(action_id, "lost", detail=repr(error))
     if reply.status == 200 and reply.error is None:
         return Sent(action_id, "ok", 200)
     return Sent(action_id, "refused", reply.status, (reply.error or reply.body)[:300])
+
+
+def send_note(player: Player, browser: Browser, action_id: str, timeout: float = 20) -> Sent:
+    """A SealNote: repeatable in deployment and play, one event each."""
+    return send_action(
+        player, browser, "SealNote", action_id, timeout, label="Objective", text=f"note {action_id}"
+    )
 
 
 def hammer(
@@ -443,3 +456,40 @@ def open_socket(server: LiveServer, code: str, browser: Browser | None = None, o
         open_timeout=5,
         close_timeout=2,
     )
+
+
+# ------------------------------------------------------------ page blocks
+
+_SECTION_TAG = re.compile(r"<section\b[^>]*>|</section>")
+_BLOCK_ID = re.compile(r'\bid="(blk-[^"]+)"')
+
+
+def _sections(source: str) -> dict[str, str]:
+    """Top-level <section id="blk-..."> elements, as their exact source text."""
+    found, depth, start, ident = {}, 0, 0, ""
+    for tag in _SECTION_TAG.finditer(source):
+        if tag.group().startswith("</"):
+            depth = max(depth - 1, 0)
+            if depth == 0 and ident:
+                found[ident] = source[start : tag.end()]
+                ident = ""
+            continue
+        if depth == 0:
+            named = _BLOCK_ID.search(tag.group())
+            ident, start = (named.group(1), tag.start()) if named else ("", 0)
+        depth += 1
+    return found
+
+
+def normalise(block: str) -> str:
+    block = block.replace(' hx-swap-oob="true"', "")
+    return re.sub(r">\s+<", "><", re.sub(r"\s+", " ", block)).strip()
+
+
+def blocks_of(source: str) -> dict[str, str]:
+    """The page's blocks by id, as a page load or a socket frame carries them."""
+    return {ident: normalise(html) for ident, html in _sections(source).items()}
+
+
+def seq_of(source: str) -> int:
+    return int(re.search(r'id="seq"[^>]*data-seq="(\d+)"', source).group(1))

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from dataclasses import dataclass, field
 
 import pytest
 from asgiref.sync import sync_to_async
 
+from tests.scale.servers import blocks_of, seq_of
 from tracker.models import Match, MatchEvent
 from tracker.reading import load_state
 from tracker.rules.state import NORMAL, PRONE, STUNNED, UNCONSCIOUS
@@ -30,41 +30,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SCHEDULES = 50
 SEED = 5_2024
 BLOCK_IDS = {"blk-header", "blk-controls", "blk-seat_A", "blk-seat_B", "blk-log"}
-
-
-_SECTION_TAG = re.compile(r"<section\b[^>]*>|</section>")
-_BLOCK_ID = re.compile(r'\bid="(blk-[^"]+)"')
-
-
-def _sections(source: str) -> dict[str, str]:
-    """Top-level <section id="blk-..."> elements, as their exact source text."""
-    found, depth, start, ident = {}, 0, 0, ""
-    for tag in _SECTION_TAG.finditer(source):
-        if tag.group().startswith("</"):
-            depth -= 1
-            if depth == 0 and ident:
-                found[ident] = source[start : tag.end()]
-                ident = ""
-            depth = max(depth, 0)
-            continue
-        if depth == 0:
-            named = _BLOCK_ID.search(tag.group())
-            ident, start = (named.group(1), tag.start()) if named else ("", 0)
-        depth += 1
-    return found
-
-
-def normalise(block: str) -> str:
-    block = block.replace(' hx-swap-oob="true"', "")
-    return re.sub(r">\s+<", "><", re.sub(r"\s+", " ", block)).strip()
-
-
-def blocks_of(source: str) -> dict[str, str]:
-    return {ident: normalise(html) for ident, html in _sections(source).items()}
-
-
-def seq_of(source: str) -> int:
-    return int(re.search(r'id="seq"[^>]*data-seq="(\d+)"', source).group(1))
 
 
 @dataclass

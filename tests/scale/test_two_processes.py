@@ -1,0 +1,234 @@
+"""Two daphne processes on one PostgreSQL database, pushes through Redis.
+
+Phones are real HTTP clients (and real websockets) on 127.0.0.1; every load
+loop is bounded in count and in time. What must hold: every accepted action
+is exactly one event, seq has no gaps or repeats, the hash chain verifies,
+no Command Token count goes below 0, and a kill -9 loses nothing a phone
+was told had been done.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+import redis
+
+from tests.scale.servers import (
+    Browser,
+    blocks_of,
+    events_by_action,
+    hammer,
+    open_socket,
+    read_postgres,
+    seat_players,
+    send_action,
+    send_note,
+    seq_of,
+    to_deployment,
+    verify_log,
+    wait_for,
+)
+from tracker import rules
+from tracker.rules.state import COMMAND_TOKENS_PER_GAME
+
+pytestmark = pytest.mark.scale
+
+
+def _spectate(url: str, code: str, prefix: str, count: int) -> list:
+    """Someone with only the match address tries to act: refused, every time."""
+    mallory = Browser(url)
+    mallory.get(f"/m/{code}/")
+    return [
+        send_action(_Watcher(code), mallory, "SealNote", f"{prefix}-{n:04d}", label="x", text="y")
+        for n in range(count)
+    ]
+
+
+class _Watcher:
+    def __init__(self, code: str):
+        self.code = code
+
+
+def test_both_players_and_a_spectator_hammering_two_processes_lose_and_double_nothing(cluster):
+    one, two = cluster.servers
+    alice, bob = seat_players(one.url)
+    to_deployment(alice, bob)
+    code = alice.code
+    players = [
+        (alice, alice.browser.clone(one.url), f"a1-{code}"),
+        (alice, alice.browser.clone(two.url), f"a2-{code}"),
+        (bob, bob.browser.clone(one.url), f"b1-{code}"),
+        (bob, bob.browser.clone(two.url), f"b2-{code}"),
+        # A double tap that reaches both processes with the same ids at once.
+        (bob, bob.browser.clone(one.url), f"twin-{code}"),
+        (bob, bob.browser.clone(two.url), f"twin-{code}"),
+    ]
+    started = time.monotonic()
+    with ThreadPoolExecutor(len(players) + 2) as pool:
+        runs = [pool.submit(hammer, p, b, prefix, 25, 20) for p, b, prefix in players]
+        watchers = [
+            pool.submit(_spectate, server.url, code, f"m{n}-{code}", 10)
+            for n, server in enumerate((one, two))
+        ]
+        sent = [s for run in runs for s in run.result(timeout=60)]
+        refused = [s for run in watchers for s in run.result(timeout=60)]
+    elapsed = time.monotonic() - started
+
+    assert [s for s in sent if s.outcome != "ok"] == []
+    assert {s.status for s in refused} == {403}
+    match, rows = read_postgres(cluster.database_url, code)
+    state = verify_log(match, rows)
+    seen = events_by_action(rows)
+    acknowledged = {s.action_id for s in sent}
+    assert len(acknowledged) == 25 * 5
+    assert all(len(seen.get(action_id, [])) == 1 for action_id in acknowledged)
+    assert not any(action_id.startswith("m") for action_id in seen)
+    assert all(state.seat(letter).command_tokens >= 0 for letter in "AB")
+    for server in (one, two):
+        assert "Traceback" not in server.log_text()
+    print(f"{len(sent)} actions through two processes in {elapsed:.1f} s")
+
+
+def test_command_tokens_never_go_below_zero_when_both_processes_spend_at_once(cluster):
+    one, two = cluster.servers
+    alice, bob = seat_players(two.url)
+    ids = to_deployment(alice, bob)
+    for player, lieutenant in ((alice, "Kaplan"), (bob, "Fusilier")):
+        reply = player.act(
+            "SealDeployment", f"seal-{player.letter}-{player.code}", lieutenant=ids[lieutenant]
+        )
+        assert reply.error is None, reply.error
+
+    # Alice's first Player Turn: every tap forces a Guts Roll (TM-T2), one
+    # Command Token each, from both processes at once; some taps are repeats.
+    def spend(server, prefix):
+        browser = alice.browser.clone(server.url)
+        return [
+            send_action(
+                alice,
+                browser,
+                "ForceGutsRoll",
+                f"{prefix}-{n:03d}",
+                trooper_id=ids["Zhanshi"],
+                passed="1",
+            )
+            for n in range(8)
+        ]
+
+    with ThreadPoolExecutor(4) as pool:
+        runs = [
+            pool.submit(spend, one, f"t1-{alice.code}"),
+            pool.submit(spend, two, f"t2-{alice.code}"),
+            pool.submit(spend, one, f"tt-{alice.code}"),
+            pool.submit(spend, two, f"tt-{alice.code}"),
+        ]
+        sent = [s for run in runs for s in run.result(timeout=60)]
+
+    match, rows = read_postgres(cluster.database_url, alice.code)
+    final = verify_log(match, rows)
+    state, lowest = rules.replay([]), COMMAND_TOKENS_PER_GAME
+    for row in rows:
+        state = rules.evolve(state, rules.event_from_data(row.kind, json.loads(row.data)))
+        lowest = min(lowest, state.seat("A").command_tokens)
+    assert lowest == final.seat("A").command_tokens == 0
+    spent = [row for row in rows if row.kind == "CommandTokenSpent"]
+    assert len(spent) == COMMAND_TOKENS_PER_GAME
+    accepted = {s.action_id for s in sent if s.outcome == "ok"}
+    assert accepted == {row.action_id for row in spent}
+    assert all("no Command Tokens left" in s.detail for s in sent if s.outcome == "refused"), {
+        s.detail for s in sent if s.outcome == "refused"
+    }
+
+
+def test_a_change_on_one_process_reaches_a_socket_on_the_other_and_resync_matches_a_fresh_load(
+    cluster,
+):
+    one, two = cluster.servers
+    alice, bob = seat_players(one.url)
+    to_deployment(alice, bob)
+    with open_socket(two, bob.code, bob.browser, origin=two.url) as socket:
+        first = socket.recv(timeout=5)
+        assert "You: Bob" in first
+        reply = send_note(alice, alice.browser.clone(one.url), f"push-{alice.code}")
+        assert reply.outcome == "ok"
+        target = read_postgres(cluster.database_url, alice.code)[0].seq
+        deadline = time.monotonic() + 10
+        frame = first
+        while seq_of(frame) < target:
+            frame = socket.recv(timeout=max(0.1, deadline - time.monotonic()))
+        assert seq_of(frame) == target
+        socket.send(json.dumps({"resync": True}))
+        full = socket.recv(timeout=5)
+    page = bob.browser.clone(one.url).get(f"/m/{bob.code}/").body
+    assert (seq_of(full), blocks_of(full)) == (seq_of(page), blocks_of(page))
+    assert len(blocks_of(page)) == 5
+
+
+def test_kill_9_of_one_process_mid_burst_keeps_every_acknowledged_action_once(cluster):
+    one, two = cluster.servers
+    alice, bob = seat_players(two.url)
+    to_deployment(alice, bob)
+    code = alice.code
+    phones = [
+        (alice, alice.browser.clone(one.url), f"a1-{code}"),
+        (bob, bob.browser.clone(one.url), f"b1-{code}"),
+        (alice, alice.browser.clone(two.url), f"a2-{code}"),
+        (bob, bob.browser.clone(two.url), f"b2-{code}"),
+    ]
+    before = read_postgres(cluster.database_url, code)[0].seq
+    with ThreadPoolExecutor(len(phones)) as pool:
+        runs = [pool.submit(hammer, p, b, prefix, 40, 15) for p, b, prefix in phones]
+        wait_for(lambda: read_postgres(cluster.database_url, code)[0].seq >= before + 20, 15)
+        one.kill()
+        sent = [s for run in runs for s in run.result(timeout=60)]
+    one.start()
+
+    lost = [s for s in sent if s.outcome == "lost"]
+    assert lost, "the kill did not land mid-burst"
+    assert [s for s in sent if s.outcome == "refused"] == []
+    match, rows = read_postgres(cluster.database_url, code)
+    verify_log(match, rows)
+    seen = events_by_action(rows)
+    for s in sent:
+        # Acknowledged: there exactly once. Lost in the kill: at most once.
+        assert len(seen.get(s.action_id, [])) == 1 or (
+            s.outcome == "lost" and s.action_id not in seen
+        ), s
+    # The survivor kept serving while the other one was dead.
+    assert any(s.outcome == "ok" and s.action_id.startswith(("a2", "b2")) for s in sent)
+
+    # The phones retry what they never heard back about, against the restarted
+    # process: each lands exactly once in the end.
+    for s in lost:
+        player = alice if s.action_id.startswith("a") else bob
+        assert send_note(player, player.browser.clone(one.url), s.action_id).outcome == "ok"
+    match, rows = read_postgres(cluster.database_url, code)
+    verify_log(match, rows)
+    seen = events_by_action(rows)
+    assert all(len(seen[s.action_id]) == 1 for s in sent)
+
+
+def test_wrong_pins_are_counted_across_both_processes(cluster):
+    # GUESS_LIMIT is 4 here; the count lives in Redis, not in one process.
+    one, two = cluster.servers
+    alice, _bob = seat_players(one.url, pin="4321")
+    path = f"/m/{alice.code}/s/{alice.seat_token}/"
+    try:
+        statuses = []
+        for n in range(6):
+            mallory = Browser((one, two)[n % 2].url)
+            mallory.get(path)
+            statuses.append(mallory.post(path, {"pin": f"{n:04d}"}, htmx=False).status)
+        assert statuses == [403, 403, 403, 403, 429, 429]
+        right = Browser(two.url)
+        right.get(path)
+        assert right.post(path, {"pin": "4321"}, htmx=False).status == 429
+    finally:
+        # Every phone here is 127.0.0.1: leave no exhausted window behind.
+        client = redis.Redis.from_url(cluster.redis_url)
+        for key in client.scan_iter("*guess:*"):
+            client.delete(key)
+        client.close()
