@@ -95,3 +95,17 @@ def test_a_retry_after_a_refusal_is_decided_again(alice, bob):
     assert error_of(a.add_trooper("Kaplan", 20)) is None
     assert error_of(a.act("LockArmyList", action_id="lock-retry-0001")) is None
     assert kinds_for("lock-retry-0001")
+
+
+def test_a_double_tapped_tactical_use_spends_one_command_token(alice, bob):
+    a, b, ids = deployment(alice, bob)
+    assert error_of(a.act("SealDeployment", lieutenant=ids["Kaplan"])) is None
+    assert error_of(b.act("SealDeployment", lieutenant=ids["Fusilier"])) is None
+    for _ in range(3):  # TM-T2 in Alice's first Player Turn, tapped three times
+        response = a.act(
+            "ForceGutsRoll", action_id="guts-tap-00001", trooper_id=ids["Zhanshi"], passed="1"
+        )
+        assert response.status_code == 200 and error_of(response) is None
+    assert kinds_for("guts-tap-00001") == ["CommandTokenSpent", "GutsRollForced"]
+    state = load_state(Match.objects.get())
+    assert state.seat("A").command_tokens == COMMAND_TOKENS_PER_GAME - 1
