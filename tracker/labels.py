@@ -45,6 +45,7 @@ LABELS = {
     "model": _("the model"),
     "marker1": _("Holoecho marker 1"),
     "marker2": _("Holoecho marker 2"),
+    "marker": _("its marker"),
     # match and turn phases
     s.SETUP: _("Setting up"),
     s.DEPLOYMENT: _("Deployment Phase"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
 from tracker.labels import LABELS, label
 from tracker.models import Match, Seat
@@ -94,7 +95,13 @@ def render_blocks(
     for name in BLOCKS:
         template = f"tracker/blocks/{name.split('_')[0]}.html"
         letter = name[-1] if name.startswith("seat_") else None
-        blocks[name] = render_to_string(template, {**context, "block": name, "letter": letter})
+        html = render_to_string(template, {**context, "block": name, "letter": letter})
+        # The digest lets a phone skip swapping in a block identical to the one
+        # it shows (static/tracker/app.js), so a push never wipes half-typed
+        # input for nothing, whichever of the HTTP response and the push
+        # arrives first.
+        digest = hashlib.sha256(html.encode()).hexdigest()[:16]
+        blocks[name] = mark_safe(html.replace("<section ", f'<section data-h="{digest}" ', 1))  # noqa: S308 (our own rendered template)
     return blocks
 
 

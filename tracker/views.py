@@ -18,7 +18,7 @@ from tracker import actions, rules, seats
 from tracker.forms import ClaimSeatForm, CreateMatchForm, MoveSeatForm, TrooperForm, build_command
 from tracker.models import Match, Seat
 from tracker.reading import seen_by
-from tracker.rendering import render_blocks
+from tracker.rendering import oob_frame, render_blocks
 from tracker.rules.setup import ClaimSeat, MoveSeat, clean_trooper_row
 from tracker.rules.state import SETUP
 
@@ -153,10 +153,9 @@ def _respond(request, match: Match, letter: str | None, error: str = "", status:
         match.refresh_from_db()
         seen = seen_by(match, letter)
         blocks = render_blocks(seen, _seat_obj(match, letter), request, error)
-        frame = "".join(
-            html.replace("<section ", '<section hx-swap-oob="true" ', 1) for html in blocks.values()
+        return HttpResponse(
+            oob_frame(blocks, seen.view.seq), status=status if status < 500 else 200
         )
-        return HttpResponse(frame, status=status if status < 500 else 200)
     if error:
         messages.error(request, error)
     return redirect("match", code=match.code)

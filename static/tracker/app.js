@@ -31,6 +31,18 @@
     }
   });
 
+  /* Skip swapping in a block identical to the one shown (same digest): the
+     HTTP response and the push for one action carry the same block, and the
+     second must not wipe what the player started typing since. */
+  document.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    var incoming = evt.detail.fragment && evt.detail.fragment.firstElementChild;
+    var shown = evt.detail.target;
+    if (incoming && shown && incoming.dataset && shown.dataset &&
+        incoming.dataset.h && incoming.dataset.h === shown.dataset.h) {
+      evt.detail.shouldSwap = false;
+    }
+  });
+
   document.addEventListener("htmx:wsOpen", function (evt) {
     socket = evt.detail.socketWrapper;
     status(true);

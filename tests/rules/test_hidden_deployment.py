@@ -450,3 +450,34 @@ def test_events_about_a_hidden_trooper_stay_private_until_the_reveal():
         if "Ninja" in repr(event) or game.id("Ninja") in repr(event):
             assert event.private_to == "A", event
     assert "NINJACANARY" not in repr(player_view(game.state, "B"))
+
+
+def test_a_marker_left_by_hd_c3_that_attacks_is_replaced_by_its_model():
+    """HD-C3: only its listed declarations keep the marker; a BS Attack puts
+    the model on the table, with the replacement explained (RP-1/RP-2)."""
+    from tracker.rules.orders import DeclareSkill, EndOrder
+    from tracker.rules.state import CAMOUFLAGE, HIDDEN_DEPLOYMENT, ORDERS
+    from tracker.rules.turns import AdvancePhase
+
+    from .game import Game, trooper
+
+    game = Game.started(
+        [
+            trooper("Ninja", 30, traits=[HIDDEN_DEPLOYMENT, CAMOUFLAGE]),
+            trooper("Kaplan", 20),
+            trooper("Khawarij", 25),
+        ],
+        [trooper("Fusilier", 10)],
+        seal_a={"lieutenant": "Kaplan", "hd": {"Ninja": "roof"}},
+    )
+    while game.state.turn.phase != ORDERS:
+        game.do("A", AdvancePhase(expected=game.state.turn.phase))
+    game.do("A", DeclareSkill(trooper_id=game.id("Ninja"), skill="cautious_move", as_marker=True))
+    game.do("A", EndOrder())
+    assert game.trooper("Ninja").marker
+    game.do("A", DeclareSkill(trooper_id=game.id("Ninja"), skill="move"))
+    assert game.trooper("Ninja").marker  # movement without a roll keeps it
+    game.do("A", EndOrder())
+    events = game.do("A", DeclareSkill(trooper_id=game.id("Ninja"), skill="bs_attack"))
+    assert not game.trooper("Ninja").marker
+    assert "MarkerRevealed" in game.kinds(events) and "ElementReplaced" in game.kinds(events)

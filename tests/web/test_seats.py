@@ -105,3 +105,10 @@ def test_a_bad_claim_form_explains_and_keeps_the_seat_free(alice, bob):
     assert "The PIN is 4 to 8 digits." in response.content.decode()
     assert not Seat.objects.get(match=match, letter="B").claimed
     assert error_of(response) is None
+
+
+def test_the_match_page_renders_its_blocks_as_html_not_text(alice):
+    match = create_match(alice)
+    claim(alice, match, "A", "Alice")
+    page = alice.get(f"/m/{match.code}/").content.decode()
+    assert '<section data-h="' in page and "&lt;section" not in page

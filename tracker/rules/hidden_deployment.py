@@ -28,6 +28,7 @@ from .holoecho import end_holoecho, holoecho_secret
 from .i18n import _
 from .orders import DECLARATION_HOOKS, ORDER_SOURCES, OUTCOMES, Declaration
 from .retreat import RETREAT_ENTERED, ignores_retreat
+from .replacement import replacement_events
 from .sealing import REVEAL_CONSEQUENCES, reveal
 from .state import (
     CAMOUFLAGE,
@@ -129,6 +130,21 @@ def _placed(state: MatchState, secret: Secret, rule: str) -> list[Event]:
 REVEAL_CONSEQUENCES[HD_POSITION] = _placed
 
 
+@dataclass(frozen=True, kw_only=True)
+class MarkerRevealed(Event):
+    trooper_id: str
+    trooper_name: str
+    seat: str
+    describe_as = _(
+        "%(trooper_name)s declares what a marker cannot keep: its model replaces the marker."
+    )
+
+
+@applies(MarkerRevealed)
+def _marker_revealed(state: MatchState, event: MarkerRevealed) -> MatchState:
+    return state.with_trooper(event.trooper_id, marker=False)
+
+
 def marker_allowed(state: MatchState, trooper: Trooper, declaration: Declaration) -> bool:
     """HD-C3: when a trooper that deploys as a marker may be placed as one."""
     if not trooper.has(CAMOUFLAGE):
@@ -158,6 +174,18 @@ def _declared(state: MatchState, declaration: Declaration) -> list[Event]:
                 _("Only a trooper leaving Hidden Deployment can be placed as its marker (HD-C3)."),
                 rule="HD-C3",
             )
+        if trooper.marker and not marker_allowed(state, trooper, declaration):
+            # A marker left by HD-C3 keeps its state only through the same
+            # declarations; anything else puts the model on the table.
+            return [
+                MarkerRevealed(
+                    trooper_id=trooper.id,
+                    trooper_name=trooper.name,
+                    seat=trooper.seat,
+                    rule="HD-C3",
+                ),
+                *replacement_events(state, trooper, "marker", "HD-C3"),
+            ]
         return []
     if declaration.as_marker and not marker_allowed(state, trooper, declaration):
         raise NotAllowed(

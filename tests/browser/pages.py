@@ -1,0 +1,65 @@
+"""Steps on the phones, as a player taps them."""
+
+from playwright.sync_api import expect
+
+
+def create_match(host, server, name="Friday night"):
+    host.goto(server.url + "/")
+    host.fill("input[name=name]", name)
+    host.click("button.primary")
+    expect(host.locator("img.qr")).to_have_count(2)
+    return host.locator("a.seaturl").all_inner_texts()
+
+
+def claim(page, link, name, pin="2468"):
+    page.goto(link)
+    page.fill("input[name=name]", name)
+    page.fill("input[name=pin]", pin)
+    page.click("button.primary")
+    expect(page.locator("#connection")).to_have_text("Live")
+
+
+def add_trooper(page, name, cost, traits=()):
+    form = page.locator("form.addrow")
+    form.locator("input[name=name]").fill(name)
+    form.locator("input[name=cost]").fill(str(cost))
+    if traits:
+        form.locator("details.traits summary").click()
+        for trait in traits:
+            form.locator(f"input[name=traits][value={trait}]").check()
+    form.locator("button[type=submit]").click()
+    expect(page.locator("table.list")).to_contain_text(name)
+
+
+def confirm_next_dialog(page):
+    page.once("dialog", lambda dialog: dialog.accept())
+
+
+def lock_list(page):
+    confirm_next_dialog(page)
+    page.click("text=Lock my list")
+
+
+def end_phase(page, phase_label):
+    confirm_next_dialog(page)  # TM-S2 may ask first; harmless otherwise
+    page.click(f"button:has-text('End {phase_label}')")
+
+
+def declare(page, trooper, skill, as_marker=False):
+    form = page.locator(".card.order form").first
+    form.locator("select[name=trooper_id]").select_option(label=trooper)
+    form.locator("select[name=skill]").select_option(skill)
+    if as_marker:
+        form.locator("input[name=as_marker]").check()
+    form.locator("button[type=submit]").click()
+
+
+def report(page, outcome, trooper_label, element=""):
+    details = page.locator("details.outcome").last
+    if not details.get_attribute("open"):
+        details.locator("summary").click()
+    form = details.locator("form")
+    form.locator("select[name=outcome]").select_option(outcome)
+    form.locator("select[name=trooper_id]").select_option(label=trooper_label)
+    form.locator("select[name=element]").select_option(element)
+    form.locator("button[type=submit]").click()
