@@ -27,8 +27,8 @@ from .evolve import applies, evolve_all
 from .holoecho import end_holoecho, holoecho_secret
 from .i18n import _
 from .orders import DECLARATION_HOOKS, ORDER_SOURCES, OUTCOMES, Declaration
-from .retreat import RETREAT_ENTERED, ignores_retreat
 from .replacement import replacement_events
+from .retreat import RETREAT_ENTERED, ignores_retreat
 from .sealing import REVEAL_CONSEQUENCES, reveal
 from .state import (
     CAMOUFLAGE,
