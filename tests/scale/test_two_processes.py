@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import redis
+from websockets.exceptions import ConnectionClosed
 
 from tests.scale.servers import (
     Browser,
@@ -179,11 +180,20 @@ def test_kill_9_of_one_process_mid_burst_keeps_every_acknowledged_action_once(cl
         (bob, bob.browser.clone(two.url), f"b2-{code}"),
     ]
     before = read_postgres(cluster.database_url, code)[0].seq
-    with ThreadPoolExecutor(len(phones)) as pool:
-        runs = [pool.submit(hammer, p, b, prefix, 40, 15) for p, b, prefix in phones]
-        wait_for(lambda: read_postgres(cluster.database_url, code)[0].seq >= before + 20, 15)
-        one.kill()
-        sent = [s for run in runs for s in run.result(timeout=60)]
+    # Bob's phone also watches through a socket on the process about to die.
+    with open_socket(one, code, bob.browser, origin=one.url) as watching:
+        assert "You: Bob" in watching.recv(timeout=5)
+        with ThreadPoolExecutor(len(phones)) as pool:
+            runs = [pool.submit(hammer, p, b, prefix, 40, 15) for p, b, prefix in phones]
+            wait_for(lambda: read_postgres(cluster.database_url, code)[0].seq >= before + 20, 15)
+            one.kill()
+            sent = [s for run in runs for s in run.result(timeout=60)]
+        # The socket dropped without a close frame: the browser sees 1006,
+        # which the htmx ws extension reconnects on.
+        with pytest.raises(ConnectionClosed) as dropped:
+            for _ in range(1000):
+                watching.recv(timeout=10)
+        assert dropped.value.rcvd is None
     one.start()
 
     lost = [s for s in sent if s.outcome == "lost"]
@@ -209,6 +219,12 @@ def test_kill_9_of_one_process_mid_burst_keeps_every_acknowledged_action_once(cl
     verify_log(match, rows)
     seen = events_by_action(rows)
     assert all(len(seen[s.action_id]) == 1 for s in sent)
+    # Reconnecting (here to the survivor) shows exactly what a fresh load shows.
+    with open_socket(two, code, bob.browser, origin=two.url) as socket:
+        frame = socket.recv(timeout=5)
+    page = bob.browser.clone(one.url).get(f"/m/{code}/").body
+    assert (seq_of(frame), blocks_of(frame)) == (seq_of(page), blocks_of(page))
+    assert seq_of(page) == len(rows)
 
 
 def test_wrong_pins_are_counted_across_both_processes(cluster):
