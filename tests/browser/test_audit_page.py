@@ -8,6 +8,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from .pages import add_trooper
+
 pytestmark = pytest.mark.browser
 
 CREATE_CAROL = """
@@ -15,18 +17,6 @@ from django.contrib.auth.models import Group, User
 carol = User.objects.create_user("carol", password="carol-organizes-2026")
 carol.groups.add(Group.objects.get(name="organizers"))
 """
-
-
-def add_trooper(page, name, cost, traits=()):
-    form = page.locator("form.addrow")
-    form.locator("input[name=name]").fill(name)
-    form.locator("input[name=cost]").fill(str(cost))
-    if traits:
-        form.locator("details.traits summary").click()
-        for trait in traits:
-            form.locator(f"input[name=traits][value={trait}]").check()
-    form.locator("button[type=submit]").click()
-    expect(page.locator("table.list")).to_contain_text(name)
 
 
 def csp_errors(page) -> list[str]:

@@ -5,19 +5,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from .pages import add_trooper
+
 pytestmark = pytest.mark.browser
-
-
-def add_trooper(page, name, cost, traits=()):
-    form = page.locator("form.addrow")
-    form.locator("input[name=name]").fill(name)
-    form.locator("input[name=cost]").fill(str(cost))
-    if traits:
-        form.locator("details.traits summary").click()
-        for trait in traits:
-            form.locator(f"input[name=traits][value={trait}]").check()
-    form.locator("button[type=submit]").click()
-    expect(page.locator("table.list")).to_contain_text(name)
 
 
 def test_two_phones_set_up_seal_and_see_changes_live(server, phone):
