@@ -131,6 +131,10 @@ def playwright_session():
 
 @pytest.fixture(scope="session")
 def browser(playwright_session):
+    # Two cores run the server, Chromium and the tests: give slow pushes room.
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=15_000)
     manager, path = playwright_session
     instance = manager.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
     yield instance
@@ -145,7 +149,7 @@ def phone(browser, playwright_session):
 
     def open_phone(locale: str = "en-GB"):
         context = browser.new_context(**manager.devices["Pixel 7"], locale=locale)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(20_000)
         contexts.append(context)
         return context.new_page()
 
