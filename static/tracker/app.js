@@ -43,6 +43,23 @@
     }
   });
 
+  /* The answer to this phone's own request and the socket's pushes travel on
+     two connections. If a push for a newer seq landed first, the answer shows
+     the past: swapping it in would roll the page back, and the socket only
+     re-sends blocks that change again. Keep the page and resync instead. */
+  function seqIn(html) {
+    var found = /id="seq"[^>]*data-seq="(\d+)"/.exec(html || "");
+    return found ? Number(found[1]) : null;
+  }
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var shown = document.getElementById("seq");
+    var answered = seqIn(evt.detail.serverResponse);
+    if (shown && answered !== null && answered < Number(shown.dataset.seq)) {
+      evt.detail.shouldSwap = false;
+      resync();
+    }
+  });
+
   document.addEventListener("htmx:wsOpen", function (evt) {
     socket = evt.detail.socketWrapper;
     status(true);
