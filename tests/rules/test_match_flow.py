@@ -35,6 +35,20 @@ def two_lists():
     return a, b
 
 
+def started_with_secrets() -> Game:
+    """Alice's Lieutenant, hidden Ninja and real Holoecho sealed; Round 1 on."""
+    a, b = two_lists()
+    return Game.started(
+        a,
+        b,
+        seal_a={
+            "lieutenant": "Kaplan",
+            "hd": {"Ninja": "roof"},
+            "holoecho": {"Hassassin Ayyar": "marker1"},
+        },
+    )
+
+
 def test_locking_a_list_over_the_points_limit_is_refused():
     game = Game.listed([trooper("X", 10)], [trooper("Y", 10)], points=300)
     with pytest.raises(NotAllowed):
@@ -112,16 +126,7 @@ def test_every_hidden_trooper_needs_a_written_position_hd_1():
 
 
 def test_seal_commitment_is_salted_sha256_of_canonical_payload():
-    a, b = two_lists()
-    game = Game.started(
-        a,
-        b,
-        seal_a={
-            "lieutenant": "Kaplan",
-            "hd": {"Ninja": "roof"},
-            "holoecho": {"Hassassin Ayyar": "marker1"},
-        },
-    )
+    game = started_with_secrets()
     secret = next(
         s for s in game.state.secrets.values() if s.kind == "lieutenant" and s.seat == "A"
     )
@@ -134,16 +139,7 @@ def test_seal_commitment_is_salted_sha256_of_canonical_payload():
 
 
 def test_owner_reveal_publishes_payload_and_nonce_and_verifies():
-    a, b = two_lists()
-    game = Game.started(
-        a,
-        b,
-        seal_a={
-            "lieutenant": "Kaplan",
-            "hd": {"Ninja": "roof"},
-            "holoecho": {"Hassassin Ayyar": "marker1"},
-        },
-    )
+    game = started_with_secrets()
     secret = next(
         s for s in game.state.secrets.values() if s.kind == "lieutenant" and s.seat == "A"
     )
@@ -153,16 +149,7 @@ def test_owner_reveal_publishes_payload_and_nonce_and_verifies():
 
 
 def test_only_the_owner_can_reveal_and_unknown_ids_look_alike():
-    a, b = two_lists()
-    game = Game.started(
-        a,
-        b,
-        seal_a={
-            "lieutenant": "Kaplan",
-            "hd": {"Ninja": "roof"},
-            "holoecho": {"Hassassin Ayyar": "marker1"},
-        },
-    )
+    game = started_with_secrets()
     secret = next(s for s in game.state.secrets.values() if s.kind == "hd_position")
     with pytest.raises(UnknownElement) as theirs:
         game.do("B", RevealSecret(secret_id=secret.id))
@@ -172,16 +159,7 @@ def test_only_the_owner_can_reveal_and_unknown_ids_look_alike():
 
 
 def test_turn_phases_run_tactical_impetuous_orders_states_then_other_player():
-    a, b = two_lists()
-    game = Game.started(
-        a,
-        b,
-        seal_a={
-            "lieutenant": "Kaplan",
-            "hd": {"Ninja": "roof"},
-            "holoecho": {"Hassassin Ayyar": "marker1"},
-        },
-    )
+    game = started_with_secrets()
     seen = []
     while game.state.turn.seat == "A":
         seen.append(game.state.turn.phase)
@@ -191,16 +169,7 @@ def test_turn_phases_run_tactical_impetuous_orders_states_then_other_player():
 
 
 def test_stale_phase_tap_does_not_skip_two_phases():
-    a, b = two_lists()
-    game = Game.started(
-        a,
-        b,
-        seal_a={
-            "lieutenant": "Kaplan",
-            "hd": {"Ninja": "roof"},
-            "holoecho": {"Hassassin Ayyar": "marker1"},
-        },
-    )
+    game = started_with_secrets()
     game.do("A", AdvancePhase(expected=TACTICAL))
     with pytest.raises(NotAllowed):
         game.do("A", AdvancePhase(expected=TACTICAL))
@@ -261,15 +230,6 @@ def test_orders_spend_the_pool_of_the_troopers_combat_group():
 
 
 def test_replay_equals_step_by_step_state():
-    a, b = two_lists()
-    game = Game.started(
-        a,
-        b,
-        seal_a={
-            "lieutenant": "Kaplan",
-            "hd": {"Ninja": "roof"},
-            "holoecho": {"Hassassin Ayyar": "marker1"},
-        },
-    )
+    game = started_with_secrets()
     game.do("A", SetTrooperState(trooper_id=game.id("Bolt"), condition="dead", tokens=[]))
     assert rules.replay(game.events) == game.state
