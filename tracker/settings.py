@@ -167,6 +167,12 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_SECURE = _env_bool("HTTPS", False)
 CSRF_COOKIE_SECURE = _env_bool("HTTPS", False)
+if _env_bool("HTTPS", False):
+    SECURE_HSTS_SECONDS = 60 * 60 * 24 * 30
+# Trust X-Forwarded-For/-Proto only behind a reverse proxy we run ourselves.
+BEHIND_PROXY = _env_bool("BEHIND_PROXY", False)
+if BEHIND_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 if os.environ.get("REDIS_URL"):

@@ -363,8 +363,9 @@ def test_wrong_pins_lock_their_seat_whatever_address_they_come_from(alice, bob):
 def test_a_forged_x_forwarded_for_does_not_reset_the_pin_limit_on_the_make_run_server(
     tmp_path,
 ):
-    # `make run` serves with daphne's --proxy-headers, so the address a guess
-    # is counted under is whatever X-Forwarded-For says.
+    # Wrong PINs are counted per seat as well as per address, so even behind
+    # a proxy (BEHIND_PROXY=1, where X-Forwarded-For is trusted) a forged
+    # address never resets the limit.
     env = server_env(tmp_path, GUESS_LIMIT="3")
     manage(env, "migrate", "--noinput", "-v0")
     server = LiveServer(env, tmp_path / "serve.log", make_run=True).start()

@@ -25,6 +25,9 @@ class Command(BaseCommand):
             )
         self.stdout.write(_("On this computer: http://localhost:%(port)s/") % {"port": port})
         self.stdout.flush()
-        CommandLineInterface().run(
-            ["-b", options["host"], "-p", str(port), "--proxy-headers", "tracker.asgi:application"]
-        )
+        args = ["-b", options["host"], "-p", str(port)]
+        if settings.BEHIND_PROXY:
+            # Only behind a proxy we run ourselves: otherwise any phone could
+            # forge X-Forwarded-For and dodge the per-address guess limits.
+            args.append("--proxy-headers")
+        CommandLineInterface().run([*args, "tracker.asgi:application"])
