@@ -29,7 +29,7 @@ from .i18n import _
 from .orders import DECLARATION_HOOKS, ORDER_SOURCES, OUTCOMES, Declaration
 from .replacement import replacement_events
 from .retreat import RETREAT_ENTERED, ignores_retreat
-from .sealing import REVEAL_CONSEQUENCES, reveal
+from .sealing import REVEAL_CONSEQUENCES, reserve_of, reveal
 from .state import (
     CAMOUFLAGE,
     DEPLOYMENT,
@@ -116,7 +116,7 @@ def end_hidden_deployment(
 def _placed(state: MatchState, secret: Secret, rule: str) -> list[Event]:
     """REVEAL_CONSEQUENCES[HD_POSITION]: the trooper is on the table."""
     trooper = state.troopers[secret.payload["trooper_id"]]
-    return [
+    events: list[Event] = [
         HiddenDeploymentEnded(
             trooper_id=trooper.id,
             trooper_name=trooper.name,
@@ -125,6 +125,13 @@ def _placed(state: MatchState, secret: Secret, rule: str) -> list[Event]:
             rule=rule,
         )
     ]
+    # TM-S1: a reserve deployed hidden kept its seal (sealing.ReserveDeployedHidden);
+    # now that the trooper is on the table, it ends too. Never during deployment
+    # (HD-4): the reserve is only deployed after the opponent.
+    reserve = reserve_of(state, trooper.id)
+    if reserve is not None and state.phase != DEPLOYMENT:
+        events.extend(reveal(state, reserve, "TM-S1"))
+    return events
 
 
 REVEAL_CONSEQUENCES[HD_POSITION] = _placed

@@ -74,6 +74,18 @@ class DeploymentSealed(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ReserveDeployedHidden(Event):
+    """Private to the owner: the reserved trooper (TM-S1) was deployed in
+    Hidden Deployment. Revealing the reserve now would name a trooper still
+    hidden (HD intro), so its seal stays closed until its Hidden Deployment
+    ends; this one event stands where the reveal would be, so the numbering
+    the opponent sees is the same either way."""
+
+    seat: str
+    trooper_id: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class SecretRevealed(Event):
     secret_id: str
     seat: str
@@ -276,10 +288,19 @@ def seal_deployment(state: MatchState, seat: str, command: SealDeployment) -> li
     after = evolve_all(state, events)
     if all(after.seat(s).deployment_sealed for s in SEATS):
         # Deployment is over: a reserved trooper (TM-S1) is now on the table,
-        # so its seal ends, and Game Round 1 begins.
+        # so its seal ends, and Game Round 1 begins. One deployed in Hidden
+        # Deployment is not on the table: its seal ends with its HD (below).
         for secret in list(after.secrets.values()):
             if secret.kind == RESERVE and not secret.revealed:
-                more = reveal(after, secret, "TM-S1")
+                reserved = after.troopers[secret.payload["trooper_id"]]
+                if reserved.hidden:
+                    more = [
+                        ReserveDeployedHidden(
+                            seat=secret.seat, trooper_id=reserved.id, private_to=secret.seat
+                        )
+                    ]
+                else:
+                    more = reveal(after, secret, "TM-S1")
                 events.extend(more)
                 after = evolve_all(after, more)
         events.extend(start_first_turn(after))
@@ -363,6 +384,23 @@ def _sealed_applied(state: MatchState, event: SecretsSealed) -> MatchState:
 @applies(DeploymentSealed)
 def _deployment_sealed(state: MatchState, event: DeploymentSealed) -> MatchState:
     return state.with_seat(event.seat, deployment_sealed=True)
+
+
+def reserve_of(state: MatchState, trooper_id: str) -> Secret | None:
+    """The still-sealed TM-S1 reserve naming `trooper_id`, if any."""
+    for secret in state.secrets.values():
+        if (
+            secret.kind == RESERVE
+            and not secret.revealed
+            and secret.payload.get("trooper_id") == trooper_id
+        ):
+            return secret
+    return None
+
+
+@applies(ReserveDeployedHidden)
+def _reserve_deployed_hidden(state: MatchState, event: ReserveDeployedHidden) -> MatchState:
+    return state.with_trooper(event.trooper_id, reserved=False)
 
 
 @applies(SecretRevealed)
