@@ -53,7 +53,8 @@ def parse_pairings(text: str) -> tuple[list[Pairing], list[str]]:
             )
             continue
         table, player_a, player_b = cells
-        if not table.isdigit() or not 1 <= int(table) <= MAX_TABLE:
+        # ASCII digits only: str.isdigit() also accepts "²", which int() refuses.
+        if not re.fullmatch(r"[0-9]{1,6}", table) or not 1 <= int(table) <= MAX_TABLE:
             errors.append(
                 _("Line %(line)s: the table number must be a whole number from 1 to %(max)s.")
                 % {"line": number, "max": MAX_TABLE}

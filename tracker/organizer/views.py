@@ -4,6 +4,7 @@ one write path), audit (verify, timeline, replay) and exports."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from django.contrib import messages
 from django.core.paginator import Paginator
@@ -32,6 +33,13 @@ SEATS_FOR_LISTS = Prefetch(
         "letter"
     ),
 )
+
+
+def _whole_number(text: str) -> int | None:
+    """A whole number from a query string, or None. ASCII digits only, and
+    short: str.isdigit() also accepts "²" (which int() refuses), and a long
+    run of digits is refused by int() or overflows the database column."""
+    return int(text) if re.fullmatch(r"[0-9]{1,9}", text or "") else None
 
 
 def _day_start(day: dt.date) -> dt.datetime:
@@ -183,8 +191,9 @@ def event_sheets(request, pk: int):
     """Seat links and QR codes, one printed sheet per table."""
     event = _event(pk)
     matches = Match.objects.filter(event=event).prefetch_related("seats")
-    if request.GET.get("round", "").isdigit():
-        matches = matches.filter(event_round=int(request.GET["round"]))
+    chosen_round = _whole_number(request.GET.get("round", ""))
+    if chosen_round is not None:
+        matches = matches.filter(event_round=chosen_round)
     matches = matches.order_by("event_round", "table_number", "pk")
     return render(
         request, "organizer/sheets.html", {"event": event, "sheets": _sheets(request, matches)}
@@ -217,8 +226,8 @@ def match_audit(request, code: str):
     rows = _rows(match)
     final = audit.replay(rows)
     upto = audit.open_upto(final, request.user.get_username(), rows)
-    at = request.GET.get("at", "")
-    chosen = int(at) if at.isdigit() and 0 < int(at) <= len(rows) else None
+    at = _whole_number(request.GET.get("at", ""))
+    chosen = at if at is not None and 0 < at <= len(rows) else None
     shown = audit.replay(rows, upto=chosen) if chosen else final
     full = upto is None or shown.seq <= upto
     secrets = audit.secrets(final.state, final.times, upto)
