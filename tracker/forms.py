@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import fields
 
 from django import forms
+from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from tracker import rules
@@ -137,10 +138,24 @@ BUILDERS: dict[str, Builder] = {
 INTERNAL = {"MoveSeat", "ClaimSeat"}
 
 
+def _without_nul(post):
+    """The post without U+0000 in any key or value. Nobody types it, and
+    PostgreSQL refuses it in text and jsonb columns (a dispute reason with one
+    was a 500 there, Match.result being jsonb); Django's own form fields
+    refuse it too. Dropped here, every command (builders included) is clean."""
+    if not any("\x00" in key or any("\x00" in v for v in values) for key, values in post.lists()):
+        return post
+    clean = QueryDict(mutable=True)
+    for key, values in post.lists():
+        clean.setlist(key.replace("\x00", ""), [v.replace("\x00", "") for v in values])
+    return clean
+
+
 def build_command(name: str, post, match: Match, seat: Seat) -> rules.Command:
     command_type = rules.COMMAND_TYPES.get(name)
     if command_type is None or name in INTERNAL:
         raise rules.InvalidInput(mark("Unknown action."))
+    post = _without_nul(post)
     if name in BUILDERS:
         return BUILDERS[name](post, match, seat)
     return generic_command(command_type, post)
