@@ -500,6 +500,7 @@ class Table:
     def __init__(self, rng, typist: Typist, creator: str = "A"):
         self.rng, self.typist, self.creator = rng, typist, creator
         self.clients = {"A": Client(), "B": Client(), "spectator": Client()}
+        self.viewers = list(VIEWERS)  # and "A-old"/"B-old" once a seat moves
         self.recorder = Recorder()
         self.screens: dict[str, dict[str, str]] = {"A": {}, "B": {}}
         self.sockets: dict[str, WebsocketCommunicator] = {}
@@ -664,11 +665,11 @@ class Table:
             viewer, path, data, htmx = self.last_post
             self.post(viewer, path, dict(data), htmx=htmx, action_id=data["action_id"])
         elif roll < 0.85:
-            viewer = rng.choice(["spectator", "anonymous"])
+            viewer = rng.choice([v for v in self.viewers if v not in ("A", "B")])
             command = rng.choice(["DeclareSkill", "RevealSecret", "SealNote", "AdvancePhase"])
             self.post(viewer, f"/m/{self.code}/act/{command}/", {"trooper_id": "x"})
         else:
-            viewer = rng.choice(VIEWERS)
+            viewer = rng.choice(self.viewers)
             path = rng.choice(
                 [
                     f"/m/{self.code}/",
@@ -684,10 +685,10 @@ class Table:
     def finale(self):
         """What everyone fetches at the end: their page (the seats' pages also
         give the owner's text of each secret), an htmx partial, an export."""
-        for viewer in VIEWERS:
+        for viewer in self.viewers:
             self.get(viewer, f"/m/{self.code}/")
-        self.get(self.rng.choice(VIEWERS), f"/m/{self.code}/blocks/", htmx=True)
-        for viewer in ("A", "B", self.rng.choice(["spectator", "anonymous"])):
+        self.get(self.rng.choice(self.viewers), f"/m/{self.code}/blocks/", htmx=True)
+        for viewer in ("A", "B", self.rng.choice([v for v in self.viewers if v not in "AB"])):
             self.get(viewer, f"/m/{self.code}/export.json")
 
     # ------------------------------------------------------- sockets (async)
@@ -700,16 +701,41 @@ class Table:
             headers.append((b"cookie", cookie.encode()))
         return headers
 
+    async def _connect(self, viewer: str) -> None:
+        socket = WebsocketCommunicator(
+            application, f"/ws/m/{self.code}/", headers=self._socket_headers(viewer)
+        )
+        connected, _ = await socket.connect(timeout=10)
+        assert connected, viewer
+        self.sockets[viewer] = socket
+        self.socket_seq[viewer] = -1
+
     async def connect(self):
         for viewer in VIEWERS:
-            socket = WebsocketCommunicator(
-                application, f"/ws/m/{self.code}/", headers=self._socket_headers(viewer)
-            )
-            connected, _ = await socket.connect(timeout=10)
-            assert connected, viewer
-            self.sockets[viewer] = socket
-            self.socket_seq[viewer] = -1
+            await self._connect(viewer)
         await self.settle()
+
+    def _move_seat(self, seat: str, old: str) -> None:
+        path = f"/m/{self.code}/s/{self.match.seats.get(letter=seat).token}/"
+        self.clients[old], self.clients[seat] = self.clients[seat], Client()
+        self.screens[seat] = {}
+        self.get(seat, path)
+        response = self.post(seat, path, {"pin": "1234"}, htmx=False)
+        assert response.status_code == 302, response.status_code
+
+    async def move_seat(self, seat: str | None = None) -> None:
+        """A player moves their seat to a new phone with the PIN. The old
+        phone keeps its cookies and its socket, and from the next push on is
+        a spectator ("A-old"): none of the seat's secrets may reach it."""
+        seat = seat or self.rng.choice("AB")
+        old = f"{seat}-old"
+        if old in self.clients:
+            return
+        self.sockets[old] = self.sockets.pop(seat)
+        self.socket_seq[old] = self.socket_seq.pop(seat)
+        self.viewers.append(old)
+        await sync_to_async(self._move_seat)(seat, old)
+        await self._connect(seat)
 
     async def _frame(self, viewer: str) -> None:
         # receive_from that times out cancels the app: wait long, it only
@@ -729,7 +755,7 @@ class Table:
                 await self._frame(viewer)
 
     async def socket_message(self):
-        viewer = self.rng.choice(VIEWERS)
+        viewer = self.rng.choice(self.viewers)
         socket = self.sockets[viewer]
         if self.rng.random() < 0.6:
             await socket.send_to(text_data=json.dumps({"resync": True}))
@@ -755,13 +781,16 @@ async def play(table: Table, lists: dict, moves: int) -> None:
         await run(*step)
         await table.settle()
     for _ in range(moves):
-        if table.rng.random() < 0.12:
+        roll = table.rng.random()
+        if roll < 0.1:
             await table.socket_message()
+        elif roll < 0.14:
+            await table.move_seat()
         else:
             await run(table.move)
         await table.settle()
     await run(table.finale)
-    for viewer in VIEWERS:
+    for viewer in table.viewers:
         await table.sockets[viewer].send_to(text_data=json.dumps({"resync": True}))
         await table._frame(viewer)
     await table.close()

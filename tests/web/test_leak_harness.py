@@ -24,7 +24,7 @@ import time
 from collections import Counter
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from django.core.cache import cache
 from django.test import Client
 from hypothesis import HealthCheck, given
@@ -102,6 +102,7 @@ def check_match(table: Table, stats: Counter) -> None:
     stats["hidden troopers"] += sum(1 for t in state.troopers.values() if t.hidden)
     stats["playing"] += state.phase == "playing"
     stats["posts"] += table.posts
+    stats["seats moved to a new phone"] += sum(v.endswith("-old") for v in table.viewers)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -182,6 +183,56 @@ def test_the_harness_reports_a_leak_planted_in_the_read_path(plant, settings, mo
     for kind in expected:
         assert any(kind in f for f in found), (plant, kind)
     assert any("(frame)" in f for f in found) and any("(GET " in f for f in found), plant
+
+
+def _stale_render(self):
+    """A consumer that keeps the seat it found at connect()."""
+    from tracker.rendering import blocks_for
+
+    match = Match.objects.get(pk=self.match_id)
+    return blocks_for(match, match.seats.get(letter=self.letter) if self.letter else None)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("consumer", ["as built", "keeping the seat it connected with"])
+def test_a_phone_whose_seat_moved_to_another_phone_gets_no_more_of_its_secrets(
+    consumer, settings, monkeypatch
+):
+    """Alice moves her seat to a new phone with her PIN; her old phone, socket
+    still open, is a spectator from the next push on. Planting a consumer that
+    does not re-read the seat at each push shows the check can fail."""
+    from tracker.consumers import MatchConsumer
+
+    settings.PASSWORD_HASHERS = FAST_PINS
+    if consumer != "as built":
+        monkeypatch.setattr(MatchConsumer, "_render", _stale_render)
+    table = Table(random.Random(7), Typist(f"{next(_tags):05d}"), "A")
+
+    async def scenario():
+        run = sync_to_async(lambda fn, *args: fn(*args))
+        await run(table.create)
+        await table.connect()
+        for step in table.set_up(FULL_TABLE):
+            await run(*step)
+            await table.settle()
+        await table.move_seat("A")
+        await table.settle()
+        await run(table.tap_first, "B", "SealNote")  # any push will do
+        await table.settle()
+        # The old phone wakes up and asks for everything again.
+        await table.sockets["A-old"].send_to(text_data=json.dumps({"resync": True}))
+        await table._frame("A-old")
+        await run(table.finale)
+        await table.close()
+
+    async_to_sync(scenario)()
+    old = [f for f in leaks_in(table) if f.startswith("A-old ")]
+    old_frames = [r for r in table.recorder.received if r.viewer == "A-old" and r.what == "frame"]
+    assert old_frames, "the old phone's socket received the pushes after the move"
+    if consumer == "as built":
+        assert leaks_in(table) == []
+    else:
+        assert old, "the stale consumer's frames to the old phone must be reported"
 
 
 # ------------------------------------------------- what the harness found
