@@ -4,8 +4,9 @@ Each match (hypothesis): random army lists with Hidden Deployment,
 Camouflage, Infiltration and Holoprojector troopers; both players tap what
 their own screen offers, with random choices, now and then a tampered field
 (another trooper's id, a hidden one's, junk), a replayed action id or a plain
-non-htmx post; a spectator and an anonymous visitor poke at the match. Every
-byte each seat, the spectator and the anonymous visitor receive is recorded:
+non-htmx post; a spectator and an anonymous visitor poke at the match; now and
+then a seat moves to a new phone with its PIN (the old phone, socket still
+open, is one more viewer). Every byte each of them receives is recorded:
 full pages, htmx partials, websocket frames, redirects (with their decoded
 messages), 4xx pages and exports. Then, against the log's SecretRevealed
 events: before the reveal of a secret, no canary of it (leaks.py) is in any
@@ -120,6 +121,8 @@ def test_no_secret_reaches_anyone_but_its_owner_before_its_reveal(settings):
         lists=st.fixed_dictionaries({"A": army, "B": army}),
         moves=st.integers(min_value=3, max_value=7),
         creator=st.sampled_from("AB"),
+        # A seeded generator, not hypothesis-chosen values: those lean to the
+        # first option of every form and gave half as many reveals.
         rng=st.randoms(use_true_random=True),
     )
     def one_match(lists, moves, creator, rng):
@@ -131,11 +134,13 @@ def test_no_secret_reaches_anyone_but_its_owner_before_its_reveal(settings):
     one_match()
     elapsed = time.monotonic() - started
     print(f"\nleak harness: {dict(stats)} in {elapsed:.1f}s")
-    # The run exercised what it claims to check.
+    # The run exercised what it claims to check (given enough matches to expect it).
     by_rule = sum(
         n for key, n in stats.items() if key.startswith("reveals ") and "owner" not in key
     )
-    assert stats["reveals"] and by_rule and stats["hidden troopers"] and stats["frames"]
+    if stats["matches"] >= 50:
+        assert stats["reveals"] and by_rule and stats["hidden troopers"] and stats["frames"]
+        assert stats["seats moved to a new phone"]
 
 
 # ------------------------------------------- the harness sees a planted leak
