@@ -17,9 +17,9 @@ from django.views.decorators.http import require_GET, require_POST
 from tracker import actions, rules, seats
 from tracker.forms import ClaimSeatForm, CreateMatchForm, MoveSeatForm, TrooperForm, build_command
 from tracker.models import Match, Seat
-from tracker.reading import seen_by
+from tracker.reading import load_state, seen_by
 from tracker.rendering import oob_frame, render_blocks
-from tracker.rules.setup import ClaimSeat, MoveSeat, clean_trooper_row
+from tracker.rules.setup import MAX_TROOPERS, ClaimSeat, MoveSeat, clean_trooper_row
 from tracker.rules.state import SETUP
 
 ACTION_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
@@ -207,14 +207,13 @@ def draft_add(request, code: str):
         clean_trooper_row(row)
         with transaction.atomic():
             seat = Seat.objects.select_for_update().get(match=match, letter=letter)
-            if (
-                seen_by(match, letter).view.phase != SETUP
-                or seen_by(match, letter).view.me.list_locked
-            ):
+            if not _draft_open(match, letter):
                 raise rules.NotAllowed("Your army list is locked.")
             if not any(existing.get("id") == row["id"] for existing in seat.draft):
-                if len(seat.draft) >= 30:
-                    raise rules.InvalidInput("An army list holds at most %(max)s troopers.", max=30)
+                if len(seat.draft) >= MAX_TROOPERS:
+                    raise rules.InvalidInput(
+                        "An army list holds at most %(max)s troopers.", max=MAX_TROOPERS
+                    )
                 seat.draft = [*seat.draft, row]
                 seat.save(update_fields=["draft"])
     except rules.RuleViolation as error:
@@ -231,11 +230,18 @@ def draft_remove(request, code: str):
     trooper_id = request.POST.get("trooper_id", "")
     with transaction.atomic():
         seat = Seat.objects.select_for_update().get(match=match, letter=letter)
-        if seen_by(match, letter).view.me.list_locked:
-            return _respond(request, match, letter, _("Your army list is locked."))
-        seat.draft = [row for row in seat.draft if row.get("id") != trooper_id]
-        seat.save(update_fields=["draft"])
-    return _respond(request, match, letter)
+        locked = not _draft_open(match, letter)
+        if not locked:
+            seat.draft = [row for row in seat.draft if row.get("id") != trooper_id]
+            seat.save(update_fields=["draft"])
+    # Rendered after the transaction: the write lock is not held for a render.
+    return _respond(request, match, letter, _("Your army list is locked.") if locked else "")
+
+
+def _draft_open(match: Match, letter: str) -> bool:
+    """Whether `letter` may still edit its draft: the state, not a whole view."""
+    state = load_state(match)
+    return state.phase == SETUP and not state.seat(letter).list_locked
 
 
 @require_GET
