@@ -189,6 +189,17 @@ def _fill_one(rendered: RenderedForm, name: str, value: object) -> None:
         first.value = "" if value is None else str(value)
 
 
+def _tap_map(rendered: RenderedForm, x_id: str, x: int, y: int) -> None:
+    """What app.js does on a tap on the table map: whole millimetres into the
+    two hidden inputs the map names (data-x, data-y)."""
+    svg = rendered.node.select_one(f'svg.tablemap[data-x="{x_id}"]')
+    if svg is None:
+        raise PhoneError(f"{rendered.command}: no table map writes {x_id!r}")
+    for field_id, value in ((svg["data-x"], x), (svg["data-y"], y)):
+        node = rendered.node.select_one(f"#{field_id}")
+        _first(rendered.form, node["name"]).force_value(str(max(0, min(1200, int(value)))))
+
+
 def _could_fill(rendered: RenderedForm, values: dict[str, object]) -> bool:
     try:
         probe = RenderedForm(rendered.url, rendered.htmx, rendered.node, _parse(rendered.node))
@@ -282,15 +293,15 @@ class Phone:
                 found.append(rendered)
         return found
 
-    def form(self, command: str, text: str | None = None, **values) -> RenderedForm:
-        """The one rendered form for `command` that shows `text` and can take
-        `values`."""
+    def form(self, command: str, shows: str | None = None, **values) -> RenderedForm:
+        """The one rendered form for `command` whose text includes `shows` and
+        that can take `values`."""
         candidates = self.forms(command)
         if not candidates:
             shown = sorted({f.command for f in self.forms()})
             raise PhoneError(f"the page shows no {command} form (it shows {shown})")
-        if text is not None:
-            candidates = [f for f in candidates if text.lower() in f.text.lower()]
+        if shows is not None:
+            candidates = [f for f in candidates if shows.lower() in f.text.lower()]
         fitting = [f for f in candidates if _could_fill(f, values)]
         if len(fitting) == 1:
             return fitting[0]
@@ -298,26 +309,37 @@ class Phone:
             # Fill the first candidate for real to raise its precise reason.
             if candidates:
                 candidates[0].fill(values)
-            raise PhoneError(f"no {command} form shows {text!r}")
+            raise PhoneError(f"no {command} form shows {shows!r}")
         raise PhoneError(
-            f"{len(fitting)} {command} forms fit {values} {text or ''}: "
-            f"give text= or a field that tells them apart"
+            f"{len(fitting)} {command} forms fit {values} {shows or ''}: "
+            f"give shows= or a field that tells them apart"
         )
 
-    def can(self, command: str, text: str | None = None, **values) -> bool:
+    def can(self, command: str, shows: str | None = None, **values) -> bool:
         try:
-            self.form(command, text, **values)
+            self.form(command, shows, **values)
         except PhoneError:
             return False
         return True
 
     def submit(
-        self, command: str, *, text: str | None = None, action_id: str | None = None, **values
+        self,
+        command: str,
+        *,
+        shows: str | None = None,
+        action_id: str | None = None,
+        map_taps: dict[str, tuple[int, int]] | None = None,
+        **values,
     ):
         """Tap `command`'s form with `values` filled, then re-read the page.
-        Returns the response to the submit; `self.error` holds its refusal."""
-        rendered = self.form(command, text, **values)
+        Returns the response to the submit; `self.error` holds its refusal.
+
+        `map_taps` taps a table map as app.js does: {"hd_x_<id>": (x, y)}
+        writes the two hidden inputs an `svg.tablemap` of the form names."""
+        rendered = self.form(command, shows, **values)
         rendered.fill(values)
+        for x_id, (x, y) in (map_taps or {}).items():
+            _tap_map(rendered, x_id, x, y)
         return self.send(rendered, action_id=action_id)
 
     def send(self, rendered: RenderedForm, action_id: str | None = None, reload: bool = True):
@@ -350,6 +372,14 @@ class Phone:
         if reload:
             self.visit(self.url)
         return response
+
+    def trooper_id(self, name: str) -> str:
+        """The id of the trooper this page lists under `name`."""
+        for item in self.soup.select("li.trooper"):
+            shown = item.select_one(".name")
+            if shown is not None and shown.get_text(strip=True) == name:
+                return item["id"].removeprefix("trooper-")
+        raise PhoneError(f"this page lists no trooper named {name!r}")
 
     # -- getting to a match ----------------------------------------------------
 
