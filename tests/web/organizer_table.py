@@ -58,7 +58,7 @@ def play_out(a, b, limit=60):
         if state.phase != PLAYING:
             return
         assert (
-            error_of(phones[state.turn.seat].act("AdvancePhase", expected=state.turn.phase)) is None
+            error_of(phones[state.turn.seat].raw_post("AdvancePhase", expected=state.turn.phase)) is None
         )
 
 
