@@ -262,7 +262,15 @@
     }
   }
 
+  /* A list (select with size) starts on its first entry, like a drop-down. */
+  function pickFirst() {
+    Array.prototype.forEach.call(document.querySelectorAll("select[size]"), function (list) {
+      if (list.selectedIndex < 0 && list.options.length) { list.selectedIndex = 0; }
+    });
+  }
+
   function afterChange() {
+    pickFirst();
     verifyAll();
     banners();
     clearStaleError();
