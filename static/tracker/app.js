@@ -56,16 +56,18 @@
     var bar = document.getElementById("unsent");
     if (bar) { bar.hidden = !tap; }
   }
-  document.addEventListener("htmx:sendError", function (evt) {
+  /* Watched on the request itself: by the time it fails, a push may have
+     replaced the form, and events of a detached form never reach document. */
+  document.addEventListener("htmx:beforeSend", function (evt) {
     var tap = evt.detail.elt && evt.detail.elt.trackerTap;
-    if (tap) { showUnsent(tap); }
-  });
-  document.addEventListener("htmx:afterRequest", function (evt) {
     var xhr = evt.detail.xhr;
-    if (xhr && xhr.status > 0 && evt.detail.requestConfig && evt.detail.requestConfig.verb === "post" && unsent &&
-        evt.detail.elt && (evt.detail.elt.trackerTap === unsent || resending === unsent)) {
-      showUnsent(null);
-    }
+    if (!tap || !xhr || evt.detail.requestConfig.verb !== "post") { return; }
+    var failed = function () { showUnsent(tap); };
+    xhr.addEventListener("error", failed);
+    xhr.addEventListener("timeout", failed);
+    xhr.addEventListener("load", function () {
+      if (unsent && unsent.id === tap.id) { showUnsent(null); }
+    });
   });
   document.addEventListener("click", function (evt) {
     if (!evt.target.closest || !evt.target.closest("#resend") || !unsent || !window.htmx) { return; }

@@ -48,7 +48,16 @@ def device(browser, playwright_session):
         context.add_init_script(path=str(AXE))
         contexts.append(context)
         page = context.new_page()
-        page.on("dialog", lambda dialog: dialog.accept())
+        # Dialogs are accepted unless the test queued a False in page.answers;
+        # their messages are kept in page.asked.
+        page.asked, page.answers = [], []
+
+        def answer(dialog, page=page):
+            page.asked.append(dialog.message)
+            agree = page.answers.pop(0) if page.answers else True
+            (dialog.accept if agree else dialog.dismiss)()
+
+        page.on("dialog", answer)
         return page
 
     yield open_device
@@ -169,3 +178,105 @@ def test_a_short_match_on_a_spanish_and_an_english_phone(server, device):
     screenshot(carol, "08-organizer-audit")
     carol.click("nav.orgnav >> text=Events")
     check_page(carol, "en")
+
+
+def set_up_to_round_one(server, device, bea_lang="es"):
+    """Two claimed phones with locked lists and sealed deployments; Alice plays first."""
+    host = device("en")
+    host.goto(server.url + "/")
+    host.fill("input[name=name]", "Tuesday")
+    host.click("button.primary")
+    links = host.locator("a.seaturl").all_inner_texts()
+    alice, bea = device("en"), device(bea_lang, "dark")
+    claim(alice, links[0], "Alice", "en")
+    claim(bea, links[1], "Beatriz", bea_lang)
+    add_trooper(alice, "Kaplan", 20, traits=["lieutenant_candidate"])
+    add_trooper(bea, "Bolt", 15, traits=["lieutenant_candidate"])
+    for page in (alice, bea):
+        act(page, "LockArmyList")
+    expect(alice.locator("form[hx-post*='/SetInitiative/']")).to_be_visible()
+    alice.select_option("select[name=first_turn]", "A")
+    alice.select_option("select[name=deploys_first]", "A")
+    act(alice, "SetInitiative")
+    expect(bea.locator("form.seal")).to_be_visible()
+    for page in (alice, bea):
+        act(page, "SealDeployment")
+    expect(alice.locator("#blk-header")).to_contain_text("Tactical Phase")
+    return alice, bea
+
+
+def test_a_lost_answer_is_resent_with_its_id_and_the_line_stays_truthful(server, device):
+    alice, bea = set_up_to_round_one(server, device, bea_lang="en")
+
+    # The first End-phase tap reaches the server but its answer is lost on
+    # the way back (the Wi-Fi dropped): the phone says the tap was not sent.
+    lost = []
+
+    def lose_the_answer(route):
+        if not lost:
+            lost.append(route.fetch().status)
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    alice.route("**/act/AdvancePhase/", lose_the_answer)
+    act(alice, "AdvancePhase")
+    expect(alice.locator("#unsent")).to_be_visible()
+    assert lost == [200]
+    # The socket is still open: the line keeps saying so.
+    expect(alice.locator("#connection")).to_have_text(ONLINE["en"])
+    expect(alice.locator("#connection")).not_to_have_class("connection offline")
+
+    # One tap re-sends it with the same action id: the phase moved once.
+    alice.locator("#resend").click()
+    expect(alice.locator("#unsent")).to_be_hidden()
+    expect(alice.locator("#blk-header")).to_contain_text("Impetuous Phase")
+    expect(bea.locator("#blk-header")).to_contain_text("Impetuous Phase")
+    code = alice.locator("#live").get_attribute("data-code")
+    moved = server.shell(
+        "from tracker.models import MatchEvent;"
+        f"print(MatchEvent.objects.filter(match__code='{code}', kind='TurnPhaseChanged').count())"
+    )
+    assert moved.strip().splitlines()[-1] == "1"
+
+    # Offline: the line says so at once; back online it says Live again.
+    alice.context.set_offline(True)
+    expect(alice.locator("#connection")).to_have_class("connection offline")
+    alice.context.set_offline(False)
+    expect(alice.locator("#connection")).to_have_text(ONLINE["en"])
+
+
+def test_errors_clear_and_a_command_token_asks_first(server, device):
+    alice, bea = set_up_to_round_one(server, device, bea_lang="en")
+
+    act(alice, "AdvancePhase")
+    expect(bea.locator("#blk-header")).to_contain_text("Impetuous Phase")
+    # A refused report shows its error; it goes when the match moves on,
+    # even when what moved on (here a state Alice sets on her own trooper)
+    # leaves this phone's controls as they were.
+    details = bea.locator("details.outcome")
+    details.locator("summary").click()
+    details.locator("select[name=element]").select_option("marker1")
+    details.locator("button[type=submit]").click()
+    expect(bea.locator("#blk-controls > .error")).to_contain_text("Holoecho")
+    kaplan = alice.locator("#blk-seat_A li.trooper", has_text="Kaplan")
+    kaplan.locator("summary").click()
+    kaplan.locator("input[name=tokens]").first.check()
+    kaplan.locator("button[type=submit]").click()
+    expect(bea.locator("#blk-log li").first).to_contain_text("Kaplan")
+    expect(bea.locator("#blk-controls > .error")).to_have_count(0)
+
+
+def test_the_once_per_game_strategic_use_asks_for_a_confirmation(server, device):
+    alice, bea = set_up_to_round_one(server, device, bea_lang="en")
+    limit = bea.locator("form[hx-post*='/LimitOpponentTokens/'] button")
+    expect(limit).to_be_visible()
+    tokens = bea.locator("#command-tokens .facts span").first
+    before = tokens.inner_text()
+    bea.answers.append(False)
+    limit.click()
+    bea.wait_for_function("() => !document.querySelector('.htmx-request')")
+    assert bea.asked and "TM-S2" in bea.asked[-1] and "once per game" in bea.asked[-1]
+    assert tokens.inner_text() == before
+    limit.click()  # accepted this time
+    expect(bea.locator("#command-tokens .facts")).not_to_contain_text(before)
