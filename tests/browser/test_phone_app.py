@@ -21,6 +21,17 @@ pytestmark = pytest.mark.browser
 
 ONLINE = {"en": "Live", "es": "En directo"}
 CHECKED = {"en": "Checked on this phone ✓", "es": "Comprobado en este móvil ✓"}
+# Headless Chromium has no vibration motor and may refuse a wake lock: both
+# are recorded instead, to check the page asks for them.
+DEVICE_STUBS = """
+window.__vibrations = [];
+navigator.vibrate = function (pattern) { window.__vibrations.push(pattern); return true; };
+window.__wakeLocks = 0;
+Object.defineProperty(navigator, "wakeLock", { configurable: true, value: { request: function () {
+  window.__wakeLocks += 1;
+  return Promise.resolve({ addEventListener: function () {}, release: function () { return Promise.resolve(); } });
+} } });
+"""
 CREATE_CAROL = """
 from django.contrib.auth.models import Group, User
 carol = User.objects.create_user("carol10", password="carol-organizes-2026")
@@ -46,6 +57,7 @@ def device(browser, playwright_session):
         context = browser.new_context(**options)
         context.set_default_timeout(20_000)
         context.add_init_script(path=str(AXE))
+        context.add_init_script(DEVICE_STUBS)
         contexts.append(context)
         page = context.new_page()
         # Dialogs are accepted unless the test queued a False in page.answers;
@@ -133,6 +145,9 @@ def test_a_short_match_on_a_spanish_and_an_english_phone(server, device):
         expect(banner).to_contain_text("Kaplan")
         expect(banner.locator(".verify")).to_have_text(CHECKED[lang])
         assert_on_first_screen(page, ".banner.reveal:not([hidden])")
+    # The phone that did not reveal vibrated for it; the screen stays on.
+    assert bea.evaluate("window.__vibrations.length") >= 1
+    assert alice.evaluate("window.__wakeLocks") >= 1
     screenshot(bea, "04-reveal-banner-es")
     screenshot(alice, "05-reveal-banner-en")
     # Acknowledged on one phone, it stays on the other, and stays gone here.
@@ -244,6 +259,22 @@ def test_a_lost_answer_is_resent_with_its_id_and_the_line_stays_truthful(server,
     expect(alice.locator("#connection")).to_have_class("connection offline")
     alice.context.set_offline(False)
     expect(alice.locator("#connection")).to_have_text(ONLINE["en"])
+
+    # Installed: the service worker keeps the last match page this phone
+    # saw, and shows it with an offline banner when the network is gone.
+    alice.reload()
+    alice.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
+    alice.reload()
+    expect(alice.locator("#connection")).to_have_text(ONLINE["en"])
+    expect(alice.locator(".offline-copy")).to_be_hidden()
+    alice.context.set_offline(True)
+    alice.reload()
+    expect(alice.locator(".offline-copy")).to_be_visible()
+    expect(alice.locator("#blk-header h1")).to_have_text("Tuesday")
+    screenshot(alice, "09-offline-copy-en")
+    alice.context.set_offline(False)
+    alice.reload()
+    expect(alice.locator(".offline-copy")).to_be_hidden()
 
 
 def test_errors_clear_and_a_command_token_asks_first(server, device):
