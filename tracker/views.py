@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 
 import segno
@@ -286,7 +287,12 @@ def service_worker(request):
                 digest.update(handle.read())
     body = render_to_string(
         "tracker/pwa/sw.js",
-        {"precache": urls, "version": digest.hexdigest()[:12], "static_prefix": static("")},
+        {
+            # JSON of our own static URLs (no user input): a valid JS literal.
+            "precache_json": json.dumps(urls),
+            "version": digest.hexdigest()[:12],
+            "static_prefix_json": json.dumps(static("")),
+        },
     )
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
     response["Cache-Control"] = "no-cache"

@@ -18,7 +18,7 @@ var VERSION = "{{ version }}";
 var STATIC_CACHE = "tracker-static-" + VERSION;
 var PAGE_CACHE = "tracker-last-page";
 var COPY_MAX_AGE = 12 * 60 * 60 * 1000;
-var PRECACHE = [{% for url in precache %}"{{ url|escapejs }}"{% if not forloop.last %}, {% endif %}{% endfor %}];
+var PRECACHE = {{ precache_json|safe }};
 var MATCH_PAGE = /^\/m\/[A-Za-z0-9_-]+\/$/;
 
 self.addEventListener("install", function (event) {
@@ -84,7 +84,7 @@ self.addEventListener("fetch", function (event) {
   if (request.method !== "GET") { return; }
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) { return; }
-  if (url.pathname.indexOf("{{ static_prefix|escapejs }}") === 0) {
+  if (url.pathname.indexOf({{ static_prefix_json|safe }}) === 0) {
     event.respondWith(staticFirst(request));
     return;
   }
