@@ -30,26 +30,35 @@
     return elt.dataset.actionId;
   }
 
+  document.addEventListener("htmx:configRequest", function (evt) {
+    if (evt.detail.verb === "post") {
+      evt.detail.parameters.action_id = actionId(evt.detail.elt);
+    }
+  });
+
   /* A tap that could not be sent (no network, server unreachable) is kept
      with its action id; "Send it again" re-sends it with the SAME id, so if
-     the first one did reach the server after all, nothing is doubled. */
+     the first one did reach the server after all, nothing is doubled. This
+     listener runs after the one above, whatever that one's id policy is
+     (one per form here, one per tap on branch i8forms): it only records the
+     tap, or puts the recorded id back on a re-send. */
   var unsent = null;
   var resending = null;
   document.addEventListener("htmx:configRequest", function (evt) {
     if (evt.detail.verb !== "post") { return; }
-    var id = resending ? resending.id : actionId(evt.detail.elt);
-    evt.detail.parameters.action_id = id;
-    if (!resending) {
-      var values = {};
-      var data = evt.detail.formData;
-      if (data && data.forEach) {
-        data.forEach(function (value, key) {
-          if (key === "action_id") { return; }
-          if (key in values) { values[key] = [].concat(values[key], value); } else { values[key] = value; }
-        });
-      }
-      evt.detail.elt.trackerTap = { path: evt.detail.path, values: values, id: id };
+    if (resending) {
+      evt.detail.parameters.action_id = resending.id;
+      return;
     }
+    var values = {};
+    var data = evt.detail.formData;
+    if (data && data.forEach) {
+      data.forEach(function (value, key) {
+        if (key === "action_id") { return; }
+        if (key in values) { values[key] = [].concat(values[key], value); } else { values[key] = value; }
+      });
+    }
+    evt.detail.elt.trackerTap = { path: evt.detail.path, values: values, id: evt.detail.parameters.action_id };
   });
   function showUnsent(tap) {
     unsent = tap;
