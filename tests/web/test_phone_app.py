@@ -143,3 +143,18 @@ def test_the_admin_names_the_models_in_the_readers_language():
     with translation.override("es"):
         assert str(MatchEvent._meta.verbose_name_plural) == "eventos de partida"
         assert str(Seat._meta.verbose_name) == "asiento"
+
+
+def test_a_hidden_deployment_reveal_is_a_banner_with_the_written_position(alice, bob):
+    """The issue's case: the HD position and its proof sat 3,000 px down."""
+    a, b = set_up(alice, bob)
+    ids = seal_both(a, b, load_state(Match.objects.get()))
+    for phase in ("tactical", "impetuous"):
+        if load_state(Match.objects.get()).turn.phase == phase:
+            assert error_of(a.act("AdvancePhase", expected=phase)) is None
+    assert not any(CANARY_POSITION in banner for banner in banners(b.page()))
+    assert error_of(a.act("DeclareSkill", trooper_id=ids[CANARY_NINJA], skill="bs_attack")) is None
+    shown = [banner for banner in banners(b.page()) if CANARY_POSITION in banner]
+    assert len(shown) == 1 and 'class="proof ok"' in shown[0] and "HD-C2" in shown[0]
+    # The owner is asked to put the model on the table.
+    assert any('class="banner asks"' in banner for banner in banners(a.page()))
