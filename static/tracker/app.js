@@ -238,6 +238,9 @@
   document.addEventListener("htmx:confirm", function (evt) {
     var card = evt.target.closest && evt.target.closest("[data-confirm-spend]");
     if (!card || evt.detail.question) { return; }
+    // Declining a use spends nothing (e.g. "let the moment pass", branch i8rules).
+    var path = evt.target.getAttribute && (evt.target.getAttribute("hx-post") || "");
+    if (/\/Decline[A-Za-z]*\/$/.test(path)) { return; }
     evt.preventDefault();
     var once = evt.target.closest("[data-once-per-game]");
     if (window.confirm(once ? card.dataset.confirmOnce : card.dataset.confirmSpend)) {
