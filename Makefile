@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: run test bench lint format messages clean
+.PHONY: run test bench lint format messages clean screenshots icons
 
 $(VENV)/.runtime: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,15 @@ format: $(VENV)/.dev
 messages: $(VENV)/.dev
 	$(PY) manage.py makemessages -l es --no-obsolete --add-location file
 	$(PY) manage.py compilemessages -l es
+
+# Phone screenshots for the README: plays the two-phone match of
+# tests/browser/test_phone_app.py in the system Chromium and saves each screen.
+screenshots: $(VENV)/.dev
+	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q -p no:cacheprovider tests/browser/test_phone_app.py
+
+# The app icons' PNG sizes, rendered from their SVGs (committed).
+icons: $(VENV)/.dev
+	PYTHONPATH=. $(PY) tests/browser/render_icons.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache

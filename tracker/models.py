@@ -108,6 +108,8 @@ class Seat(models.Model):
     draft = models.JSONField(default=list, blank=True)
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         constraints = [
             models.UniqueConstraint(fields=["match", "letter"], name="one_seat_per_letter")
         ]
@@ -144,6 +146,8 @@ class MatchEvent(models.Model):
     objects = EventQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("match event")
+        verbose_name_plural = _("match events")
         ordering = ["match", "seq"]
         constraints = [models.UniqueConstraint(fields=["match", "seq"], name="one_event_per_seq")]
 

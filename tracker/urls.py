@@ -6,6 +6,7 @@ from tracker.organizer import views as organizer_views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("sw.js", views.service_worker, name="service-worker"),
     path("new/", views.create_match, name="match-create"),
     path("m/<str:code>/", views.match_page, name="match"),
     path("m/<str:code>/host/", views.match_host, name="match-host"),

@@ -3,13 +3,18 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 
 import segno
 from django.contrib import messages
+from django.contrib.staticfiles import finders
 from django.db import transaction
 from django.http import Http404, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -81,7 +86,12 @@ def match_host(request, code: str):
         url = request.build_absolute_uri(reverse("seat-link", args=[match.code, seat.token]))
         links.append({"seat": seat, "url": url, "qr": None if seat.claimed else _qr(url)})
     watch = request.build_absolute_uri(reverse("match", args=[match.code]))
-    return render(request, "tracker/host.html", {"match": match, "links": links, "watch": watch})
+    waiting = any(not link["seat"].claimed for link in links)
+    return render(
+        request,
+        "tracker/host.html",
+        {"match": match, "links": links, "watch": watch, "waiting": waiting},
+    )
 
 
 def seat_link(request, code: str, token: str):
@@ -249,3 +259,41 @@ def blocks_partial(request, code: str):
     """The current blocks, for a phone that wants to resync over HTTP."""
     match = _match(code)
     return _respond(request, match, seats.seat_of(request.session, match))
+
+
+# What the service worker precaches: the files every page needs.
+PRECACHE = (
+    "vendor/htmx-2.0.11.min.js",
+    "vendor/htmx-ext-ws-2.0.4.min.js",
+    "tracker/sha256.js",
+    "tracker/app.js",
+    "tracker/app.css",
+    "tracker/manifest.webmanifest",
+    "tracker/icons/icon.svg",
+    "tracker/icons/icon-192.png",
+)
+
+
+@require_GET
+def service_worker(request):
+    """The service worker, at the site's root so that its scope is the site.
+    Its version changes with the static files' contents, so phones update."""
+    urls = [static(name) for name in PRECACHE]
+    digest = hashlib.sha256()
+    for name in PRECACHE:
+        found = finders.find(name)
+        if found:
+            with open(found, "rb") as handle:
+                digest.update(handle.read())
+    body = render_to_string(
+        "tracker/pwa/sw.js",
+        {
+            # JSON of our own static URLs (no user input): a valid JS literal.
+            "precache_json": json.dumps(urls),
+            "version": digest.hexdigest()[:12],
+            "static_prefix_json": json.dumps(static("")),
+        },
+    )
+    response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    return response

@@ -5,9 +5,14 @@
 
   var socket = null;
 
-  function status(online) {
+  /* The connection line tells the truth: online exactly when the socket is
+     open (and the phone has a network). A failed tap says so on its own bar
+     (#unsent) instead of claiming the socket is down. */
+  var known = false;
+  function status() {
     var el = document.getElementById("connection");
-    if (!el) { return; }
+    if (!el || !known) { return; }
+    var online = !!socket && navigator.onLine !== false;
     el.textContent = online ? el.dataset.online : el.dataset.offline;
     el.classList.toggle("offline", !online);
   }
@@ -67,6 +72,60 @@
     }
   });
 
+  /* A tap that could not be sent (no network, server unreachable) is kept
+     with its action id; "Send it again" re-sends it with the SAME id, so if
+     the first one did reach the server after all, nothing is doubled. This
+     listener runs after the one above, whatever that one's id policy is
+     (one per form here, one per tap on branch i8forms): it only records the
+     tap, or puts the recorded id back on a re-send. */
+  var unsent = null;
+  var resending = null;
+  document.addEventListener("htmx:configRequest", function (evt) {
+    if (evt.detail.verb !== "post") { return; }
+    if (resending) {
+      evt.detail.parameters.action_id = resending.id;
+      return;
+    }
+    var values = {};
+    var data = evt.detail.formData;
+    if (data && data.forEach) {
+      data.forEach(function (value, key) {
+        if (key === "action_id") { return; }
+        if (key in values) { values[key] = [].concat(values[key], value); } else { values[key] = value; }
+      });
+    }
+    evt.detail.elt.trackerTap = { path: evt.detail.path, values: values, id: evt.detail.parameters.action_id };
+  });
+  function showUnsent(tap) {
+    unsent = tap;
+    var bar = document.getElementById("unsent");
+    if (bar) { bar.hidden = !tap; }
+  }
+  /* Watched on the request itself: by the time it fails, a push may have
+     replaced the form, and events of a detached form never reach document. */
+  document.addEventListener("htmx:beforeSend", function (evt) {
+    var tap = evt.detail.elt && evt.detail.elt.trackerTap;
+    var xhr = evt.detail.xhr;
+    if (!tap || !xhr || evt.detail.requestConfig.verb !== "post") { return; }
+    var failed = function () { showUnsent(tap); };
+    xhr.addEventListener("error", failed);
+    xhr.addEventListener("timeout", failed);
+    xhr.addEventListener("load", function () {
+      if (unsent && unsent.id === tap.id) { showUnsent(null); }
+    });
+  });
+  document.addEventListener("click", function (evt) {
+    if (!evt.target.closest || !evt.target.closest("#resend") || !unsent || !window.htmx) { return; }
+    var live = document.getElementById("live");
+    resending = unsent;
+    live.trackerTap = unsent;
+    try {
+      window.htmx.ajax("POST", unsent.path, { source: live, values: unsent.values, swap: "none" });
+    } finally {
+      resending = null;
+    }
+  });
+
   /* Skip swapping in a block identical to the one shown (same digest): the
      HTTP response and the push for one action carry the same block, and the
      second must not wipe what the player started typing since. */
@@ -98,11 +157,11 @@
 
   document.addEventListener("htmx:wsOpen", function (evt) {
     socket = evt.detail.socketWrapper;
-    status(true);
+    known = true;
+    status();
   });
-  document.addEventListener("htmx:wsClose", function () { socket = null; status(false); });
-  document.addEventListener("htmx:wsError", function () { status(false); });
-  document.addEventListener("htmx:sendError", function () { status(false); });
+  document.addEventListener("htmx:wsClose", function () { socket = null; known = true; status(); });
+  window.addEventListener("offline", function () { known = true; status(); });
 
   /* A phone waking up resyncs at once instead of waiting for the backoff. */
   function resync() {
@@ -118,7 +177,7 @@
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") { resync(); }
   });
-  window.addEventListener("online", resync);
+  window.addEventListener("online", function () { status(); resync(); });
 
   /* Tap on the table map: store whole millimetres (120 x 120 cm table). */
   document.addEventListener("click", function (evt) {
@@ -157,7 +216,122 @@
       node.textContent = ok ? node.dataset.ok : node.dataset.bad;
     });
   }
-  document.addEventListener("htmx:load", verifyAll);
-  document.addEventListener("htmx:oobAfterSwap", verifyAll);
-  document.addEventListener("DOMContentLoaded", verifyAll);
+  /* Banners (issue 10): each stays until this phone acknowledges it; the
+     acknowledged ones are remembered per phone (localStorage), and a new one
+     vibrates once where the phone can. */
+  function store() {
+    try { return window.localStorage; } catch (e) { return null; }
+  }
+  function remembered(key) {
+    var s = store();
+    return !!(s && s.getItem(key));
+  }
+  function remember(key) {
+    var s = store();
+    if (s) { try { s.setItem(key, "1"); } catch (e) { /* full: banner just returns */ } }
+  }
+  function banners() {
+    var buzz = false;
+    Array.prototype.forEach.call(document.querySelectorAll("[data-banner]"), function (node) {
+      var key = "tracker-ack:" + node.dataset.banner;
+      node.hidden = remembered(key);
+      if (!node.hidden && !remembered("tracker-buzz:" + node.dataset.banner)) {
+        remember("tracker-buzz:" + node.dataset.banner);
+        buzz = true;
+      }
+    });
+    if (buzz && navigator.vibrate) {
+      try { navigator.vibrate([180, 80, 180]); } catch (e) { /* not allowed yet */ }
+    }
+  }
+  document.addEventListener("click", function (evt) {
+    var button = evt.target.closest && evt.target.closest("[data-ack]");
+    var banner = button && button.closest("[data-banner]");
+    if (!banner) { return; }
+    remember("tracker-ack:" + banner.dataset.banner);
+    banner.hidden = true;
+  });
+
+  /* An error answer stays until the page moves on: a newer seq, or the
+     player's next tap. */
+  var errorSeq = null;
+  function clearStaleError() {
+    var seq = document.getElementById("seq");
+    var error = document.querySelector("#blk-controls > .error");
+    if (!error || !seq) { errorSeq = null; return; }
+    if (errorSeq === null) { errorSeq = seq.dataset.seq; return; }
+    if (seq.dataset.seq !== errorSeq) { error.remove(); errorSeq = null; }
+  }
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    if (evt.detail.requestConfig && evt.detail.requestConfig.verb === "post") {
+      var error = document.querySelector("#blk-controls > .error");
+      if (error) { error.remove(); }
+      errorSeq = null;
+    }
+  });
+
+  /* Spending a Command Token asks first (TM-S2 above all: once per game). */
+  document.addEventListener("htmx:confirm", function (evt) {
+    var card = evt.target.closest && evt.target.closest("[data-confirm-spend]");
+    if (!card || evt.detail.question) { return; }
+    // Declining a use spends nothing (e.g. "let the moment pass", branch i8rules).
+    var path = evt.target.getAttribute && (evt.target.getAttribute("hx-post") || "");
+    if (/\/Decline[A-Za-z]*\/$/.test(path)) { return; }
+    evt.preventDefault();
+    var once = evt.target.closest("[data-once-per-game]");
+    if (window.confirm(once ? card.dataset.confirmOnce : card.dataset.confirmSpend)) {
+      evt.detail.issueRequest(true);
+    }
+  });
+
+  /* Keep the screen on during a match, where the phone allows it. */
+  var wakeLock = null;
+  function wantWake() {
+    var header = document.getElementById("blk-header");
+    return !!header && header.dataset.phase !== "finished" && document.visibilityState === "visible";
+  }
+  function keepAwake() {
+    if (!("wakeLock" in navigator)) { return; }
+    if (wantWake() && !wakeLock) {
+      navigator.wakeLock.request("screen").then(function (lock) {
+        wakeLock = lock;
+        lock.addEventListener("release", function () { wakeLock = null; });
+      }, function () { wakeLock = null; });
+    } else if (!wantWake() && wakeLock) {
+      wakeLock.release();
+    }
+  }
+  document.addEventListener("visibilitychange", keepAwake);
+
+  /* Installable: the service worker caches the static files and keeps the
+     last match page this phone saw for when the network is gone. */
+  function registerWorker() {
+    var url = document.body && document.body.dataset.sw;
+    if (url && "serviceWorker" in navigator && window.isSecureContext) {
+      navigator.serviceWorker.register(url, { scope: "/" }).catch(function () { /* optional */ });
+    }
+  }
+
+  /* A list (select with size) starts on its first entry, like a drop-down. */
+  function pickFirst() {
+    Array.prototype.forEach.call(document.querySelectorAll("select[size]"), function (list) {
+      if (list.selectedIndex < 0 && list.options.length) { list.selectedIndex = 0; }
+    });
+  }
+
+  function afterChange() {
+    pickFirst();
+    verifyAll();
+    banners();
+    clearStaleError();
+    keepAwake();
+    status();
+  }
+  document.addEventListener("htmx:load", afterChange);
+  document.addEventListener("htmx:oobAfterSwap", afterChange);
+  document.addEventListener("DOMContentLoaded", function () {
+    afterChange();
+    registerWorker();
+  });
 })();
+

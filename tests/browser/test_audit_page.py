@@ -50,7 +50,7 @@ def test_the_organizer_audits_a_match_and_both_phones_see_the_view(server, phone
     carol.click("text=Create event")
     carol.fill("textarea[name=pairings]", "1, Alice Arroyo, Bob Bravo")
     carol.click("text=Create the matches")
-    expect(carol.locator(".messages")).to_contain_text("1 matches created")
+    expect(carol.locator(".messages")).to_contain_text("1 match created")
     carol.click("text=Print seat sheets")
     expect(carol.locator("article.sheet")).to_have_count(1)
     expect(carol.locator("article.sheet img.qr")).to_have_count(2)

@@ -154,3 +154,15 @@ def test_disputed_matches_are_flagged_for_the_organizer(carol):
     bulk_matches(8)
     text = text_of(carol.get("/organizer/").content.decode())
     assert "2 disputed matches wait for you." in text
+
+
+@pytest.mark.parametrize(
+    ("typed", "stored"),
+    [("Martinez", "Jordi Martínez"), ("martínez", "JORDI MARTINEZ"), ("INIGO", "Íñigo Pérez")],
+)
+def test_the_player_filter_ignores_accents_and_case(carol, typed, stored):
+    match, other = bulk_matches(2)
+    Seat.objects.filter(match=match, letter="B").update(name=stored)
+    html = carol.get("/organizer/", {"player": typed}).content.decode()
+    assert stored in html
+    assert other.name not in html.replace(match.name, "")

@@ -15,9 +15,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tracker import actions, audit, exports, seats
+from tracker.folding import Folded, fold
 from tracker.models import Match, MatchEvent, Seat, TournamentEvent
 from tracker.organizer.access import organizer_required
 from tracker.organizer.forms import STANDALONE, EventForm, MatchFilterForm, PairingsForm
@@ -60,13 +62,13 @@ def filtered_matches(form: MatchFilterForm):
     elif event:
         matches = matches.filter(event_id=int(event))
     if data.get("player"):
-        name = " ".join(data["player"].split())
-        # SQLite's LIKE folds case for ASCII only: try the usual casings so
-        # "íñigo" still finds "Íñigo" (PostgreSQL folds them all anyway).
-        found = Q()
-        for variant in {name, name.lower(), name.upper(), name.title(), name.capitalize()}:
-            found |= Q(name__icontains=variant) | Q(listed_name__icontains=variant)
-        matches = matches.filter(Exists(Seat.objects.filter(found, match=OuterRef("pk"))))
+        wanted = fold(" ".join(data["player"].split()))
+        # Accent- and case-insensitive on SQLite and PostgreSQL alike:
+        # "martinez" finds "Martínez", "íñigo" finds "Íñigo" (tracker/folding.py).
+        named = Seat.objects.annotate(
+            folded_name=Folded("name"), folded_listed=Folded("listed_name")
+        ).filter(Q(folded_name__contains=wanted) | Q(folded_listed__contains=wanted))
+        matches = matches.filter(Exists(named.filter(match=OuterRef("pk"))))
     if data.get("date_from"):
         matches = matches.filter(created_at__gte=_day_start(data["date_from"]))
     if data.get("date_to"):
@@ -134,7 +136,11 @@ def event_detail(request, pk: int):
         created = create_pairings(event, form.cleaned_data)
         messages.success(
             request,
-            _("%(count)s matches created. Print the seat sheets for the tables.")
+            ngettext(
+                "%(count)s match created. Print the seat sheet for its table.",
+                "%(count)s matches created. Print the seat sheets for the tables.",
+                len(created),
+            )
             % {"count": len(created)},
         )
         return redirect("organizer-event", pk=event.pk)
