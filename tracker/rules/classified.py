@@ -496,9 +496,10 @@ def check_draw(state: MatchState, seat: str) -> tuple[bool, str]:
             return False, "a held card does not match its commitment"
         if "seed" in card:
             expected_pool = [c for c in payload["deck"] if c not in seen]
-            if list(card["pool"]) != expected_pool or card["card"] != draw(
-                card["pool"], card["seed"], 1
-            )[0]:
+            if (
+                list(card["pool"]) != expected_pool
+                or card["card"] != draw(card["pool"], card["seed"], 1)[0]
+            ):
                 return False, "an exchanged card is not what its seed draws"
             seen.append(card["card"])
         elif payload["drawn"][card["position"]] != card["card"]:
@@ -539,9 +540,7 @@ def _configured_applied(state: MatchState, event: ClassifiedConfigured) -> Match
 def _last_sealed(state: MatchState, seat: str, kind: str) -> list[str]:
     """Ids of `seat`'s secrets of `kind` sealed by the event just before."""
     return [
-        s.id
-        for s in state.secrets_of(seat)
-        if s.kind == kind and s.sealed_seq == state.seq - 1
+        s.id for s in state.secrets_of(seat) if s.kind == kind and s.sealed_seq == state.seq - 1
     ]
 
 
@@ -554,7 +553,8 @@ def _drawn(state: MatchState, event: ClassifiedDrawn) -> MatchState:
 @applies(ClassifiedKept)
 def _kept(state: MatchState, event: ClassifiedKept) -> MatchState:
     kept = sorted(
-        _last_sealed(state, event.seat, CLASSIFIED), key=lambda i: state.secrets[i].payload["position"]
+        _last_sealed(state, event.seat, CLASSIFIED),
+        key=lambda i: state.secrets[i].payload["position"],
     )
     return _with_hand(state, event.seat, kept=True, held=tuple(kept))
 

@@ -355,9 +355,8 @@ def player_view(state: MatchState, viewer: str | None) -> PlayerView:
 
 
 def _public_results(state: MatchState) -> dict:
-    from .results import organizer_views, result_of  # results imports turns imports us
-
     from .classified import config_of
+    from .results import organizer_views, result_of  # results imports turns imports us
 
     config = config_of(state)
     return {
