@@ -22,6 +22,7 @@ from tracker.models import Match, MatchEvent, Seat, TournamentEvent
 from tracker.organizer.access import organizer_required
 from tracker.organizer.forms import STANDALONE, EventForm, MatchFilterForm, PairingsForm
 from tracker.reading import load_state
+from tracker.rules import classified
 from tracker.rules.results import OrganizerViewedSecrets
 from tracker.rules.state import FINISHED
 from tracker.views import _qr
@@ -163,6 +164,7 @@ def create_pairings(event: TournamentEvent, data: dict) -> list[Match]:
                 rounds=data["rounds"],
                 mission=data.get("mission") or "",
                 table=str(pairing.table),
+                classified=data.get("classified"),
             )
             Match.objects.filter(pk=match.pk).update(
                 event=event, event_round=data.get("event_round"), table_number=pairing.table
@@ -251,8 +253,28 @@ def match_audit(request, code: str):
             "view": audit.snapshot(final.state, full=False).view,
             "times": final.times,
             "exportable": upto is None or upto == match.seq,
+            "classified_draws": _classified_draws(final.state, upto),
         },
     )
+
+
+def _classified_draws(state, upto: int | None) -> list[dict]:
+    """CL-2/CL-4 per seat that drew: do the cards held match the seeds? Only
+    once the draw is open to this organizer (after the match, or opened)."""
+    draws = []
+    for letter in ("A", "B"):
+        draw_id = classified.hand_of(state, letter).get("draw")
+        if not draw_id:
+            continue
+        secret = state.secrets[draw_id]
+        if upto is not None and secret.sealed_seq > upto:
+            draws.append({"seat": letter, "sealed": True})
+            continue
+        ok, why = classified.check_draw(state, letter)
+        draws.append(
+            {"seat": letter, "sealed": False, "ok": ok, "why": why, "payload": secret.payload}
+        )
+    return draws
 
 
 @require_POST
