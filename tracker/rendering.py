@@ -88,9 +88,9 @@ def _lieutenant_options(view):
 
 
 def render_blocks(
-    seen: Seen, seat: Seat | None = None, request=None, error: str = ""
+    seen: Seen, seat: Seat | None = None, request=None, error: str = "", extra: dict | None = None
 ) -> dict[str, str]:
-    context = context_for(seen, seat, request, error)
+    context = {**context_for(seen, seat, request, error), **(extra or {})}
     blocks = {}
     for name in BLOCKS:
         template = f"tracker/blocks/{name.split('_')[0]}.html"

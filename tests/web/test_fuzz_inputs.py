@@ -385,17 +385,26 @@ def test_draft_forms_with_any_input(scene):
     @given(
         form=st.dictionaries(
             st.sampled_from(
-                ["row_id", "name", "cost", "combat_group", "silhouette", "traits", "trooper_id"]
+                [
+                    "row_id",
+                    "name",
+                    "cost",
+                    "combat_group",
+                    "silhouette",
+                    "traits",
+                    "trooper_id",
+                    "text",
+                ]
             ),
             values(ids),
-            max_size=7,
+            max_size=8,
         ),
-        remove=st.booleans(),
+        route=st.sampled_from(["add", "remove", "import", "edit"]),
         phone=st.sampled_from(["setup", "locked"]),
     )
-    def draft(form, remove, phone):
+    def draft(form, route, phone):
         phone = a if phone == "setup" else locked
-        path = f"/m/{phone.match.code}/draft/{'remove' if remove else 'add'}/"
+        path = f"/m/{phone.match.code}/draft/{route}/"
         before = snapshot(phone.match)
         response = phone.client.post(path, form, HTTP_HX_REQUEST="true")
         assert_clear(response, f"{path} {form!r:.300}")
