@@ -14,11 +14,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from tracker import army_text, seats
+from tracker import army_text, handed_lists, rules, seats
 from tracker.list_suggestions import suggestions
 from tracker.models import Match, Seat
 from tracker.rules.state import LIEUTENANT_CANDIDATE, TRAITS
-from tracker.views import _draft_open, _match, _respond
+from tracker.views import _draft_open, _match, _respond, rule_message
 
 
 def problem_text(problem: army_text.Problem) -> str:
@@ -145,3 +145,27 @@ def draft_edit(request, code: str):
         seat.draft = rows
         seat.save(update_fields=["draft"])
     return _respond(request, match, letter)
+
+
+@require_POST
+def draft_hand(request, code: str):
+    """Hand this draft to the organizer of the match's event, once."""
+    match = _match(code)
+    letter = _player(request, match)
+    if letter is None:
+        return HttpResponseForbidden(_("Only the two players can act in this match."))
+    seat = Seat.objects.select_related("match").get(match=match, letter=letter)
+    try:
+        handed_lists.hand_in(seat)
+    except rules.RuleViolation as error:
+        return _respond(request, match, letter, rule_message(error))
+    return _respond(
+        request,
+        match,
+        letter,
+        extra={
+            "import_notice": _(
+                "Your list is with the organizer: every round of this event starts with it."
+            )
+        },
+    )

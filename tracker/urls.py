@@ -15,6 +15,7 @@ urlpatterns = [
     path("m/<str:code>/draft/remove/", views.draft_remove, name="draft-remove"),
     path("m/<str:code>/draft/import/", list_views.draft_import, name="draft-import"),
     path("m/<str:code>/draft/edit/", list_views.draft_edit, name="draft-edit"),
+    path("m/<str:code>/draft/hand/", list_views.draft_hand, name="draft-hand"),
     path("m/<str:code>/blocks/", views.blocks_partial, name="match-blocks"),
     path("m/<str:code>/export.json", organizer_views.player_export, name="player-export"),
     path("organizer/", include("tracker.organizer.urls")),

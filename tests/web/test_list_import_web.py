@@ -11,7 +11,7 @@ from tests.rules.test_army_text import TWO_GROUPS
 from tests.web.organizer_table import fresh, text_of
 from tests.web.rendered_forms import submit
 from tests.web.table import claim, create_match, error_of
-from tracker.models import Seat
+from tracker.models import Match, Seat, TournamentEvent
 from tracker.reading import load_state
 from tracker.rules.state import CAMOUFLAGE, HIDDEN_DEPLOYMENT, INFILTRATION, LIEUTENANT_CANDIDATE
 
@@ -139,3 +139,64 @@ def test_attack_a_spectator_cannot_import_into_a_seat(alice, mallory):
     response = mallory.post(f"/m/{match.code}/draft/import/", {"text": TWO_GROUPS})
     assert response.status_code == 403
     assert draft_of(match) == []
+
+
+# ------------------------------------------------------------------ events
+
+
+def round_of(carol, event, number, pairings):
+    page_html = carol.get(f"/organizer/events/{event.pk}/").content.decode()
+    response = submit(
+        carol,
+        page_html,
+        f"/organizer/events/{event.pk}/",
+        htmx=False,
+        at=f"/organizer/events/{event.pk}/",
+        event_round=number,
+        pairings=pairings,
+        classified_drawn=0,
+    )
+    assert response.status_code == 302, text_of(response.content.decode())[:600]
+    return {
+        m.table_number: m
+        for m in Match.objects.filter(event=event, event_round=number).order_by("table_number")
+    }
+
+
+def seat_link(client, match, letter, name):
+    return claim(client, match, letter, name)
+
+
+def test_a_list_handed_to_the_organizer_starts_every_round(alice, bob, carol, mallory):
+    event = TournamentEvent.objects.create(name="Spring Open")
+    round_1 = round_of(carol, event, 1, "1, Alice, Bob")
+    round_2 = round_of(carol, event, 2, "1, Bob, Alice")  # created before the hand-in
+    match = round_1[1]
+    claim(alice, match, "A", "Alice")
+    paste(alice, match, TWO_GROUPS)
+    response = submit(alice, page(alice, match), "/draft/hand/")
+    assert error_of(response) is None
+    assert "Your list is with the organizer" in response.content.decode()
+    # Once: the button is gone, and a raw second post is refused.
+    assert "/draft/hand/" not in page(alice, match)
+    again = alice.post(f"/m/{match.code}/draft/hand/", {}, HTTP_HX_REQUEST="true")
+    assert "already handed" in error_of(again)
+
+    names = [row["name"] for row in draft_of(match)]
+    assert [row["name"] for row in draft_of(round_2[1], "B")] == names  # Alice is B there
+    assert draft_of(round_2[1], "A") == []  # Bob's seat is his own
+    round_3 = round_of(carol, event, 3, "2, Alice, Carla")  # created after
+    assert [row["name"] for row in draft_of(round_3[2], "A")] == names
+    # Private: the organizer's event page shows it; the opponent's phone does not.
+    assert "Knight Of Montesa" in carol.get(f"/organizer/events/{event.pk}/").content.decode()
+    claim(bob, round_2[1], "A", "Bob")
+    assert "Knight Of Montesa" not in page(bob, round_2[1])
+
+
+def test_a_match_outside_an_event_cannot_hand_a_list(alice):
+    match = create_match(alice)
+    claim(alice, match, "A", "Alice")
+    paste(alice, match, TWO_GROUPS)
+    assert "/draft/hand/" not in page(alice, match)
+    refused = alice.post(f"/m/{match.code}/draft/hand/", {}, HTTP_HX_REQUEST="true")
+    assert "Only a match of an event" in error_of(refused)

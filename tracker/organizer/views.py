@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tracker import actions, audit, exports, seats
+from tracker import actions, audit, exports, handed_lists, seats
 from tracker.models import Match, MatchEvent, Seat, TournamentEvent
 from tracker.organizer.access import organizer_required
 from tracker.organizer.forms import STANDALONE, EventForm, MatchFilterForm, PairingsForm
@@ -142,7 +142,12 @@ def event_detail(request, pk: int):
     return render(
         request,
         "organizer/event.html",
-        {"event": event, "form": form, "matches": _event_matches(event)},
+        {
+            "event": event,
+            "form": form,
+            "matches": _event_matches(event),
+            "handed_lists": event.handed_lists.order_by("player"),
+        },
         status=400 if form.errors else 200,
     )
 
@@ -171,6 +176,8 @@ def create_pairings(event: TournamentEvent, data: dict) -> list[Match]:
             )
             Seat.objects.filter(match=match, letter="A").update(listed_name=pairing.player_a)
             Seat.objects.filter(match=match, letter="B").update(listed_name=pairing.player_b)
+            for seat in Seat.objects.filter(match=match).select_related("match"):
+                handed_lists.prefill(seat)
             created.append(match)
     return created
 
