@@ -328,7 +328,18 @@ def test_create_match_form_with_any_input(db, settings):
             {},
             optional={
                 key: st.one_of(ANY_TEXT, ODD, st.integers().map(str))
-                for key in ("name", "points_limit", "rounds", "mission", "table")
+                for key in (
+                    "name",
+                    "points_limit",
+                    "rounds",
+                    "mission",
+                    "table",
+                    "classified_drawn",
+                    "classified_kept",
+                    "classified_exchanges",
+                    "classified_points",
+                    "classified_deck",
+                )
             },
         )
     )
@@ -448,6 +459,9 @@ def test_organizer_forms_and_filters_with_any_input(organizer_scene):
                 "rounds": numbers,
                 "event_round": numbers,
                 "mission": ANY_TEXT,
+                "classified_drawn": numbers,
+                "classified_kept": numbers,
+                "classified_deck": ANY_TEXT,
             },
         ),
         filters=st.fixed_dictionaries(
