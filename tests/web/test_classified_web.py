@@ -195,3 +195,39 @@ def test_bad_settings_are_explained_on_the_form(alice):
     response = submit(alice, home, "/new/", name="Odd", classified_drawn=3, classified_kept=5)
     assert response.status_code == 400
     assert "Cards kept must be between 1 and the cards drawn" in response.content.decode()
+
+
+def test_verify_matches_names_a_draw_rewritten_with_its_commitment(alice, bob):
+    """A database editor who swaps the cards drawn and recomputes the
+    commitment and the whole hash chain is still caught: the seed does not
+    draw those cards (CL-2)."""
+    from django.db import connection
+
+    from tracker import audit
+    from tracker.models import MatchEvent
+    from tracker.rules.commitments import canonical_json, commit
+
+    match = create_with_classified(alice)
+    claim(alice, match, "A", "Alice")
+    lock_a_list(alice, match, "Kaplan", 20)
+    ok(submit(alice, page(alice, match), "/act/DrawClassified/"))
+    rows = list(MatchEvent.objects.filter(match=match).order_by("seq"))
+    assert audit.verify_rows(rows).ok
+    prev = "0" * 64
+    with connection.cursor() as cursor:
+        for row in rows:
+            if row.kind == "SecretsSealed" and "classified_draw" in row.data:
+                data = json.loads(row.data)
+                secret = data["secrets"][0]
+                secret["payload"]["drawn"] = list(reversed(secret["payload"]["drawn"]))
+                secret["commitment"] = commit(secret["nonce"], secret["payload"])
+                row.data = canonical_json(data)
+            row.hash = row.chain_hash(prev)
+            prev = row.hash
+            cursor.execute(
+                "UPDATE tracker_matchevent SET data = %s, hash = %s WHERE id = %s",
+                [row.data, row.hash, row.id],
+            )
+    check = audit.verify_rows(list(MatchEvent.objects.filter(match=match).order_by("seq")))
+    assert check.chain_ok and not check.ok
+    assert [p.code for p in check.problems] == ["draw"]

@@ -507,6 +507,21 @@ def check_draw(state: MatchState, seat: str) -> tuple[bool, str]:
     return True, "ok"
 
 
+def seeded_ok(payload: Mapping) -> bool:
+    """One sealed payload on its own (for the chain check of every match):
+    a draw's cards are what its seed draws from its deck, an exchanged card
+    what its seed draws from its pool. Kept cards carry no seed: True."""
+    try:
+        if "drawn" in payload:
+            cards = list(payload["drawn"])
+            return cards == draw(list(payload["deck"]), str(payload["seed"]), len(cards))
+        if "seed" in payload:
+            return payload["card"] == draw(list(payload["pool"]), str(payload["seed"]), 1)[0]
+    except (KeyError, TypeError, ValueError, IndexError):
+        return False
+    return True
+
+
 # ---------------------------------------------------------------- evolve
 
 
