@@ -59,18 +59,32 @@
     if (list && area) { area.value = list.text; }
   });
 
-  /* Remember a list once the server has read it without a problem. */
-  document.addEventListener("htmx:afterRequest", function (evt) {
+  /* Remember a list once the server has read it without a problem. The form
+     is swapped out with the answer (its own events no longer reach document),
+     so the text is taken when the request leaves, and kept when the new
+     controls block says it was imported. */
+  var pending = null;
+  document.addEventListener("htmx:beforeRequest", function (evt) {
     var form = evt.detail.elt;
-    if (!form || !form.hasAttribute || !form.hasAttribute("data-remember-list")) { return; }
-    var answer = evt.detail.xhr ? evt.detail.xhr.responseText : "";
-    if (evt.detail.successful && answer.indexOf("import-problems") === -1) {
+    if (form && form.hasAttribute && form.hasAttribute("data-remember-list")) {
       var area = form.querySelector("textarea[name=text]");
-      if (area) { remember(area.value); }
+      pending = area ? area.value : null;
     }
   });
+  function settled() {
+    if (pending === null) { return; }
+    var controls = document.getElementById("blk-controls");
+    if (!controls) { return; }
+    if (controls.querySelector(".import-problems")) {
+      pending = null;
+    } else if (controls.querySelector(".draft .notice")) {
+      remember(pending);
+      pending = null;
+    }
+  }
 
   document.addEventListener("DOMContentLoaded", function () { offer(document); });
-  document.addEventListener("htmx:afterSettle", function () { offer(document); });
-  document.addEventListener("htmx:oobAfterSwap", function () { offer(document); });
+  /* htmx:load fires on each element swapped in (already in the page), for an
+     answer and for a push alike. */
+  document.addEventListener("htmx:load", function () { settled(); offer(document); });
 }());
