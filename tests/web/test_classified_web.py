@@ -231,3 +231,44 @@ def test_verify_matches_names_a_draw_rewritten_with_its_commitment(alice, bob):
     check = audit.verify_rows(list(MatchEvent.objects.filter(match=match).order_by("seq")))
     assert check.chain_ok and not check.ok
     assert [p.code for p in check.problems] == ["draw"]
+
+
+def test_an_exchange_deals_an_unseen_card_and_the_audit_verifies_it(alice, bob, carol):
+    """CL-4 through the forms: the exchanged card comes from the cards not yet
+    seen, Bob still sees one held, and the organizer's draw check covers it."""
+    home = alice.get("/").content.decode()
+    response = submit(
+        alice,
+        home,
+        "/new/",
+        name="Exchange night",
+        classified_drawn=2,
+        classified_kept=1,
+        classified_exchanges=1,
+    )
+    match = Match.objects.get(code=response["Location"].split("/")[2])
+    claim(alice, match, "A", "Alice")
+    claim(bob, match, "B", "Bob")
+    lock_a_list(alice, match, "Kaplan", 20)
+    ok(submit(alice, page(alice, match), "/act/DrawClassified/"))
+    ok(submit(alice, page(alice, match), "/act/KeepClassified/", keep=["1"]))
+    state = load_state(fresh(match))
+    drawn = list(state.secrets[hand_of(state, "A")["draw"]].payload["drawn"])
+    (old,) = hand_of(state, "A")["held"]
+    ok(submit(alice, page(alice, match), "/act/ExchangeClassified/", within=f"#held-{old}"))
+    state = load_state(fresh(match))
+    (new,) = hand_of(state, "A")["held"]
+    card = state.secrets[new].payload["card"]
+    assert new != old and card not in drawn
+    assert "1 Classified Objective held" in text_of(page(bob, match))
+    assert card not in page(bob, match)
+    with pytest.raises(FormNotOnPage):  # one exchange allowed
+        submit(alice, page(alice, match), "/act/ExchangeClassified/")
+    audit = audit_page(carol, match)
+    seed = state.secrets[new].payload["seed"]
+    assert "sealed (still in play)" in audit and seed not in audit
+    # The organizer opens the sealed information (recorded, both phones told).
+    opened = submit(carol, audit, "/open/", htmx=False)
+    assert opened.status_code == 302
+    block = re.search(r'id="classified-draw-A">(.*?)</li>', audit_page(carol, match), re.S)
+    assert "draw verified" in block.group(1) and all(c in block.group(1) for c in drawn)
