@@ -6,26 +6,41 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tracker', '0004_organizers_group'),
+        ("tracker", "0004_organizers_group"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='HandedList',
+            name="HandedList",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('player', models.CharField(max_length=60, verbose_name='player')),
-                ('player_key', models.CharField(max_length=60)),
-                ('rows', models.JSONField(default=list)),
-                ('handed_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='handed_lists', to='tracker.tournamentevent')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("player", models.CharField(max_length=60, verbose_name="player")),
+                ("player_key", models.CharField(max_length=60)),
+                ("rows", models.JSONField(default=list)),
+                ("handed_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="handed_lists",
+                        to="tracker.tournamentevent",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'handed army list',
-                'verbose_name_plural': 'handed army lists',
-                'constraints': [models.UniqueConstraint(fields=('event', 'player_key'), name='one_list_per_player')],
+                "verbose_name": "handed army list",
+                "verbose_name_plural": "handed army lists",
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("event", "player_key"), name="one_list_per_player"
+                    )
+                ],
             },
         ),
     ]
