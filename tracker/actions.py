@@ -20,6 +20,7 @@ from tracker import rules
 from tracker.models import Match, MatchEvent, Seat
 from tracker.reading import load_state
 from tracker.rules import results
+from tracker.rules.classified import ClassifiedConfigured
 from tracker.rules.commitments import canonical_json
 from tracker.rules.setup import MatchCreated
 from tracker.rules.state import FINISHED, PLAYING, MatchState
@@ -133,8 +134,16 @@ def notify(match_id: int, seq: int) -> None:
 
 
 def create_match(
-    *, name: str, points_limit: int, rounds: int = 3, mission: str = "", table: str = ""
+    *,
+    name: str,
+    points_limit: int,
+    rounds: int = 3,
+    mission: str = "",
+    table: str = "",
+    classified: dict | None = None,
 ) -> Match:
+    """A new match with its two seats. `classified`: the Classified Objectives
+    settings from `rules.classified.clean_config` (CL-1), or None for none."""
     with transaction.atomic():
         match = Match.objects.create(
             name=name, points_limit=points_limit, mission=mission, table=table
@@ -150,7 +159,8 @@ def create_match(
                     rounds=rounds,
                     mission=mission,
                     table=table,
-                )
+                ),
+                *([ClassifiedConfigured(**classified)] if classified else []),
             ],
         )
     return match

@@ -30,6 +30,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tracker import rules
 from tracker.models import GENESIS_HASH, chain_hash
+from tracker.rules import classified
 from tracker.rules.commitments import canonical_json, fingerprint, verify
 from tracker.rules.results import OrganizerViewedSecrets
 from tracker.rules.state import FINISHED, SEATS, MatchState
@@ -37,6 +38,8 @@ from tracker.rules.visibility import LogLine, PlayerView, SeatView, player_view
 
 SEALED = "SecretsSealed"
 REVEALED = "SecretRevealed"
+# Payloads that carry a server seed and the cards it drew (CL-2, CL-4).
+SEEDED = (classified.CLASSIFIED_DRAW, classified.CLASSIFIED)
 
 
 @dataclass(frozen=True)
@@ -124,7 +127,7 @@ class Check:
 
     @property
     def commitments_ok(self) -> bool:
-        return not any(p.code in ("commitment", "reveal") for p in self.problems)
+        return not any(p.code in ("commitment", "reveal", "draw") for p in self.problems)
 
     @property
     def first_broken_seq(self) -> int | None:
@@ -182,6 +185,16 @@ def _check_commitments(row, data: dict, sealed: dict, problems: list[Problem]) -
                         row.seq,
                         "commitment",
                         _("Event %(seq)s: a sealed secret does not match its commitment."),
+                        {"seq": row.seq},
+                    )
+                )
+            elif secret.get("kind") in SEEDED and not classified.seeded_ok(secret["payload"]):
+                # CL-2/CL-4: the cards sealed are not what the sealed seed draws.
+                problems.append(
+                    Problem(
+                        row.seq,
+                        "draw",
+                        _("Event %(seq)s: the Classified cards are not what the seed draws."),
                         {"seq": row.seq},
                     )
                 )

@@ -16,10 +16,12 @@ from dataclasses import fields
 
 from django import forms
 from django.http import QueryDict
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tracker import rules
 from tracker.models import Match, Seat
+from tracker.rules.classified import DEFAULT_DECK, DEFAULT_DRAWN, DEFAULT_KEPT, clean_config
 from tracker.rules.i18n import _ as mark
 from tracker.rules.state import HD_POSITION, HOLOECHO, LIEUTENANT, RESERVE, TRAITS
 
@@ -148,12 +150,45 @@ def _activate_holoecho(post, match: Match, seat: Seat) -> rules.Command:
     )
 
 
+def _draw_classified(post, match: Match, seat: Seat) -> rules.Command:
+    """CL-2: the seed is server randomness chosen now; nothing in the post
+    (a forged "seed" field included) is read."""
+    from tracker.rules.classified import DrawClassified
+
+    return DrawClassified(seed=secrets.token_hex(32), secret_id=new_id(), nonce=new_nonce())
+
+
+def _keep_classified(post, match: Match, seat: Seat) -> rules.Command:
+    from tracker.rules.classified import MAX_DRAWN, KeepClassified
+
+    cards = [str(v)[:4] for v in post.getlist("keep")][:MAX_DRAWN]
+    return KeepClassified(
+        cards=cards,
+        secret_ids=[new_id() for _ in cards],
+        nonces=[new_nonce() for _ in cards],
+    )
+
+
+def _exchange_classified(post, match: Match, seat: Seat) -> rules.Command:
+    from tracker.rules.classified import ExchangeClassified
+
+    return ExchangeClassified(
+        secret_id=str(post.get("secret_id", ""))[:MAX_FIELD],
+        seed=secrets.token_hex(32),
+        new_secret_id=new_id(),
+        nonce=new_nonce(),
+    )
+
+
 Builder = Callable[[typing.Any, Match, Seat], rules.Command]
 BUILDERS: dict[str, Builder] = {
     "LockArmyList": _lock_list,
     "SealDeployment": _seal_deployment,
     "SealNote": _seal_note,
     "ActivateHoloecho": _activate_holoecho,
+    "DrawClassified": _draw_classified,
+    "KeepClassified": _keep_classified,
+    "ExchangeClassified": _exchange_classified,
 }
 # Commands only the web layer issues itself (seat moves follow a PIN check).
 INTERNAL = {"MoveSeat", "ClaimSeat"}
@@ -185,7 +220,64 @@ def build_command(name: str, post, match: Match, seat: Seat) -> rules.Command:
 # ------------------------------------------------------------ Django forms
 
 
-class CreateMatchForm(forms.Form):
+class ClassifiedSettingsForm(forms.Form):
+    """CL-1, for the match creator and for the organizer's rounds. Absent
+    fields (an old form, a script) mean no Classified Objectives; `clean`
+    leaves one `classified` entry: the settings, or None."""
+
+    classified_drawn = forms.IntegerField(
+        label=_("Classified Objectives drawn (0: none)"),
+        min_value=0,
+        max_value=10,
+        initial=DEFAULT_DRAWN,
+        required=False,
+    )
+    classified_kept = forms.IntegerField(
+        label=_("Classified Objectives kept"),
+        min_value=0,
+        max_value=10,
+        initial=DEFAULT_KEPT,
+        required=False,
+    )
+    classified_exchanges = forms.IntegerField(
+        label=_("Exchanges allowed"), min_value=0, max_value=10, initial=0, required=False
+    )
+    classified_points = forms.IntegerField(
+        label=_("Objective points per Classified accomplished"),
+        min_value=0,
+        max_value=10,
+        initial=1,
+        required=False,
+    )
+    classified_deck = forms.CharField(
+        label=_("Classified deck (one card per line)"),
+        max_length=4000,
+        required=False,
+        initial="\n".join(DEFAULT_DECK),
+        widget=forms.Textarea(attrs={"rows": 6}),
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        values = [cleaned.pop(f"classified_{key}", None) for key in CLASSIFIED_KEYS]
+        if self.errors:
+            return cleaned
+        try:
+            cleaned["classified"] = (
+                clean_config(*[v or 0 for v in values[:4]], values[4] or "") if values[0] else None
+            )
+        except rules.RuleViolation as error:
+            message = gettext(error.message)
+            raise forms.ValidationError(
+                message % error.params if error.params else message
+            ) from None
+        return cleaned
+
+
+CLASSIFIED_KEYS = ("drawn", "kept", "exchanges", "points", "deck")
+
+
+class CreateMatchForm(ClassifiedSettingsForm):
     name = forms.CharField(label=_("Match name"), max_length=80)
     points_limit = forms.IntegerField(
         label=_("Points limit"), min_value=50, max_value=1000, initial=300
@@ -193,6 +285,7 @@ class CreateMatchForm(forms.Form):
     rounds = forms.IntegerField(label=_("Game Rounds"), min_value=1, max_value=6, initial=3)
     mission = forms.CharField(label=_("Mission"), max_length=80, required=False)
     table = forms.CharField(label=_("Table"), max_length=40, required=False)
+    field_order = ["name", "points_limit", "rounds", "mission", "table"]
 
 
 class ClaimSeatForm(forms.Form):

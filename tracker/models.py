@@ -190,3 +190,32 @@ def chain_hash(prev_hash: str, *, seq, kind, data, private_to, actor, action_id,
         }
     )
     return hashlib.sha256((prev_hash + body).encode()).hexdigest()
+
+
+class HandedList(models.Model):
+    """An army list a player handed to the organizer of an event, once: every
+    match of that player in the event starts with it as the draft. Private
+    to the player (their drafts) and the organizer until locked in a match;
+    the player is known by the name in the organizer's pairings."""
+
+    event = models.ForeignKey(
+        TournamentEvent, on_delete=models.CASCADE, related_name="handed_lists"
+    )
+    player = models.CharField(_("player"), max_length=60)
+    player_key = models.CharField(max_length=60)
+    rows = models.JSONField(default=list)
+    handed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player_key"], name="one_list_per_player")
+        ]
+        verbose_name = _("handed army list")
+        verbose_name_plural = _("handed army lists")
+
+    def __str__(self) -> str:
+        return f"{self.event} / {self.player}"
+
+    @staticmethod
+    def key(name: str) -> str:
+        return " ".join(name.split()).casefold()[:60]

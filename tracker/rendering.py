@@ -12,6 +12,7 @@ import hashlib
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
+from tracker.handed_lists import handed_for
 from tracker.labels import LABELS, label
 from tracker.models import Match, Seat
 from tracker.reading import Seen, seen_by
@@ -77,6 +78,8 @@ def context_for(seen: Seen, seat: Seat | None = None, request=None, error: str =
         "can_hide_as_marker": any(t.hidden and CAMOUFLAGE in t.traits for t in mine),
         "holoprojectors": [t for t in mine if HOLOPROJECTOR in t.traits and not t.holoechoes],
         "request": request,
+        # Called by the draft template only (a query): the event's handed list.
+        "handed_list": (lambda: handed_for(seat)) if seat is not None else None,
     }
 
 
@@ -88,9 +91,9 @@ def _lieutenant_options(view):
 
 
 def render_blocks(
-    seen: Seen, seat: Seat | None = None, request=None, error: str = ""
+    seen: Seen, seat: Seat | None = None, request=None, error: str = "", extra: dict | None = None
 ) -> dict[str, str]:
-    context = context_for(seen, seat, request, error)
+    context = {**context_for(seen, seat, request, error), **(extra or {})}
     blocks = {}
     for name in BLOCKS:
         template = f"tracker/blocks/{name.split('_')[0]}.html"

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from tracker import views
+from tracker import list_views, views
 from tracker.organizer import views as organizer_views
 
 urlpatterns = [
@@ -14,6 +14,9 @@ urlpatterns = [
     path("m/<str:code>/act/<str:command>/", views.act, name="match-act"),
     path("m/<str:code>/draft/add/", views.draft_add, name="draft-add"),
     path("m/<str:code>/draft/remove/", views.draft_remove, name="draft-remove"),
+    path("m/<str:code>/draft/import/", list_views.draft_import, name="draft-import"),
+    path("m/<str:code>/draft/edit/", list_views.draft_edit, name="draft-edit"),
+    path("m/<str:code>/draft/hand/", list_views.draft_hand, name="draft-hand"),
     path("m/<str:code>/blocks/", views.blocks_partial, name="match-blocks"),
     path("m/<str:code>/export.json", organizer_views.player_export, name="player-export"),
     path("organizer/", include("tracker.organizer.urls")),

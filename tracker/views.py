@@ -157,17 +157,27 @@ def match_page(request, code: str):
     )
 
 
-def _respond(request, match: Match, letter: str | None, error: str = "", status: int = 200):
-    """After an action: the fresh blocks for htmx, or back to the page."""
+def _respond(
+    request,
+    match: Match,
+    letter: str | None,
+    error: str = "",
+    status: int = 200,
+    extra: dict | None = None,
+):
+    """After an action: the fresh blocks for htmx, or back to the page.
+    `extra`: what only this answer shows (a pasted list and its problems)."""
     if request.htmx:
         match.refresh_from_db()
         seen = seen_by(match, letter)
-        blocks = render_blocks(seen, _seat_obj(match, letter), request, error)
+        blocks = render_blocks(seen, _seat_obj(match, letter), request, error, extra)
         return HttpResponse(
             oob_frame(blocks, seen.view.seq), status=status if status < 500 else 200
         )
     if error:
         messages.error(request, error)
+    for problem in (extra or {}).get("import_problems", ()):
+        messages.error(request, problem)
     return redirect("match", code=match.code)
 
 

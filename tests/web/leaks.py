@@ -28,6 +28,7 @@ from django.test import Client
 from tracker.asgi import application
 from tracker.models import Match, MatchEvent
 from tracker.reading import load_state
+from tracker.rules import classified
 from tracker.rules.commitments import fingerprint
 from tracker.rules.state import MatchState
 
@@ -297,6 +298,11 @@ def sealed_secrets(state: MatchState, revealed: dict[str, int], pages: dict[str,
         canaries = {secret.nonce, *TOKEN.findall(json.dumps(text))}
         if payload.get("x") is not None and payload.get("y") is not None:
             canaries.add(f'cx="{payload["x"]}" cy="{payload["y"]}"')
+        if "seed" in payload:
+            canaries.add(payload["seed"])  # a Classified draw's seed (CL-2, CL-4)
+        if secret.kind == "classified":
+            # The owner's held-card form names the card beside this id.
+            canaries.add(f'id="held-{secret.id}"')
         if not secret.existence_public:
             canaries.update({secret.id, secret.commitment, fingerprint(secret.commitment)})
             canaries.update({secret.trooper_id} if secret.trooper_id else set())
@@ -460,6 +466,8 @@ def blocks_in(html: str) -> dict[str, str]:
 # How often a player taps each form when their page offers it. Forms that move
 # the match on (and can end secrets) come up more often than corrections.
 TAPS = {
+    "AccomplishClassified": 3,
+    "ExchangeClassified": 2,
     "DeclareSkill": 8,
     "DeclareAro": 8,
     "ReportOutcome": 5,
@@ -478,6 +486,9 @@ TAPS = {
     "set_language": 0,  # the checks read English markers; i18n has its own tests
 }
 HTMX = {"HTTP_HX_REQUEST": "true"}
+# Plain card names, not canary words: the deck is public (CL-1), so a card's
+# secret is which seat holds it, caught by its owner's fragment and markers.
+CLASSIFIED_DECK = ("Telemetry", "Test Run", "Data Scan", "Sabotage", "HVT: Designation")
 KINDS = {
     "plain": [],
     "lieutenant": ["lieutenant_candidate"],
@@ -497,8 +508,10 @@ class Table:
     up to date from their HTTP responses and socket frames, as htmx does);
     every byte anyone receives goes to the recorder."""
 
-    def __init__(self, rng, typist: Typist, creator: str = "A"):
+    def __init__(self, rng, typist: Typist, creator: str = "A", classified: bool | None = None):
         self.rng, self.typist, self.creator = rng, typist, creator
+        # Classified Objectives in this match: True/False, or None for random.
+        self.classified = classified
         self.clients = {"A": Client(), "B": Client(), "spectator": Client()}
         self.viewers = list(VIEWERS)  # and "A-old"/"B-old" once a seat moves
         self.recorder = Recorder()
@@ -546,9 +559,18 @@ class Table:
 
     def create(self):
         client = self.clients[self.creator]
-        response = client.post(
-            "/new/", {"name": "Leak test", "points_limit": 300, "rounds": 3, "table": "9"}
-        )
+        settings = {"name": "Leak test", "points_limit": 300, "rounds": 3, "table": "9"}
+        if self.classified if self.classified is not None else self.rng.random() < 0.6:
+            # Classified Objectives (CL-1) in most matches, some with an exchange.
+            drawn = self.rng.choice([2, 3])
+            settings.update(
+                classified_drawn=drawn,
+                classified_kept=self.rng.randint(1, drawn),
+                classified_exchanges=self.rng.choice([0, 1]),
+                classified_points=1,
+                classified_deck="\n".join(CLASSIFIED_DECK),
+            )
+        response = client.post("/new/", settings)
         assert response.status_code == 302, response.content[:300]
         self.match = Match.objects.get(code=response["Location"].split("/")[2])
         self._record(self.creator, "POST /new/", response)
@@ -583,6 +605,17 @@ class Table:
         data["traits"] = KINDS[kind]
         return self.post(seat, form.action, data)
 
+    def keep_classified(self, seat: str) -> None:
+        """Keep as many drawn cards as the match says (CL-3), chosen at random."""
+        form = self.first_form(seat, "KeepClassified")
+        state = load_state(Match.objects.get(pk=self.match.pk))
+        config = classified.config_of(state)
+        if form is None or not config:
+            return
+        options = next(f.options for f in form.fields if f.name == "keep")
+        data = {"keep": self.rng.sample(options, int(config["kept"]))}
+        self.tap(seat, form, data)
+
     def first_form(self, seat: str, command: str) -> Form | None:
         return next((f for f in self.forms(seat) if f.command == command), None)
 
@@ -597,6 +630,8 @@ class Table:
         a screen only with the frame for the opponent's last step)."""
         steps = [(self.add_trooper, seat, kind) for seat in "AB" for kind in lists[seat]]
         steps += [(self.tap_first, seat, "LockArmyList") for seat in "AB"]
+        steps += [(self.tap_first, seat, "DrawClassified") for seat in "AB"]
+        steps += [(self.keep_classified, seat) for seat in "AB"]
         steps.append((self.tap_first, self.rng.choice("AB"), "SetInitiative"))
         steps += [(self.tap_first, seat, "SealDeployment") for seat in self.rng.sample("AB", 2)]
         if self.rng.random() < 0.7:
@@ -757,7 +792,7 @@ class Table:
     async def socket_message(self):
         viewer = self.rng.choice(self.viewers)
         socket = self.sockets[viewer]
-        if self.rng.random() < 0.6:
+        if self.classified if self.classified is not None else self.rng.random() < 0.6:
             await socket.send_to(text_data=json.dumps({"resync": True}))
             await self._frame(viewer)
         else:

@@ -81,6 +81,9 @@ ROWS: dict[str, Row] = {
     "m/<str:code>/act/<str:command>/": Row(get=every(405), post=players(200, 403), htmx=True),
     "m/<str:code>/draft/add/": Row(get=every(405), post=players(200, 403), htmx=True),
     "m/<str:code>/draft/remove/": Row(get=every(405), post=players(200, 403), htmx=True),
+    "m/<str:code>/draft/import/": Row(get=every(405), post=players(200, 403), htmx=True),
+    "m/<str:code>/draft/edit/": Row(get=every(405), post=players(200, 403), htmx=True),
+    "m/<str:code>/draft/hand/": Row(get=every(405), post=players(200, 403), htmx=True),
     "m/<str:code>/blocks/": Row(get=every(200), htmx=True),
     "m/<str:code>/export.json": Row(get=players(200, 403)),
     # Organizers: anyone else is sent to the login page (a logged-in account

@@ -328,7 +328,18 @@ def test_create_match_form_with_any_input(db, settings):
             {},
             optional={
                 key: st.one_of(ANY_TEXT, ODD, st.integers().map(str))
-                for key in ("name", "points_limit", "rounds", "mission", "table")
+                for key in (
+                    "name",
+                    "points_limit",
+                    "rounds",
+                    "mission",
+                    "table",
+                    "classified_drawn",
+                    "classified_kept",
+                    "classified_exchanges",
+                    "classified_points",
+                    "classified_deck",
+                )
             },
         )
     )
@@ -385,17 +396,26 @@ def test_draft_forms_with_any_input(scene):
     @given(
         form=st.dictionaries(
             st.sampled_from(
-                ["row_id", "name", "cost", "combat_group", "silhouette", "traits", "trooper_id"]
+                [
+                    "row_id",
+                    "name",
+                    "cost",
+                    "combat_group",
+                    "silhouette",
+                    "traits",
+                    "trooper_id",
+                    "text",
+                ]
             ),
             values(ids),
-            max_size=7,
+            max_size=8,
         ),
-        remove=st.booleans(),
+        route=st.sampled_from(["add", "remove", "import", "edit"]),
         phone=st.sampled_from(["setup", "locked"]),
     )
-    def draft(form, remove, phone):
+    def draft(form, route, phone):
         phone = a if phone == "setup" else locked
-        path = f"/m/{phone.match.code}/draft/{'remove' if remove else 'add'}/"
+        path = f"/m/{phone.match.code}/draft/{route}/"
         before = snapshot(phone.match)
         response = phone.client.post(path, form, HTTP_HX_REQUEST="true")
         assert_clear(response, f"{path} {form!r:.300}")
@@ -439,6 +459,9 @@ def test_organizer_forms_and_filters_with_any_input(organizer_scene):
                 "rounds": numbers,
                 "event_round": numbers,
                 "mission": ANY_TEXT,
+                "classified_drawn": numbers,
+                "classified_kept": numbers,
+                "classified_deck": ANY_TEXT,
             },
         ),
         filters=st.fixed_dictionaries(

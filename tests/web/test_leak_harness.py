@@ -169,6 +169,38 @@ FULL_TABLE = {"A": ["hd_he", "hd_camo", "he"], "B": ["hd", "he", "lieutenant"]}
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("planted", [False, True])
+def test_the_harness_reports_a_classified_card_shown_to_the_opponent(
+    planted, settings, monkeypatch
+):
+    """Classified canaries (CL-3, CL-6): with the owner's view of every secret
+    planted, the cards kept are reported through their owner's text, their
+    held-card ids and the draw's seed; as built, nothing is."""
+    from tracker.rules import visibility
+
+    settings.PASSWORD_HASHERS = FAST_PINS
+    if planted:
+        original = visibility._secret_view
+        monkeypatch.setattr(
+            visibility, "_secret_view", lambda secret, viewer: original(secret, secret.seat)
+        )
+    found, kept = [], 0
+    for seed in range(2):
+        cache.clear()
+        table = Table(random.Random(seed), Typist(f"{next(_tags):05d}"), "A", classified=True)
+        async_to_sync(play)(table, {"A": ["plain"], "B": ["lieutenant"]}, 2)
+        state = load_state(Match.objects.get(pk=table.match.pk))
+        kept += sum(1 for s in state.secrets.values() if s.kind == "classified")
+        found += leaks_in(table)
+    assert kept, "the players kept Classified Objectives"
+    if planted:
+        assert any("classified_draw" in f for f in found)
+        assert any("classified " in f for f in found)
+    else:
+        assert found == []
+
+
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("plant", sorted(PLANTS))
 def test_the_harness_reports_a_leak_planted_in_the_read_path(plant, settings, monkeypatch):
     """The harness is not vacuous: break visibility.player_view one way at a

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tracker.forms import ClassifiedSettingsForm
 from tracker.models import Match, TournamentEvent
 
 MAX_PAIRINGS = 500
@@ -82,7 +83,9 @@ def parse_pairings(text: str) -> tuple[list[Pairing], list[str]]:
     return pairings, errors
 
 
-class PairingsForm(forms.Form):
+class PairingsForm(ClassifiedSettingsForm):
+    field_order = ["event_round", "points_limit", "rounds", "mission", "pairings"]
+
     event_round = forms.IntegerField(
         label=_("Round of the event"), min_value=1, max_value=99, required=False
     )

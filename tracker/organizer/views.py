@@ -18,12 +18,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tracker import actions, audit, exports, seats
+from tracker import actions, audit, exports, handed_lists, seats
 from tracker.folding import Folded, fold
 from tracker.models import Match, MatchEvent, Seat, TournamentEvent
 from tracker.organizer.access import organizer_required
 from tracker.organizer.forms import STANDALONE, EventForm, MatchFilterForm, PairingsForm
 from tracker.reading import load_state
+from tracker.rules import classified
 from tracker.rules.results import OrganizerViewedSecrets
 from tracker.rules.state import FINISHED
 from tracker.views import _qr
@@ -147,7 +148,12 @@ def event_detail(request, pk: int):
     return render(
         request,
         "organizer/event.html",
-        {"event": event, "form": form, "matches": _event_matches(event)},
+        {
+            "event": event,
+            "form": form,
+            "matches": _event_matches(event),
+            "handed_lists": event.handed_lists.order_by("player"),
+        },
         status=400 if form.errors else 200,
     )
 
@@ -169,12 +175,15 @@ def create_pairings(event: TournamentEvent, data: dict) -> list[Match]:
                 rounds=data["rounds"],
                 mission=data.get("mission") or "",
                 table=str(pairing.table),
+                classified=data.get("classified"),
             )
             Match.objects.filter(pk=match.pk).update(
                 event=event, event_round=data.get("event_round"), table_number=pairing.table
             )
             Seat.objects.filter(match=match, letter="A").update(listed_name=pairing.player_a)
             Seat.objects.filter(match=match, letter="B").update(listed_name=pairing.player_b)
+            for seat in Seat.objects.filter(match=match).select_related("match"):
+                handed_lists.prefill(seat)
             created.append(match)
     return created
 
@@ -257,8 +266,28 @@ def match_audit(request, code: str):
             "view": audit.snapshot(final.state, full=False).view,
             "times": final.times,
             "exportable": upto is None or upto == match.seq,
+            "classified_draws": _classified_draws(final.state, upto),
         },
     )
+
+
+def _classified_draws(state, upto: int | None) -> list[dict]:
+    """CL-2/CL-4 per seat that drew: do the cards held match the seeds? Only
+    once the draw is open to this organizer (after the match, or opened)."""
+    draws = []
+    for letter in ("A", "B"):
+        draw_id = classified.hand_of(state, letter).get("draw")
+        if not draw_id:
+            continue
+        secret = state.secrets[draw_id]
+        if upto is not None and secret.sealed_seq > upto:
+            draws.append({"seat": letter, "sealed": True})
+            continue
+        ok, why = classified.check_draw(state, letter)
+        draws.append(
+            {"seat": letter, "sealed": False, "ok": ok, "why": why, "payload": secret.payload}
+        )
+    return draws
 
 
 @require_POST

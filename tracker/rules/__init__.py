@@ -5,6 +5,7 @@ hooks; callers use `decide`, `evolve`/`replay` and `player_view`.
 """
 
 from . import (  # noqa: F401  (imported for their registrations)
+    classified,
     command_tokens,
     conditions,
     hidden_deployment,

@@ -106,6 +106,14 @@ class SeatView:
     surviving_points: int | None = None
     # Public: the once-per-game Strategic Use of Command Tokens is spent.
     strategic_used: bool = False
+    # Classified Objectives (classified.py). Public: drawn or not, how many
+    # are held (never which), how many accomplished and their points.
+    # Owner-only: `classified_hand` (the cards drawn, the held secret ids...).
+    classified_drawn: bool = False
+    classified_held: int = 0
+    classified_accomplished: int = 0
+    classified_points: int = 0
+    classified_hand: dict | None = None
 
 
 @dataclass(frozen=True)
@@ -139,6 +147,8 @@ class PlayerView:
     # organizer opened the sealed information while the match was in play.
     result: dict | None = None
     organizer_views: tuple[int, ...] = ()
+    # Public (classified.py, CL-1): the match's Classified settings, or None.
+    classified: dict | None = None
     # Public Command Token facts of the current Player Turn (command_tokens.py):
     # tokens the active player spent, the TM-S2 limit and cancelled Orders.
     tokens_spent: int = 0
@@ -251,7 +261,32 @@ def _seat_view(state: MatchState, seat: SeatState, viewer: str | None) -> SeatVi
         list_points=sum(t.cost for t in troopers) if mine else None,
         surviving_points=surviving_points(state, seat.seat) if mine else None,
         strategic_used=seat.strategic_used,
+        **_classified_facts(state, seat.seat, mine),
     )
+
+
+def _classified_facts(state: MatchState, seat: str, mine: bool) -> dict:
+    from .classified import accomplished_points, hand_of  # classified imports sealing
+
+    hand = hand_of(state, seat)
+    facts = {
+        "classified_drawn": bool(hand.get("draw")),
+        "classified_held": len(hand.get("held", ())),
+        "classified_accomplished": len(hand.get("accomplished", ())),
+        "classified_points": accomplished_points(state, seat),
+    }
+    if mine and hand.get("draw"):
+        draw = state.secrets[hand["draw"]]
+        facts["classified_hand"] = {
+            "drawn": list(draw.payload["drawn"]),
+            "kept": bool(hand.get("kept")),
+            "held": [
+                {"id": i, "card": state.secrets[i].payload["card"]} for i in hand.get("held", ())
+            ],
+            "discarded": list(hand.get("discarded", ())),
+            "exchanges_used": len(hand.get("exchanged_in", ())),
+        }
+    return facts
 
 
 def player_view(state: MatchState, viewer: str | None) -> PlayerView:
@@ -287,7 +322,14 @@ def player_view(state: MatchState, viewer: str | None) -> PlayerView:
 
 
 def _public_results(state: MatchState) -> dict:
-    return {"result": result_of(state), "organizer_views": organizer_views(state)}
+    from .classified import config_of  # deferred: classified builds on the rule modules
+
+    config = config_of(state)
+    return {
+        "result": result_of(state),
+        "organizer_views": organizer_views(state),
+        "classified": {**config, "deck": list(config["deck"])} if config else None,
+    }
 
 
 def _token_facts(state: MatchState, viewer: str | None) -> dict:

@@ -1,0 +1,68 @@
+"""Classified Objectives on two phones (CL-2..CL-6): Alice draws and keeps
+two, accomplishes one; Bob's phone shows it with its proof, checked on his
+phone, and never the other."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .pages import add_trooper, claim, confirm_next_dialog, lock_list
+
+pytestmark = pytest.mark.browser
+
+PROOF = "Kaplan held the console"
+
+
+def test_classified_drawn_kept_accomplished_and_sealed_on_two_phones(server, phone):
+    host = phone()
+    host.goto(server.url + "/")
+    host.fill("input[name=name]", "League night")
+    host.fill("input[name=classified_drawn]", "3")
+    host.fill("input[name=classified_kept]", "2")
+    host.click("button.primary")
+    expect(host.locator("img.qr")).to_have_count(2)
+    links = host.locator("a.seaturl").all_inner_texts()
+
+    alice, bob = phone(), phone()
+    claim(alice, links[0], "Alice")
+    claim(bob, links[1], "Bob")
+    add_trooper(alice, "Kaplan", 20, traits=["lieutenant_candidate"])
+    add_trooper(bob, "Fusilier", 10, traits=["lieutenant_candidate"])
+    lock_list(alice)
+    lock_list(bob)
+
+    alice.click("text=Draw my Classified Objectives")
+    cards = alice.locator("#classified label.check")
+    expect(cards).to_have_count(3)
+    drawn = [text.strip() for text in cards.all_inner_texts()]
+    expect(bob.locator("#blk-log")).to_contain_text("Alice drew their Classified Objectives")
+    for card in drawn:
+        assert card not in bob.locator("main").inner_text()
+    cards.nth(0).locator("input").check()
+    cards.nth(2).locator("input").check()
+    alice.click("text=Keep and seal")
+    expect(bob.locator("#blk-seat_A")).to_contain_text("2 Classified Objectives held")
+
+    alice.select_option("select[name=first_turn]", "A")
+    alice.click("text=Start deployment")
+    for page in (alice, bob):
+        confirm_next_dialog(page)
+        page.click("text=Seal my deployment")
+    expect(bob.locator("#blk-header")).to_contain_text("Round 1 of 3")
+
+    held = alice.locator("#classified li", has_text=drawn[0])
+    held.locator("input[name=proof]").fill(PROOF)
+    confirm_next_dialog(alice)
+    held.locator("button", has_text="Accomplished").click()
+
+    revealed = bob.locator("#blk-seat_A li.secret.revealed")
+    expect(revealed).to_contain_text(drawn[0])
+    expect(revealed).to_contain_text("Matches what was sealed")
+    expect(revealed.locator(".verify")).to_have_text("Checked on this phone ✓")
+    expect(bob.locator("#blk-log")).to_contain_text(PROOF)
+    expect(bob.locator("#blk-seat_A")).to_contain_text(
+        re.compile(r"1 Classified Objective held · 1 accomplished \(1 OP\)")
+    )
+    assert drawn[2] not in bob.locator("main").inner_text()
+    expect(alice.locator("#classified")).to_contain_text(drawn[2])

@@ -1,0 +1,85 @@
+"""Submit the forms a page actually rendered, as a phone would.
+
+A form is found in the HTML this viewer was just sent (by the URL it posts
+to), its rendered fields keep their values, and a test may fill only fields
+the form renders: a field the page does not offer fails the test.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from bs4 import BeautifulSoup
+from django.test import Client
+
+_ids = itertools.count(1)
+
+
+class FormNotOnPage(AssertionError):
+    pass
+
+
+def _form(html: str, target: str, within: str | None = None, at: str = ""):
+    soup = BeautifulSoup(html, "html.parser")
+    scope = soup.select_one(within) if within else soup
+    if scope is None:
+        raise FormNotOnPage(f"nothing matches {within!r} on the page")
+    for form in scope.find_all("form"):
+        # A form without an action posts to the page it is on (`at`).
+        url = form.get("hx-post") or form.get("action") or at
+        if url.endswith(target):
+            return form, url
+    raise FormNotOnPage(f"no form posting to …{target} on the page")
+
+
+def fields_of(form) -> dict[str, list[str]]:
+    """The values a browser would send as the form stands."""
+    values: dict[str, list[str]] = {}
+    for element in form.find_all(["input", "select", "textarea"]):
+        name = element.get("name")
+        if not name:
+            continue
+        values.setdefault(name, [])
+        if element.name == "select":
+            chosen = element.find("option", selected=True) or element.find("option")
+            if chosen is not None:
+                values[name].append(chosen.get("value", chosen.text))
+        elif element.name == "textarea":
+            values[name].append(element.text)
+        elif element.get("type") in ("checkbox", "radio"):
+            if element.has_attr("checked"):
+                values[name].append(element.get("value", "on"))
+        elif element.get("type") not in ("submit", "button"):
+            values[name].append(element.get("value", ""))
+    return values
+
+
+def submit(
+    client: Client,
+    html: str,
+    target: str,
+    within: str | None = None,
+    htmx: bool = True,
+    at: str = "",
+    **fill,
+):
+    """Fill `fill` into the form posting to …`target` and post it. A list value
+    ticks those checkbox values; a field the form does not render fails."""
+    form, url = _form(html, target, within, at)
+    values = fields_of(form)
+    for name, value in fill.items():
+        if name not in values:
+            raise FormNotOnPage(f"the form posting to {url} has no field {name!r}")
+        if isinstance(value, list):
+            offered = {e.get("value") for e in form.find_all("input", attrs={"name": name})}
+            missing = set(value) - offered
+            if missing:
+                raise FormNotOnPage(f"{name!r} offers no {sorted(missing)}")
+            values[name] = list(value)
+        else:
+            values[name] = [str(value)]
+    if "hx-post" in form.attrs:
+        # The page's script gives each htmx form a fresh action id per tap.
+        values.setdefault("action_id", [f"form-action-{next(_ids):08d}"])
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx and "hx-post" in form.attrs else {}
+    return client.post(url, values, **headers)

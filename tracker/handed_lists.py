@@ -1,0 +1,78 @@
+"""A player's army list handed once to an event's organizer (HandedList):
+every match of that player in the event, created before or after, starts
+with it as its draft. A draft already started is never overwritten."""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.db import transaction
+
+from tracker.models import HandedList, Match, Seat
+from tracker.rules.errors import NotAllowed
+from tracker.rules.i18n import _ as mark
+
+# Only these keys of a draft row travel to other matches.
+ROW_KEYS = ("name", "cost", "combat_group", "silhouette", "traits")
+
+
+def handed_for(seat: Seat) -> HandedList | None:
+    match = seat.match
+    if not match.event_id or not seat.listed_name:
+        return None
+    return HandedList.objects.filter(
+        event_id=match.event_id, player_key=HandedList.key(seat.listed_name)
+    ).first()
+
+
+def rows_for(seat: Seat, handed: HandedList) -> list[dict]:
+    """The handed rows with ids of this seat (ids are unique per seat)."""
+    rows = []
+    for index, row in enumerate(handed.rows):
+        digest = hashlib.sha256(f"{seat.token}\nhanded\n{index}".encode()).hexdigest()
+        rows.append({"id": digest[:12], **{key: row[key] for key in ROW_KEYS if key in row}})
+    return rows
+
+
+def prefill(seat: Seat, handed: HandedList | None = None) -> bool:
+    """Start `seat`'s empty draft with the handed list, while still open."""
+    handed = handed or handed_for(seat)
+    if handed is None or seat.draft or seat.match.status != Match.Status.SETTING_UP:
+        return False
+    from tracker.reading import load_state  # reading imports models only
+
+    if load_state(seat.match).seat(seat.letter).list_locked:
+        return False
+    seat.draft = rows_for(seat, handed)
+    seat.save(update_fields=["draft"])
+    return True
+
+
+def hand_in(seat: Seat) -> HandedList:
+    """Hand this seat's draft to the organizer of its event, once."""
+    match = seat.match
+    if not match.event_id or not seat.listed_name:
+        raise NotAllowed(mark("Only a match of an event can hand a list to its organizer."))
+    if not seat.draft:
+        raise NotAllowed(mark("Add troopers to your list before handing it in."))
+    with transaction.atomic():
+        key = HandedList.key(seat.listed_name)
+        if HandedList.objects.select_for_update().filter(event_id=match.event_id, player_key=key):
+            raise NotAllowed(mark("You have already handed a list to the organizer of this event."))
+        handed = HandedList.objects.create(
+            event_id=match.event_id,
+            player=seat.listed_name,
+            player_key=key,
+            rows=[{k: row[k] for k in ROW_KEYS if k in row} for row in seat.draft],
+        )
+        others = (
+            Seat.objects.filter(
+                match__event_id=match.event_id, match__status=Match.Status.SETTING_UP
+            )
+            .exclude(pk=seat.pk)
+            .select_related("match")
+        )
+        for other in others:
+            if HandedList.key(other.listed_name) == key:
+                prefill(other, handed)
+    return handed
