@@ -28,6 +28,7 @@ from django.test import Client
 from tracker.asgi import application
 from tracker.models import Match, MatchEvent
 from tracker.reading import load_state
+from tracker.rendering import BLOCKS
 from tracker.rules.commitments import fingerprint
 from tracker.rules.state import MatchState
 
@@ -216,6 +217,23 @@ def frame_seq(frame: str) -> int:
     found = FRAME_SEQ.search(frame)
     assert found, f"a frame without its seq: {frame[:200]}"
     return int(found.group(1))
+
+
+async def barrier(socket, target: int) -> list[str]:
+    """Every frame a socket still owes, up to and including the answer to a
+    resync sent now: a condition, never a time window.
+
+    The consumer handles one message at a time, so anything it pushed before
+    it read this resync arrives before the answer; after the answer its
+    last_seq is the match's seq, so no push can follow until someone acts.
+    The answer is a full render (every block) at the current seq."""
+    await socket.send_to(text_data=json.dumps({"resync": True}))
+    frames = []
+    while True:
+        frame = await socket.receive_from(timeout=10)
+        frames.append(frame)
+        if frame_seq(frame) >= target and len(blocks_in(frame)) == len(BLOCKS):
+            return frames
 
 
 @dataclass
@@ -758,17 +776,27 @@ class Table:
         viewer = self.rng.choice(self.viewers)
         socket = self.sockets[viewer]
         if self.rng.random() < 0.6:
-            await socket.send_to(text_data=json.dumps({"resync": True}))
-            await self._frame(viewer)
+            await self.drain(viewer)
         else:
             junk = self.rng.choice(
                 ['{"resync": false}', "[]", "resync", '{"seat": "A"}', "x" * 5000, "null"]
             )
             await socket.send_to(text_data=junk)
 
+    async def drain(self, viewer: str) -> None:
+        """Take in every frame this socket still owes (see barrier)."""
+        target = await sync_to_async(self.seq)()
+        for frame in await barrier(self.sockets[viewer], target):
+            seq = frame_seq(frame)
+            self.recorder.add(viewer, seq, "frame", frame)
+            self.socket_seq[viewer] = seq
+            if viewer in self.screens:
+                self.screens[viewer].update(blocks_in(frame))
+
     async def close(self):
-        for viewer, socket in self.sockets.items():
-            assert await socket.receive_nothing(timeout=0.005), f"{viewer}: an unexpected frame"
+        for viewer in self.viewers:
+            await self.drain(viewer)
+        for socket in self.sockets.values():
             await socket.disconnect()
 
 
@@ -790,7 +818,4 @@ async def play(table: Table, lists: dict, moves: int) -> None:
             await run(table.move)
         await table.settle()
     await run(table.finale)
-    for viewer in table.viewers:
-        await table.sockets[viewer].send_to(text_data=json.dumps({"resync": True}))
-        await table._frame(viewer)
-    await table.close()
+    await table.close()  # every socket asks for everything once more

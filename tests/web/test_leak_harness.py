@@ -225,8 +225,7 @@ def test_a_phone_whose_seat_moved_to_another_phone_gets_no_more_of_its_secrets(
         await run(table.tap_first, "B", "SealNote")  # any push will do
         await table.settle()
         # The old phone wakes up and asks for everything again.
-        await table.sockets["A-old"].send_to(text_data=json.dumps({"resync": True}))
-        await table._frame("A-old")
+        await table.drain("A-old")
         await run(table.finale)
         await table.close()
 
