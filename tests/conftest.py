@@ -68,3 +68,12 @@ def carol(db):
     client = Client()
     client.force_login(user)
     return client
+
+
+def pytest_terminal_summary(terminalreporter):
+    from tests.support import REPORTS
+
+    for title, lines in REPORTS:
+        terminalreporter.section(title)
+        for line in lines:
+            terminalreporter.write_line(line)

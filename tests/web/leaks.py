@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -453,6 +454,91 @@ def leaks(received: Iterable[Received], sealed: list[Sealed], facts: list[Privat
     return found
 
 
+# --------------------------------------------------------------- coverage
+
+# What the harness must have seen accepted over a run of 50 matches or more:
+# a harness that only ever gets refusals proves nothing about the paths those
+# commands open (an ARO ending a Hidden Deployment, a Holoecho's reveal...).
+MUST_BE_ACCEPTED = (
+    "DeclareSkill",
+    "DeclareAro",
+    "ReportOutcome",
+    "ActivateHoloecho",
+    "EndOrder",
+    "AdvancePhase",
+    "RevealSecret",
+    "SealNote",
+)
+# A form tapped this often and never accepted is broken (as the ARO form was).
+ALWAYS_REFUSED_AFTER = 40
+
+
+def coverage_of(table: Table) -> Counter:
+    """Per command: how often it was offered, posted and accepted (its action
+    id is in the log); token uses by rule; reveals by rule."""
+    events = MatchEvent.objects.filter(match=table.match)
+    accepted = set(events.values_list("action_id", flat=True))
+    counts: Counter = Counter()
+    for command, n in table.offered.items():
+        counts[("offered", command)] += n
+    for action_id, (command, shape, tampered) in table.commands.items():
+        counts[("posted", command)] += 1
+        counts[("accepted", command)] += action_id in accepted
+        if not tampered:
+            counts[("form posted", shape)] += 1
+            counts[("form accepted", shape)] += action_id in accepted
+    for data in events.filter(kind="CommandTokenSpent").values_list("data", flat=True):
+        counts[("token use", json.loads(data)["use"])] += 1
+    for data in events.filter(kind="SecretRevealed").values_list("data", flat=True):
+        counts[("reveal", json.loads(data).get("rule") or "?")] += 1
+    return counts
+
+
+def uncovered(coverage: Counter) -> list[str]:
+    """What a long enough run should have reached and did not."""
+    missing = [
+        f"{command}: never accepted ({coverage[('posted', command)]} posted)"
+        for command in MUST_BE_ACCEPTED
+        if not coverage[("accepted", command)]
+    ]
+    # A form posted untampered this often and never accepted is broken even
+    # if another form of the same command works (the ARO form of a target
+    # without Holoechoes, which did not send target_element).
+    missing += [
+        f"{shape}: posted {n} times as the page rendered it, never accepted"
+        for (what, shape), n in sorted(coverage.items())
+        if what == "form posted"
+        and n >= ALWAYS_REFUSED_AFTER
+        and not coverage[("form accepted", shape)]
+    ]
+    if not any(n for (what, _), n in coverage.items() if what == "token use"):
+        missing.append("no Command Token was ever spent")
+    if not any(n for (what, rule), n in coverage.items() if what == "reveal" and rule != "owner"):
+        missing.append("no secret was ever revealed by a rule")
+    return missing
+
+
+def coverage_lines(coverage: Counter) -> list[str]:
+    """A table for the terminal: command, offered, posted, accepted."""
+    commands = sorted({c for (what, c) in coverage if what in ("offered", "posted")})
+    lines = [f"{'command':<28}{'offered':>9}{'posted':>8}{'accepted':>10}"]
+    for command in commands:
+        lines.append(
+            f"{command:<28}{coverage[('offered', command)]:>9}"
+            f"{coverage[('posted', command)]:>8}{coverage[('accepted', command)]:>10}"
+        )
+    never = sorted(
+        (n, shape)
+        for (what, shape), n in coverage.items()
+        if what == "form posted" and not coverage[("form accepted", shape)]
+    )
+    lines.append("forms never accepted: " + (", ".join(f"{s} x{n}" for n, s in never) or "none"))
+    for what in ("token use", "reveal"):
+        found = sorted((rule, n) for (kind, rule), n in coverage.items() if kind == what)
+        lines.append(f"{what}s: " + (", ".join(f"{rule} {n}" for rule, n in found) or "none"))
+    return lines
+
+
 # ------------------------------------------------------------------ screens
 
 SECTION_OPEN = re.compile(r'<section\b[^>]*\bid="(blk-[\w-]+)"[^>]*>')
@@ -527,6 +613,11 @@ class Table:
         self.last_post: tuple | None = None
         self.action_ids = 0
         self.posts = 0
+        self.offered: Counter = Counter()  # command -> how often a screen offered it
+        # action id -> (command, the form's shape: its command and the names
+        # it posted, whether a field was tampered with)
+        self.commands: dict[str, tuple[str, str, bool]] = {}
+        self.tampering = False
 
     # ------------------------------------------------------------ HTTP (sync)
 
@@ -555,6 +646,10 @@ class Table:
             action_id = f"leak{self.typist.tag}{self.action_ids:05d}"
         data = {"action_id": action_id, **data}
         self.last_post = (viewer, path, data, htmx)
+        if "/act/" in path and viewer in ("A", "B") and action_id not in self.commands:
+            command = path.rstrip("/").rsplit("/", 1)[-1]
+            names = ",".join(sorted(k for k in data if k != "action_id"))
+            self.commands[action_id] = (command, f"{command}({names})", self.tampering)
         client = self.client(viewer)
         response = client.post(path, data, **(HTMX if htmx else {}))
         self._record(viewer, f"POST {path}", response, data)
@@ -609,7 +704,7 @@ class Table:
         if form is not None:
             self.tap(seat, form)
 
-    def set_up(self, lists: dict[str, list[str]]) -> list:
+    def set_up(self, lists: dict[str, list[str]], to_orders: bool | None = None) -> list:
         """Lists, initiative and deployment through each player's own forms,
         as steps: the sockets are drained between them (a form may appear on
         a screen only with the frame for the opponent's last step)."""
@@ -617,7 +712,7 @@ class Table:
         steps += [(self.tap_first, seat, "LockArmyList") for seat in "AB"]
         steps.append((self.tap_first, self.rng.choice("AB"), "SetInitiative"))
         steps += [(self.tap_first, seat, "SealDeployment") for seat in self.rng.sample("AB", 2)]
-        if self.rng.random() < 0.7:
+        if to_orders or (to_orders is None and self.rng.random() < 0.7):
             steps.append((self.to_orders,))
         return steps
 
@@ -642,6 +737,10 @@ class Table:
         state = load_state(Match.objects.get(pk=self.match.pk))
         return state.turn.seat if state.turn else None
 
+    def order_in_progress(self) -> bool:
+        state = load_state(Match.objects.get(pk=self.match.pk))
+        return bool(state.turn and state.turn.order)
+
     def play_form(self, seat: str) -> None:
         """The seat taps one of the forms its screen shows: a command is
         picked first (TAPS), then one of its forms, filled at random; now and
@@ -653,13 +752,80 @@ class Table:
                 offered.setdefault(form.command, []).append(form)
         if not offered:
             return
+        self.offered.update(c for c in offered if "/act/" in offered[c][0].action)
         commands = sorted(offered)
         command = rng.choices(commands, [TAPS.get(c, 1) for c in commands])[0]
         form = rng.choice(offered[command])
         data = fill(form, rng, self.typist)
-        if rng.random() < 0.12:
+        self.tampering = rng.random() < 0.12
+        if self.tampering:
             data = self.tamper(data)
-        self.tap(seat, form, data, htmx=rng.random() < 0.85)
+        try:
+            self.tap(seat, form, data, htmx=rng.random() < 0.85)
+        finally:
+            self.tampering = False
+
+    # ----------------------------------------------- an Order, told through
+
+    def _secretive_ids(self) -> set[str]:
+        """Troopers whose secrets a declaration, an ARO or a report can end:
+        Holoprojector bearers and hidden troopers (any seat)."""
+        state = load_state(Match.objects.get(pk=self.match.pk))
+        return {
+            t.id
+            for t in state.troopers.values()
+            if t.hidden or "holoprojector" in t.traits or t.holoechoes
+        }
+
+    def steered_tap(self, seat: str, command: str, prefer: dict[str, list[str]]) -> None:
+        """Tap the first `command` form on the seat's screen, filled at random
+        but, for each field in `prefer`, with one of the preferred values the
+        form offers (a player choosing which trooper acts, not a forged post)."""
+        form = self.first_form(seat, command)
+        if form is None:
+            return
+        data = fill(form, self.rng, self.typist)
+        for f in form.fields:
+            wanted = [o for o in f.options if o in prefer.get(f.name, [])]
+            if wanted:
+                data[f.name] = self.rng.choice(wanted)
+        self.tap(seat, form, data)
+
+    def story(self) -> list:
+        """One Order as a table plays it, through the forms each phone shows:
+        the active player declares with a Holoprojector bearer or a hidden
+        trooper when they have one, the reactive player declares an ARO
+        (with theirs when they can), someone reports an outcome on such a
+        trooper, the Order ends, and the active player activates a Holoecho
+        if their screen offers it. Random play reaches these paths too
+        rarely to be sure of them in a run."""
+        skills = ["bs_attack", "discover", "roll_skill", "cautious_move", "move", "entire_other"]
+        outcomes = ["saving_roll", "discovered", "contact", "coherency"]
+
+        def seats():
+            active = self.active_seat() or "A"
+            return active, "B" if active == "A" else "A"
+
+        def declare():
+            ids = list(self._secretive_ids())
+            self.steered_tap(seats()[0], "DeclareSkill", {"trooper_id": ids, "skill": skills})
+
+        def aro():
+            ids = list(self._secretive_ids())
+            self.steered_tap(seats()[1], "DeclareAro", {"trooper_id": ids})
+
+        def report():
+            ids = list(self._secretive_ids())
+            seat = self.rng.choice(seats())
+            self.steered_tap(seat, "ReportOutcome", {"trooper_id": ids, "outcome": outcomes})
+
+        def end():
+            self.steered_tap(seats()[0], "EndOrder", {})
+
+        def holoecho():
+            self.steered_tap(seats()[0], "ActivateHoloecho", {})
+
+        return [(declare,), (aro,), (report,), (end,), (holoecho,)]
 
     def to_orders(self) -> None:
         """Most matches skip straight to the Orders Phase of the first Player
@@ -678,7 +844,10 @@ class Table:
         if roll < 0.75:
             active = self.active_seat() or rng.choice("AB")
             reactive = "B" if active == "A" else "A"
-            self.play_form(active if roll < 0.55 else reactive)
+            # While an Order is declared the reactive player has the ARO form:
+            # they tap as often as the active one then (AROs end secrets too).
+            share = 0.5 if self.order_in_progress() else 0.2
+            self.play_form(reactive if rng.random() < share else active)
         elif roll < 0.8 and self.last_post is not None:
             viewer, path, data, htmx = self.last_post
             self.post(viewer, path, dict(data), htmx=htmx, action_id=data["action_id"])
@@ -800,14 +969,19 @@ class Table:
             await socket.disconnect()
 
 
-async def play(table: Table, lists: dict, moves: int) -> None:
-    """A whole match: set-up, `moves` random moves, the finale."""
+async def play(table: Table, lists: dict, moves: int, story: bool | None = None) -> None:
+    """A whole match: set-up, an Order told through (`story`, or half the
+    time), `moves` random moves, the finale."""
     run = sync_to_async(lambda fn, *args: fn(*args))
     await run(table.create)
     await table.connect()
-    for step in table.set_up(lists):
+    for step in table.set_up(lists, to_orders=story):
         await run(*step)
         await table.settle()
+    if story or (story is None and table.rng.random() < 0.5):
+        for step in table.story():
+            await run(*step)
+            await table.settle()
     for _ in range(moves):
         roll = table.rng.random()
         if roll < 0.1:

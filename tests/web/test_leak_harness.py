@@ -32,6 +32,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
+from tests.support import report
 from tracker import rules
 from tracker.models import Match, MatchEvent
 from tracker.reading import load_state
@@ -39,14 +40,18 @@ from tracker.reading import load_state
 from .flows import CANARY_NINJA, CANARY_POSITION
 from .leaks import (
     KINDS,
+    MUST_BE_ACCEPTED,
     Table,
     Typist,
+    coverage_lines,
+    coverage_of,
     leaks,
     payload_fragments,
     play,
     private_facts,
     reveal_seqs,
     sealed_secrets,
+    uncovered,
 )
 from .table import error_of, seated
 
@@ -78,7 +83,7 @@ def leaks_in(table: Table) -> list[str]:
     return leaks(table.recorder.received, sealed, private_facts(state, match, revealed))
 
 
-def check_match(table: Table, stats: Counter) -> None:
+def check_match(table: Table, stats: Counter, coverage: Counter | None = None) -> None:
     match = Match.objects.get(pk=table.match.pk)
     state = load_state(match)
     revealed = reveal_seqs(match)
@@ -104,12 +109,15 @@ def check_match(table: Table, stats: Counter) -> None:
     stats["playing"] += state.phase == "playing"
     stats["posts"] += table.posts
     stats["seats moved to a new phone"] += sum(v.endswith("-old") for v in table.viewers)
+    if coverage is not None:
+        coverage.update(coverage_of(table))
 
 
 @pytest.mark.django_db(transaction=True)
 def test_no_secret_reaches_anyone_but_its_owner_before_its_reveal(settings):
     settings.PASSWORD_HASHERS = FAST_PINS
     stats: Counter = Counter()
+    coverage: Counter = Counter()
     started = time.monotonic()
 
     @hypothesis_settings(
@@ -119,7 +127,7 @@ def test_no_secret_reaches_anyone_but_its_owner_before_its_reveal(settings):
     )
     @given(
         lists=st.fixed_dictionaries({"A": army, "B": army}),
-        moves=st.integers(min_value=3, max_value=7),
+        moves=st.integers(min_value=4, max_value=10),
         creator=st.sampled_from("AB"),
         # A seeded generator, not hypothesis-chosen values: those lean to the
         # first option of every form and gave half as many reveals.
@@ -129,11 +137,20 @@ def test_no_secret_reaches_anyone_but_its_owner_before_its_reveal(settings):
         cache.clear()  # the seat-link and PIN guess limits are per address
         table = Table(rng, Typist(f"{next(_tags):05d}"), creator)
         async_to_sync(play)(table, lists, moves)
-        check_match(table, stats)
+        check_match(table, stats, coverage)
 
     one_match()
     elapsed = time.monotonic() - started
-    print(f"\nleak harness: {dict(stats)} in {elapsed:.1f}s")
+    summary = ", ".join(f"{k}: {v}" for k, v in stats.items())
+    report(
+        f"leak harness: {stats['matches']} matches in {elapsed:.0f}s",
+        [summary, *coverage_lines(coverage)],
+    )
+    # Every kind of command the pages offer was accepted somewhere in the run
+    # (over 50 matches or more: a shorter run may miss a rare one).
+    if stats["matches"] >= 50:
+        missing = uncovered(coverage)
+        assert not missing, "the harness never reached:\n" + "\n".join(missing)
     # The run exercised what it claims to check (given enough matches to expect it).
     by_rule = sum(
         n for key, n in stats.items() if key.startswith("reveals ") and "owner" not in key
@@ -311,3 +328,70 @@ def test_a_reserve_on_the_table_is_revealed_when_deployment_ends(alice, bob):
     )
     assert reserve.revealed_rule == "TM-S1"
     assert "<strong>Zhanshi</strong>" in bob.get(f"/m/{a.match.code}/").content.decode()
+
+
+# ------------------------------------- the harness sees what it never reached
+
+
+def test_coverage_names_a_command_never_accepted_and_a_form_always_refused():
+    """The run's coverage check, on counts written out: a command of
+    MUST_BE_ACCEPTED never accepted, and a form posted as rendered 40 times
+    and never accepted while another form of the same command works (the ARO
+    form of a target without Holoechoes, which sent no target_element)."""
+    good = Counter()
+    for command in MUST_BE_ACCEPTED:
+        good[("posted", command)] = good[("accepted", command)] = 3
+    good[("token use", "TM-T2")] = 1
+    good[("reveal", "HD-C2")] = 1
+    assert uncovered(good) == []
+    broken_aro = Counter(good)
+    broken_aro[("form posted", "DeclareAro(skill,target_element,target_id,trooper_id)")] = 5
+    broken_aro[("form accepted", "DeclareAro(skill,target_element,target_id,trooper_id)")] = 5
+    broken_aro[("form posted", "DeclareAro(skill,target_id,trooper_id)")] = 40
+    assert uncovered(broken_aro) == [
+        "DeclareAro(skill,target_id,trooper_id): posted 40 times as the page rendered it, "
+        "never accepted"
+    ]
+    never = Counter(good)
+    del never[("accepted", "ActivateHoloecho")]
+    del never[("reveal", "HD-C2")]
+    never[("reveal", "owner")] = 2
+    assert uncovered(never) == [
+        "ActivateHoloecho: never accepted (3 posted)",
+        "no secret was ever revealed by a rule",
+    ]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("plant", ["as built", "every DeclareSkill refused"])
+def test_the_coverage_of_real_matches_shows_a_broken_declaration(plant, settings, monkeypatch):
+    """Through the real views: three matches that tell an Order through the
+    forms; with the Order form broken (every DeclareSkill refused, as a form
+    missing a field would be) the coverage check names it."""
+    from tracker import views
+    from tracker.rules.errors import InvalidInput
+
+    settings.PASSWORD_HASHERS = FAST_PINS
+    if plant != "as built":
+        honest = views.build_command
+
+        def broken(command, *args):
+            if command == "DeclareSkill":
+                raise InvalidInput("Some information is missing; reload the page.")
+            return honest(command, *args)
+
+        monkeypatch.setattr(views, "build_command", broken)
+    coverage: Counter = Counter()
+    for seed in range(3):
+        cache.clear()
+        table = Table(random.Random(seed), Typist(f"{next(_tags):05d}"), "A")
+        async_to_sync(play)(table, FULL_TABLE, 2, story=True)
+        coverage.update(coverage_of(table))
+    assert coverage[("posted", "DeclareSkill")] >= 3
+    missing = uncovered(coverage)
+    if plant == "as built":
+        assert coverage[("accepted", "DeclareSkill")] > 0
+        assert not any(m.startswith("DeclareSkill") for m in missing), missing
+    else:
+        assert coverage[("accepted", "DeclareSkill")] == 0
+        assert any(m.startswith("DeclareSkill: never accepted") for m in missing), missing
