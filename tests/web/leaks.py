@@ -13,6 +13,9 @@ own page shows for it (its payload fragment).
 
 from __future__ import annotations
 
+import base64
+import binascii
+import html
 import json
 import re
 from collections import Counter
@@ -144,7 +147,10 @@ def fill(form: Form, rng, typist: Typist) -> dict:
     for f in form.fields:
         if f.kind == "hidden":
             if re.match(r"hd_[xy]_", f.name) and rng.random() < 0.6:
-                data[f.name] = str(rng.randint(0, 1200))  # a tap on the table map
+                # A tap on the table map, away from the map's own numbers (0,
+                # 300, 900, 1200 in its markup) and the 300-point limit, so a
+                # position found in a page is this one (position_in).
+                data[f.name] = str(rng.choice([n for n in range(301, 1200) if n != 900]))
             else:
                 data[f.name] = f.value
         elif f.kind == "select":
@@ -269,6 +275,10 @@ class Sealed:
     # Lieutenant who is still hidden names that trooper by their own choice;
     # a reveal by a rule opens only the secret it ends.
     discloses: set[str] = field(default_factory=set)
+    position: tuple[float, float] | None = None  # a tap on the table map (mm)
+    # The trooper a choice names (Lieutenant, reserve): its public row must
+    # look like any other trooper's row.
+    subject: str = ""
 
     def open_to(self, viewer: str, seq: int) -> bool:
         return viewer == self.seat or (self.revealed_at is not None and seq >= self.revealed_at)
@@ -314,8 +324,9 @@ def sealed_secrets(state: MatchState, revealed: dict[str, int], pages: dict[str,
         # or public: a secret's words are the rest of its text.
         text = {k: v for k, v in payload.items() if k != "name"}
         canaries = {secret.nonce, *TOKEN.findall(json.dumps(text))}
-        if payload.get("x") is not None and payload.get("y") is not None:
-            canaries.add(f'cx="{payload["x"]}" cy="{payload["y"]}"')
+        position = None
+        if payload.get("x") not in (None, "") and payload.get("y") not in (None, ""):
+            position = (float(payload["x"]), float(payload["y"]))
         if not secret.existence_public:
             canaries.update({secret.id, secret.commitment, fingerprint(secret.commitment)})
             canaries.update({secret.trooper_id} if secret.trooper_id else set())
@@ -332,6 +343,10 @@ def sealed_secrets(state: MatchState, revealed: dict[str, int], pages: dict[str,
                 canaries=canaries,
                 fragment=pages.get(secret.seat, {}).get(secret.id, ""),
                 discloses=discloses - {""},
+                position=position,
+                subject=str(payload.get("trooper_id", ""))
+                if secret.kind in ("lieutenant", "reserve")
+                else "",
             )
         )
     return out
@@ -438,20 +453,215 @@ def _closed_json(received: Received, sealed: list[Sealed]) -> list[str]:
     return problems
 
 
+# ------------------------------------------------------ normalised readings
+#
+# A canary must be found in whatever form a page, a frame, a header or an
+# export could carry it: another case, HTML character references, JSON
+# \u escapes, markup between its letters, base64. Each received item is read
+# in all those ways; every canary is lowercased and unescaped the same way.
+
+TAG = re.compile(r"<[^>]*>")
+JSON_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
+B64_RUN = re.compile(rb"[A-Za-z0-9+/_-]{12,}={0,2}")
+
+
+def _unescape(text: str) -> str:
+    text = JSON_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)
+    text = text.replace('\\"', '"').replace("\\/", "/")
+    return html.unescape(html.unescape(text))
+
+
+def _base64_texts(data: bytes) -> list[str]:
+    """Text hidden in base64 runs (standard or URL-safe, padded or not)."""
+    found = []
+    for run in B64_RUN.findall(data):
+        bare = run.rstrip(b"=")
+        for decode in (base64.b64decode, base64.urlsafe_b64decode):
+            try:
+                decoded = decode(bare + b"=" * (-len(bare) % 4))
+            except (ValueError, binascii.Error):
+                continue
+            text = decoded.decode("utf-8", errors="ignore")
+            if len(text) >= 6:
+                found.append(text)
+    return found
+
+
+@dataclass
+class Readings:
+    """One received item, read every way a canary could hide in it."""
+
+    marked: list[str]  # lowercased, unescaped, markup kept (for fragments)
+    flat: list[str]  # the same with markup removed (for words and ids)
+
+    @classmethod
+    def of(cls, data: bytes) -> Readings:
+        texts = [data.decode(errors="replace")]
+        texts += _base64_texts(data)
+        marked = [_unescape(text).lower() for text in texts]
+        return cls(marked=marked, flat=[TAG.sub("", text) for text in marked])
+
+    def find(self, canary: str) -> str | None:
+        """The reading the canary is in, or None."""
+        needle = _unescape(canary).lower()
+        for text in self.marked if "<" in needle else self.marked + self.flat:
+            if needle in text:
+                return text
+        return None
+
+
+NUMBER = re.compile(r"(?<![\w.#-])(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)(\s*%)?(?![\w.])")
+TABLE_MM = 1200  # the table map's side (templates/tracker/blocks/seal.html)
+NEAR = 80  # characters between the two numbers of a position
+
+
+def _means(value: float, percent: bool, coordinate: float) -> bool:
+    """A number that could be this coordinate: itself (int, float, exponent),
+    a percentage of the table's side, or a fraction of it."""
+    if percent:
+        return abs(value - coordinate * 100 / TABLE_MM) < 0.05
+    if abs(value - coordinate) < 1e-6:
+        return True
+    return 0 < value < 1 and abs(value - coordinate / TABLE_MM) < 5e-4
+
+
+def position_in(text: str, position: tuple[float, float]) -> str | None:
+    """Both coordinates of a position, in any notation and order, within
+    NEAR characters of each other: the context, or None."""
+    x, y = position
+    numbers = [
+        (m.start(), float(m.group(1)), bool(m.group(2)))
+        for m in NUMBER.finditer(text)
+        if abs(float(m.group(1))) < 1e7
+    ]
+    xs = [at for at, value, pct in numbers if _means(value, pct, x)]
+    ys = [at for at, value, pct in numbers if _means(value, pct, y)]
+    for at_x in xs:
+        for at_y in ys:
+            if at_x != at_y and abs(at_x - at_y) <= NEAR:
+                start = min(at_x, at_y)
+                return text[max(0, start - 60) : start + NEAR + 40]
+    return None
+
+
+# -------------------------------------------------- the rows of the troopers
+
+TROOPER_ROW = re.compile(r'<li class="trooper[^"]*" id="trooper-(\w+)">.*?</li>', re.S)
+SEAT_BLOCK = re.compile(r'id="blk-seat_([AB])"')
+
+
+def _public_badges() -> set[str]:
+    """The badges a row shows for its public state (seat.html): conditions,
+    tokens, Marker, Ignores Retreat! (and the Holoecho list, by prefix)."""
+    from tracker.labels import LABELS
+    from tracker.rules.state import CONDITIONS, TOKENS
+
+    return {str(LABELS[c]) for c in (*CONDITIONS, *TOKENS)} | {"Marker", "Ignores Retreat!"}
+
+
+def row_shape(row: str, trooper_id: str) -> str:
+    """A trooper row with what differs between any two troopers in the same
+    public state taken out: its id, name, cost, group, and the badges and
+    form choices of its public state. Two rows of the same shape look the
+    same to whoever receives them."""
+    public = _public_badges()
+    shape = row.replace(trooper_id, "ID")
+    shape = re.sub(r'<span class="name">.*?</span>', "NAME", shape, flags=re.S)
+    shape = re.sub(r'<span class="(cost|group)">.*?</span>', r"\1", shape, flags=re.S)
+
+    def badge(m):
+        text = TAG.sub("", m.group(2)).strip()
+        return "" if text in public or text.startswith("Holoecho:") else m.group(0)
+
+    shape = re.sub(r'<span class="(badge[^"]*)">(.*?)</span>', badge, shape, flags=re.S)
+    shape = re.sub(r"\bcond-\w+", "cond-X", shape)
+    shape = re.sub(r" (selected|checked)\b", "", shape)
+    return re.sub(r"\s+", " ", shape)
+
+
+def _rows(text: str) -> list[tuple[str, str, str]]:
+    """(seat, trooper id, row) for every trooper row in a page or frame."""
+    rows = []
+    for block_seat, block in _seat_blocks(text):
+        for m in TROOPER_ROW.finditer(block):
+            rows.append((block_seat, m.group(1), m.group(0)))
+    return rows
+
+
+def _seat_blocks(text: str) -> list[tuple[str, str]]:
+    return [
+        (name[-1], html_) for name, html_ in blocks_in(text).items() if name.startswith("blk-seat_")
+    ]
+
+
+def row_structure(received: list[Received], sealed: list[Sealed]) -> list[str]:
+    """Whichever trooper is the Lieutenant or the reserve, the opponent's
+    public rows are the same: the row of a trooper a closed choice names must
+    have a shape that rows of troopers no choice names also have."""
+    subjects = {s.subject for s in sealed if s.subject}
+    usual: set[str] = set()
+    checked = []
+    for r in received:
+        text = r.data.decode(errors="replace")
+        if "trooper-" not in text:
+            continue
+        for seat, trooper_id, row in _rows(text):
+            if r.viewer == seat:
+                continue
+            shape = row_shape(row, trooper_id)
+            if trooper_id not in subjects:
+                usual.add(shape)
+                continue
+            closed = [
+                s for s in sealed if s.subject == trooper_id and not s.open_to(r.viewer, r.seq)
+            ]
+            if closed:
+                checked.append((r, closed[0], shape))
+    problems = []
+    for r, secret, shape in checked:
+        if usual and shape not in usual:
+            problems.append(
+                f"{r.viewer} at seq {r.seq} ({r.what}): the row of the trooper sealed "
+                f"{secret.kind} {secret.id} of {secret.seat} looks unlike any other row: {shape[:300]}"
+            )
+    return problems
+
+
 def leaks(received: Iterable[Received], sealed: list[Sealed], facts: list[Private]) -> list[str]:
-    """Every place a canary reached a viewer before it could open it."""
+    """Every place a canary reached a viewer before it could open it, in any
+    of the forms Readings undoes; a sealed position in any notation; the row
+    of a trooper a closed choice names set apart from the others."""
+    received = list(received)
     found = []
     for r in received:
+        readings = None
+        sent = _unescape(r.sent).lower()
         for word, what in _forbidden(r, sealed, facts).items():
-            if word.encode() in r.data and word not in r.sent:
-                at = r.data.find(word.encode())
-                context = r.data[max(0, at - 120) : at + 80].decode(errors="replace")
+            if _unescape(word).lower() in sent:
+                continue  # an echo of what the viewer posted tells them nothing
+            readings = readings or Readings.of(r.data)
+            text = readings.find(word)
+            if text is not None:
+                at = text.find(_unescape(word).lower())
+                context = text[max(0, at - 120) : at + 80]
                 found.append(
                     f"{r.viewer} at seq {r.seq} ({r.what}): {what} -> {word!r} in …{context}…"
                 )
+        for secret in sealed:
+            if secret.position is None or secret.open_to(r.viewer, r.seq):
+                continue
+            readings = readings or Readings.of(r.data)
+            for text in readings.marked:
+                context = position_in(text, secret.position)
+                if context is not None:
+                    found.append(
+                        f"{r.viewer} at seq {r.seq} ({r.what}): position of {secret.kind} "
+                        f"{secret.id} of {secret.seat} {secret.position} in …{context}…"
+                    )
+                    break
         for problem in _closed_items(r, sealed) + _closed_json(r, sealed):
             found.append(f"{r.viewer} at seq {r.seq} ({r.what}): {problem}")
-    return found
+    return found + row_structure(received, sealed)
 
 
 # --------------------------------------------------------------- coverage

@@ -17,6 +17,7 @@ LEAK_MATCHES=<n> runs n matches (default 200).
 
 from __future__ import annotations
 
+import base64
 import itertools
 import json
 import os
@@ -395,3 +396,125 @@ def test_the_coverage_of_real_matches_shows_a_broken_declaration(plant, settings
     else:
         assert coverage[("accepted", "DeclareSkill")] == 0
         assert any(m.startswith("DeclareSkill: never accepted") for m in missing), missing
+
+
+# ------------------------ a leak in another form, planted in the rendered blocks
+
+
+def _closed(state, viewer):
+    """Secrets and hidden troopers of the other seat(s), still closed."""
+    secrets = [s for s in state.secrets.values() if s.seat != viewer and not s.revealed]
+    hidden = [t for t in state.troopers.values() if t.seat != viewer and t.hidden]
+    return secrets, hidden
+
+
+def _say(blocks, text):
+    blocks["header"] = blocks["header"].replace("</section>", f"<p>{text}</p></section>", 1)
+    return blocks
+
+
+def _say_positions(form):
+    def leak(state, viewer, blocks):
+        secrets, _hidden = _closed(state, viewer)
+        for s in secrets:
+            x, y = s.payload.get("x"), s.payload.get("y")
+            if s.kind == "hd_position" and x not in (None, "") and y not in (None, ""):
+                blocks = _say(blocks, form(float(x), float(y)))
+        return blocks
+
+    return leak
+
+
+def _say_hidden(form):
+    def leak(state, viewer, blocks):
+        _secrets, hidden = _closed(state, viewer)
+        for t in hidden:
+            blocks = _say(blocks, form(t))
+        return blocks
+
+    return leak
+
+
+def _mark_lieutenant(mark):
+    def leak(state, viewer, blocks):
+        secrets, _hidden = _closed(state, viewer)
+        for s in secrets:
+            if s.kind == "lieutenant":
+                opening = f'" id="trooper-{s.payload["trooper_id"]}">'
+                for name in ("seat_A", "seat_B"):
+                    blocks[name] = mark(blocks[name], opening)
+        return blocks
+
+    return leak
+
+
+FORM_PLANTS = {
+    "hidden trooper's name uppercased": (
+        _say_hidden(lambda t: t.name.upper()),
+        "hidden trooper of",
+    ),
+    # (its id is also a canary of its sealed position, which may be named first)
+    "hidden trooper's id uppercased": (_say_hidden(lambda t: t.id.upper()), "of A -> '"),
+    "hidden trooper's name in base64": (
+        _say_hidden(lambda t: f'<i data-k="{base64.b64encode(t.name.encode()).decode()}"></i>'),
+        "hidden trooper of",
+    ),
+    "hidden trooper's name split by markup": (
+        _say_hidden(lambda t: f"{t.name[:5]}<b></b>{t.name[5:]}"),
+        "hidden trooper of",
+    ),
+    "position with swapped attributes": (
+        _say_positions(lambda x, y: f'<circle cy="{y:g}" r="3" cx="{x:g}"/>'),
+        "position of hd_position",
+    ),
+    "position as percentages": (
+        _say_positions(lambda x, y: f'<i style="left:{x / 12:.2f}%;top:{y / 12:.2f}%"></i>'),
+        "position of hd_position",
+    ),
+    "position as JSON": (
+        _say_positions(lambda x, y: json.dumps({"y": y, "x": x})),
+        "position of hd_position",
+    ),
+    "position as floats": (
+        _say_positions(lambda x, y: f"({x:.3f}, {y:.1f})"),
+        "position of hd_position",
+    ),
+    "Lieutenant as a class on its row": (
+        _mark_lieutenant(lambda html, opening: html.replace(opening, f" lt{opening}")),
+        "looks unlike any other row",
+    ),
+    "Lieutenant as a star on its row": (
+        _mark_lieutenant(
+            lambda html, opening: html.replace(opening, f'{opening}<span class="lt">★</span>')
+        ),
+        "looks unlike any other row",
+    ),
+}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("plant", list(FORM_PLANTS))
+def test_the_harness_reports_a_leak_in_another_form(plant, settings, monkeypatch):
+    """The canaries are matched after undoing what a page could do to them
+    (case, markup, base64, notation) and the trooper rows are compared: a
+    leak planted in each form in the rendered blocks (pages, partials and
+    frames alike) is reported."""
+    from tracker import rendering, views
+
+    settings.PASSWORD_HASHERS = FAST_PINS
+    leak, expected = FORM_PLANTS[plant]
+    honest = rendering.render_blocks
+
+    def planted(seen, seat=None, request=None, error=""):
+        blocks = dict(honest(seen, seat, request, error))
+        return leak(load_state(Match.objects.get(pk=seen.match.pk)), seen.view.viewer, blocks)
+
+    monkeypatch.setattr(rendering, "render_blocks", planted)
+    monkeypatch.setattr(views, "render_blocks", planted)
+    found = []
+    for seed in range(3):
+        cache.clear()
+        table = Table(random.Random(seed), Typist(f"{next(_tags):05d}"), "A")
+        async_to_sync(play)(table, FULL_TABLE, 2, story=True)
+        found += leaks_in(table)
+    assert any(expected in f for f in found), (plant, found[:5])
