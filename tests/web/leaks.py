@@ -9,6 +9,13 @@ existence is private (Hidden Deployment), also its id, commitment,
 fingerprint and trooper id; and for a choice among public things (which
 Holoecho is real, who the Lieutenant is, the reserve) the text the owner's
 own page shows for it (its payload fragment).
+
+Canaries are looked for in every reading of a received item (Readings: any
+case, HTML and JSON escapes undone, markup removed, base64 runs decoded);
+a sealed map position as its two numbers in any notation (position_in); and
+the row of a trooper a closed Lieutenant or reserve choice names must look
+like another trooper's row (row_structure). coverage_of counts what the
+forms offered, posted and got accepted.
 """
 
 from __future__ import annotations

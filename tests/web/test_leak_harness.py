@@ -10,7 +10,10 @@ open, is one more viewer). Every byte each of them receives is recorded:
 full pages, htmx partials, websocket frames, redirects (with their decoded
 messages), 4xx pages and exports. Then, against the log's SecretRevealed
 events: before the reveal of a secret, no canary of it (leaks.py) is in any
-byte sent to anyone but its owner.
+byte sent to anyone but its owner, in any form a page could give it.
+The run's coverage (offered / posted / accepted per command, token uses,
+reveals by rule) is printed in pytest's terminal summary, and checked over
+50 matches or more (leaks.uncovered).
 
 LEAK_MATCHES=<n> runs n matches (default 200).
 """
