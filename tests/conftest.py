@@ -1,10 +1,29 @@
 """Fixtures name people: alice and bob play, carol organizes, mallory is
 anyone else."""
 
+import os
+
 import pytest
 from django.test import Client
+from hypothesis import HealthCheck, settings
 
 from tracker import reading
+
+# CI=true: the same examples on every run (derandomized, so a failure in CI
+# is reproduced by running the same commit), at least as many as locally, and
+# the blob to replay a failure printed. Tests that set max_examples keep theirs.
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    max_examples=200,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("dev", print_blob=True)
+settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev")
+)
 
 
 @pytest.fixture(autouse=True)
@@ -49,3 +68,12 @@ def carol(db):
     client = Client()
     client.force_login(user)
     return client
+
+
+def pytest_terminal_summary(terminalreporter):
+    from tests.support import REPORTS
+
+    for title, lines in REPORTS:
+        terminalreporter.section(title)
+        for line in lines:
+            terminalreporter.write_line(line)

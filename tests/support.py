@@ -19,3 +19,13 @@ def chromium_path() -> str:
     if not os.path.exists(path):
         skip_or_fail("chromium is not installed (apt-get install chromium)", "REQUIRE_BROWSER")
     return path
+
+
+# Lines a test wants in the terminal summary whatever the capture mode (-s or
+# not): tests/conftest.py prints them at the end of the run, so they show in
+# CI's output even when the test passes.
+REPORTS: list[tuple[str, list[str]]] = []
+
+
+def report(title: str, lines: list[str]) -> None:
+    REPORTS.append((title, lines))

@@ -55,6 +55,20 @@ def test_an_answer_older_than_the_last_push_does_not_roll_the_page_back(server, 
         route.fulfill(response=answer)
 
     page.route(re.compile(r".*/act/SealNote/$"), hold_the_answer)
+    # The condition the check below waits for: htmx has handled the held
+    # answer (swapped it in, or kept the page and asked for a resync); htmx
+    # fires afterRequest right after its swap step.
+    page.evaluate(
+        """() => {
+          let handled = 0;
+          document.addEventListener("htmx:afterRequest", (evt) => {
+            if (evt.detail.pathInfo.requestPath.endsWith("/act/SealNote/")) {
+              handled += 1;
+              document.body.dataset.answersHandled = String(handled);
+            }
+          });
+        }"""
+    )
     page.locator("summary", has_text="Seal a note").click()
     form = page.locator("form[hx-post$='/act/SealNote/']")
     form.locator("input[name=label]").fill("Objective")
@@ -62,7 +76,8 @@ def test_an_answer_older_than_the_last_push_does_not_roll_the_page_back(server, 
     form.locator("button[type=submit]").click()
     expect(alices_notes).to_have_count(mine + 1)
     assert held.is_set()
-    page.wait_for_timeout(500)
+    # (an attribute Playwright polls: the CSP forbids wait_for_function's eval)
+    expect(page.locator("body")).to_have_attribute("data-answers-handled", "1")
     newest = read_sqlite(database, alice.code)[0].seq
     # Still the newest state: Bob's note stays, the seq did not go back.
     expect(bobs_notes).to_have_count(before + 1)

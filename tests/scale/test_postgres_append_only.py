@@ -35,7 +35,10 @@ def _with_database(url: str, name: str) -> str:
 @pytest.fixture
 def scratch(tmp_path):
     """(database URL, environment for manage.py) of a fresh, migrated database."""
-    psycopg = pytest.importorskip("psycopg")
+    try:
+        import psycopg
+    except ImportError:
+        skip_or_fail("psycopg is not installed (pip install -r requirements.txt)", "REQUIRE_SCALE")
     admin_url = os.environ.get("TRACKER_TEST_POSTGRES", DEFAULT_URL)
     try:
         admin = psycopg.connect(admin_url, autocommit=True, connect_timeout=5)

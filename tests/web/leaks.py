@@ -9,12 +9,23 @@ existence is private (Hidden Deployment), also its id, commitment,
 fingerprint and trooper id; and for a choice among public things (which
 Holoecho is real, who the Lieutenant is, the reserve) the text the owner's
 own page shows for it (its payload fragment).
+
+Canaries are looked for in every reading of a received item (Readings: any
+case, HTML and JSON escapes undone, markup removed, base64 runs decoded);
+a sealed map position as its two numbers in any notation (position_in); and
+the row of a trooper a closed Lieutenant or reserve choice names must look
+like another trooper's row (row_structure). coverage_of counts what the
+forms offered, posted and got accepted.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import html
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -28,6 +39,7 @@ from django.test import Client
 from tracker.asgi import application
 from tracker.models import Match, MatchEvent
 from tracker.reading import load_state
+from tracker.rendering import BLOCKS
 from tracker.rules import classified
 from tracker.rules.commitments import fingerprint
 from tracker.rules.state import MatchState
@@ -143,7 +155,10 @@ def fill(form: Form, rng, typist: Typist) -> dict:
     for f in form.fields:
         if f.kind == "hidden":
             if re.match(r"hd_[xy]_", f.name) and rng.random() < 0.6:
-                data[f.name] = str(rng.randint(0, 1200))  # a tap on the table map
+                # A tap on the table map, away from the map's own numbers (0,
+                # 300, 900, 1200 in its markup) and the 300-point limit, so a
+                # position found in a page is this one (position_in).
+                data[f.name] = str(rng.choice([n for n in range(301, 1200) if n != 900]))
             else:
                 data[f.name] = f.value
         elif f.kind == "select":
@@ -219,6 +234,23 @@ def frame_seq(frame: str) -> int:
     return int(found.group(1))
 
 
+async def barrier(socket, target: int) -> list[str]:
+    """Every frame a socket still owes, up to and including the answer to a
+    resync sent now: a condition, never a time window.
+
+    The consumer handles one message at a time, so anything it pushed before
+    it read this resync arrives before the answer; after the answer its
+    last_seq is the match's seq, so no push can follow until someone acts.
+    The answer is a full render (every block) at the current seq."""
+    await socket.send_to(text_data=json.dumps({"resync": True}))
+    frames = []
+    while True:
+        frame = await socket.receive_from(timeout=10)
+        frames.append(frame)
+        if frame_seq(frame) >= target and len(blocks_in(frame)) == len(BLOCKS):
+            return frames
+
+
 @dataclass
 class Recorder:
     received: list[Received] = field(default_factory=list)
@@ -251,6 +283,10 @@ class Sealed:
     # Lieutenant who is still hidden names that trooper by their own choice;
     # a reveal by a rule opens only the secret it ends.
     discloses: set[str] = field(default_factory=set)
+    position: tuple[float, float] | None = None  # a tap on the table map (mm)
+    # The trooper a choice names (Lieutenant, reserve): its public row must
+    # look like any other trooper's row.
+    subject: str = ""
 
     def open_to(self, viewer: str, seq: int) -> bool:
         return viewer == self.seat or (self.revealed_at is not None and seq >= self.revealed_at)
@@ -296,8 +332,9 @@ def sealed_secrets(state: MatchState, revealed: dict[str, int], pages: dict[str,
         # or public: a secret's words are the rest of its text.
         text = {k: v for k, v in payload.items() if k != "name"}
         canaries = {secret.nonce, *TOKEN.findall(json.dumps(text))}
-        if payload.get("x") is not None and payload.get("y") is not None:
-            canaries.add(f'cx="{payload["x"]}" cy="{payload["y"]}"')
+        position = None
+        if payload.get("x") not in (None, "") and payload.get("y") not in (None, ""):
+            position = (float(payload["x"]), float(payload["y"]))
         if "seed" in payload:
             canaries.add(payload["seed"])  # a Classified draw's seed (CL-2, CL-4)
         if secret.kind == "classified":
@@ -319,6 +356,10 @@ def sealed_secrets(state: MatchState, revealed: dict[str, int], pages: dict[str,
                 canaries=canaries,
                 fragment=pages.get(secret.seat, {}).get(secret.id, ""),
                 discloses=discloses - {""},
+                position=position,
+                subject=str(payload.get("trooper_id", ""))
+                if secret.kind in ("lieutenant", "reserve")
+                else "",
             )
         )
     return out
@@ -425,20 +466,300 @@ def _closed_json(received: Received, sealed: list[Sealed]) -> list[str]:
     return problems
 
 
+# ------------------------------------------------------ normalised readings
+#
+# A canary must be found in whatever form a page, a frame, a header or an
+# export could carry it: another case, HTML character references, JSON
+# \u escapes, markup between its letters, base64. Each received item is read
+# in all those ways; every canary is lowercased and unescaped the same way.
+
+TAG = re.compile(r"<[^>]*>")
+JSON_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
+B64_RUN = re.compile(rb"[A-Za-z0-9+/_-]{12,}={0,2}")
+
+
+def _unescape(text: str) -> str:
+    text = JSON_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)
+    text = text.replace('\\"', '"').replace("\\/", "/")
+    return html.unescape(html.unescape(text))
+
+
+def _base64_texts(data: bytes) -> list[str]:
+    """Text hidden in base64 runs (standard or URL-safe, padded or not)."""
+    found = []
+    for run in B64_RUN.findall(data):
+        bare = run.rstrip(b"=")
+        for decode in (base64.b64decode, base64.urlsafe_b64decode):
+            try:
+                decoded = decode(bare + b"=" * (-len(bare) % 4))
+            except (ValueError, binascii.Error):
+                continue
+            text = decoded.decode("utf-8", errors="ignore")
+            if len(text) >= 6:
+                found.append(text)
+    return found
+
+
+@dataclass
+class Readings:
+    """One received item, read every way a canary could hide in it."""
+
+    marked: list[str]  # lowercased, unescaped, markup kept (for fragments)
+    flat: list[str]  # the same with markup removed (for words and ids)
+
+    @classmethod
+    def of(cls, data: bytes) -> Readings:
+        texts = [data.decode(errors="replace")]
+        texts += _base64_texts(data)
+        marked = [_unescape(text).lower() for text in texts]
+        return cls(marked=marked, flat=[TAG.sub("", text) for text in marked])
+
+    def find(self, canary: str) -> str | None:
+        """The reading the canary is in, or None."""
+        needle = _unescape(canary).lower()
+        for text in self.marked if "<" in needle else self.marked + self.flat:
+            if needle in text:
+                return text
+        return None
+
+
+NUMBER = re.compile(r"(?<![\w.#-])(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)(\s*%)?(?![\w.])")
+TABLE_MM = 1200  # the table map's side (templates/tracker/blocks/seal.html)
+NEAR = 80  # characters between the two numbers of a position
+
+
+def _means(value: float, percent: bool, coordinate: float) -> bool:
+    """A number that could be this coordinate: itself (int, float, exponent),
+    a percentage of the table's side, or a fraction of it."""
+    if percent:
+        return abs(value - coordinate * 100 / TABLE_MM) < 0.05
+    if abs(value - coordinate) < 1e-6:
+        return True
+    return 0 < value < 1 and abs(value - coordinate / TABLE_MM) < 5e-4
+
+
+def position_in(text: str, position: tuple[float, float]) -> str | None:
+    """Both coordinates of a position, in any notation and order, within
+    NEAR characters of each other: the context, or None."""
+    x, y = position
+    numbers = [
+        (m.start(), float(m.group(1)), bool(m.group(2)))
+        for m in NUMBER.finditer(text)
+        if abs(float(m.group(1))) < 1e7
+    ]
+    xs = [at for at, value, pct in numbers if _means(value, pct, x)]
+    ys = [at for at, value, pct in numbers if _means(value, pct, y)]
+    for at_x in xs:
+        for at_y in ys:
+            if at_x != at_y and abs(at_x - at_y) <= NEAR:
+                start = min(at_x, at_y)
+                return text[max(0, start - 60) : start + NEAR + 40]
+    return None
+
+
+# -------------------------------------------------- the rows of the troopers
+
+TROOPER_ROW = re.compile(r'<li class="trooper[^"]*" id="trooper-(\w+)">.*?</li>', re.S)
+SEAT_BLOCK = re.compile(r'id="blk-seat_([AB])"')
+
+
+def _public_badges() -> set[str]:
+    """The badges a row shows for its public state (seat.html): conditions,
+    tokens, Marker, Ignores Retreat! (and the Holoecho list, by prefix)."""
+    from tracker.labels import LABELS
+    from tracker.rules.state import CONDITIONS, TOKENS
+
+    return {str(LABELS[c]) for c in (*CONDITIONS, *TOKENS)} | {"Marker", "Ignores Retreat!"}
+
+
+def row_shape(row: str, trooper_id: str) -> str:
+    """A trooper row with what differs between any two troopers in the same
+    public state taken out: its id, name, cost, group, and the badges and
+    form choices of its public state. Two rows of the same shape look the
+    same to whoever receives them."""
+    public = _public_badges()
+    shape = row.replace(trooper_id, "ID")
+    shape = re.sub(r'<span class="name">.*?</span>', "NAME", shape, flags=re.S)
+    shape = re.sub(r'<span class="(cost|group)">.*?</span>', r"\1", shape, flags=re.S)
+
+    def badge(m):
+        text = TAG.sub("", m.group(2)).strip()
+        return "" if text in public or text.startswith("Holoecho:") else m.group(0)
+
+    shape = re.sub(r'<span class="(badge[^"]*)">(.*?)</span>', badge, shape, flags=re.S)
+    shape = re.sub(r"\bcond-\w+", "cond-X", shape)
+    shape = re.sub(r" (selected|checked)\b", "", shape)
+    return re.sub(r"\s+", " ", shape)
+
+
+def _rows(text: str) -> list[tuple[str, str, str]]:
+    """(seat, trooper id, row) for every trooper row in a page or frame."""
+    rows = []
+    for block_seat, block in _seat_blocks(text):
+        for m in TROOPER_ROW.finditer(block):
+            rows.append((block_seat, m.group(1), m.group(0)))
+    return rows
+
+
+def _seat_blocks(text: str) -> list[tuple[str, str]]:
+    return [
+        (name[-1], html_) for name, html_ in blocks_in(text).items() if name.startswith("blk-seat_")
+    ]
+
+
+def row_structure(received: list[Received], sealed: list[Sealed]) -> list[str]:
+    """Whichever trooper is the Lieutenant or the reserve, the opponent's
+    public rows are the same: the row of a trooper a closed choice names must
+    have a shape that rows of troopers no choice names also have."""
+    subjects = {s.subject for s in sealed if s.subject}
+    usual: set[str] = set()
+    checked = []
+    for r in received:
+        text = r.data.decode(errors="replace")
+        if "trooper-" not in text:
+            continue
+        for seat, trooper_id, row in _rows(text):
+            if r.viewer == seat:
+                continue
+            shape = row_shape(row, trooper_id)
+            if trooper_id not in subjects:
+                usual.add(shape)
+                continue
+            closed = [
+                s for s in sealed if s.subject == trooper_id and not s.open_to(r.viewer, r.seq)
+            ]
+            if closed:
+                checked.append((r, closed[0], shape))
+    problems = []
+    for r, secret, shape in checked:
+        if usual and shape not in usual:
+            problems.append(
+                f"{r.viewer} at seq {r.seq} ({r.what}): the row of the trooper sealed "
+                f"{secret.kind} {secret.id} of {secret.seat} looks unlike any other row: {shape[:300]}"
+            )
+    return problems
+
+
 def leaks(received: Iterable[Received], sealed: list[Sealed], facts: list[Private]) -> list[str]:
-    """Every place a canary reached a viewer before it could open it."""
+    """Every place a canary reached a viewer before it could open it, in any
+    of the forms Readings undoes; a sealed position in any notation; the row
+    of a trooper a closed choice names set apart from the others."""
+    received = list(received)
     found = []
     for r in received:
+        readings = None
+        sent = _unescape(r.sent).lower()
         for word, what in _forbidden(r, sealed, facts).items():
-            if word.encode() in r.data and word not in r.sent:
-                at = r.data.find(word.encode())
-                context = r.data[max(0, at - 120) : at + 80].decode(errors="replace")
+            if _unescape(word).lower() in sent:
+                continue  # an echo of what the viewer posted tells them nothing
+            readings = readings or Readings.of(r.data)
+            text = readings.find(word)
+            if text is not None:
+                at = text.find(_unescape(word).lower())
+                context = text[max(0, at - 120) : at + 80]
                 found.append(
                     f"{r.viewer} at seq {r.seq} ({r.what}): {what} -> {word!r} in …{context}…"
                 )
+        for secret in sealed:
+            if secret.position is None or secret.open_to(r.viewer, r.seq):
+                continue
+            readings = readings or Readings.of(r.data)
+            for text in readings.marked:
+                context = position_in(text, secret.position)
+                if context is not None:
+                    found.append(
+                        f"{r.viewer} at seq {r.seq} ({r.what}): position of {secret.kind} "
+                        f"{secret.id} of {secret.seat} {secret.position} in …{context}…"
+                    )
+                    break
         for problem in _closed_items(r, sealed) + _closed_json(r, sealed):
             found.append(f"{r.viewer} at seq {r.seq} ({r.what}): {problem}")
-    return found
+    return found + row_structure(received, sealed)
+
+
+# --------------------------------------------------------------- coverage
+
+# What the harness must have seen accepted over a run of 50 matches or more:
+# a harness that only ever gets refusals proves nothing about the paths those
+# commands open (an ARO ending a Hidden Deployment, a Holoecho's reveal...).
+MUST_BE_ACCEPTED = (
+    "DeclareSkill",
+    "DeclareAro",
+    "ReportOutcome",
+    "ActivateHoloecho",
+    "EndOrder",
+    "AdvancePhase",
+    "RevealSecret",
+    "SealNote",
+)
+# A form tapped this often and never accepted is broken (as the ARO form was).
+ALWAYS_REFUSED_AFTER = 40
+
+
+def coverage_of(table: Table) -> Counter:
+    """Per command: how often it was offered, posted and accepted (its action
+    id is in the log); token uses by rule; reveals by rule."""
+    events = MatchEvent.objects.filter(match=table.match)
+    accepted = set(events.values_list("action_id", flat=True))
+    counts: Counter = Counter()
+    for command, n in table.offered.items():
+        counts[("offered", command)] += n
+    for action_id, (command, shape, tampered) in table.commands.items():
+        counts[("posted", command)] += 1
+        counts[("accepted", command)] += action_id in accepted
+        if not tampered:
+            counts[("form posted", shape)] += 1
+            counts[("form accepted", shape)] += action_id in accepted
+    for data in events.filter(kind="CommandTokenSpent").values_list("data", flat=True):
+        counts[("token use", json.loads(data)["use"])] += 1
+    for data in events.filter(kind="SecretRevealed").values_list("data", flat=True):
+        counts[("reveal", json.loads(data).get("rule") or "?")] += 1
+    return counts
+
+
+def uncovered(coverage: Counter) -> list[str]:
+    """What a long enough run should have reached and did not."""
+    missing = [
+        f"{command}: never accepted ({coverage[('posted', command)]} posted)"
+        for command in MUST_BE_ACCEPTED
+        if not coverage[("accepted", command)]
+    ]
+    # A form posted untampered this often and never accepted is broken even
+    # if another form of the same command works (the ARO form of a target
+    # without Holoechoes, which did not send target_element).
+    missing += [
+        f"{shape}: posted {n} times as the page rendered it, never accepted"
+        for (what, shape), n in sorted(coverage.items())
+        if what == "form posted"
+        and n >= ALWAYS_REFUSED_AFTER
+        and not coverage[("form accepted", shape)]
+    ]
+    if not any(n for (what, _), n in coverage.items() if what == "token use"):
+        missing.append("no Command Token was ever spent")
+    if not any(n for (what, rule), n in coverage.items() if what == "reveal" and rule != "owner"):
+        missing.append("no secret was ever revealed by a rule")
+    return missing
+
+
+def coverage_lines(coverage: Counter) -> list[str]:
+    """A table for the terminal: command, offered, posted, accepted."""
+    commands = sorted({c for (what, c) in coverage if what in ("offered", "posted")})
+    lines = [f"{'command':<28}{'offered':>9}{'posted':>8}{'accepted':>10}"]
+    for command in commands:
+        lines.append(
+            f"{command:<28}{coverage[('offered', command)]:>9}"
+            f"{coverage[('posted', command)]:>8}{coverage[('accepted', command)]:>10}"
+        )
+    never = sorted(
+        (n, shape)
+        for (what, shape), n in coverage.items()
+        if what == "form posted" and not coverage[("form accepted", shape)]
+    )
+    lines.append("forms never accepted: " + (", ".join(f"{s} x{n}" for n, s in never) or "none"))
+    for what in ("token use", "reveal"):
+        found = sorted((rule, n) for (kind, rule), n in coverage.items() if kind == what)
+        lines.append(f"{what}s: " + (", ".join(f"{rule} {n}" for rule, n in found) or "none"))
+    return lines
 
 
 # ------------------------------------------------------------------ screens
@@ -522,6 +843,11 @@ class Table:
         self.last_post: tuple | None = None
         self.action_ids = 0
         self.posts = 0
+        self.offered: Counter = Counter()  # command -> how often a screen offered it
+        # action id -> (command, the form's shape: its command and the names
+        # it posted, whether a field was tampered with)
+        self.commands: dict[str, tuple[str, str, bool]] = {}
+        self.tampering = False
 
     # ------------------------------------------------------------ HTTP (sync)
 
@@ -550,6 +876,10 @@ class Table:
             action_id = f"leak{self.typist.tag}{self.action_ids:05d}"
         data = {"action_id": action_id, **data}
         self.last_post = (viewer, path, data, htmx)
+        if "/act/" in path and viewer in ("A", "B") and action_id not in self.commands:
+            command = path.rstrip("/").rsplit("/", 1)[-1]
+            names = ",".join(sorted(k for k in data if k != "action_id"))
+            self.commands[action_id] = (command, f"{command}({names})", self.tampering)
         client = self.client(viewer)
         response = client.post(path, data, **(HTMX if htmx else {}))
         self._record(viewer, f"POST {path}", response, data)
@@ -624,7 +954,7 @@ class Table:
         if form is not None:
             self.tap(seat, form)
 
-    def set_up(self, lists: dict[str, list[str]]) -> list:
+    def set_up(self, lists: dict[str, list[str]], to_orders: bool | None = None) -> list:
         """Lists, initiative and deployment through each player's own forms,
         as steps: the sockets are drained between them (a form may appear on
         a screen only with the frame for the opponent's last step)."""
@@ -634,7 +964,7 @@ class Table:
         steps += [(self.keep_classified, seat) for seat in "AB"]
         steps.append((self.tap_first, self.rng.choice("AB"), "SetInitiative"))
         steps += [(self.tap_first, seat, "SealDeployment") for seat in self.rng.sample("AB", 2)]
-        if self.rng.random() < 0.7:
+        if to_orders or (to_orders is None and self.rng.random() < 0.7):
             steps.append((self.to_orders,))
         return steps
 
@@ -659,6 +989,10 @@ class Table:
         state = load_state(Match.objects.get(pk=self.match.pk))
         return state.turn.seat if state.turn else None
 
+    def order_in_progress(self) -> bool:
+        state = load_state(Match.objects.get(pk=self.match.pk))
+        return bool(state.turn and state.turn.order)
+
     def play_form(self, seat: str) -> None:
         """The seat taps one of the forms its screen shows: a command is
         picked first (TAPS), then one of its forms, filled at random; now and
@@ -670,13 +1004,80 @@ class Table:
                 offered.setdefault(form.command, []).append(form)
         if not offered:
             return
+        self.offered.update(c for c in offered if "/act/" in offered[c][0].action)
         commands = sorted(offered)
         command = rng.choices(commands, [TAPS.get(c, 1) for c in commands])[0]
         form = rng.choice(offered[command])
         data = fill(form, rng, self.typist)
-        if rng.random() < 0.12:
+        self.tampering = rng.random() < 0.12
+        if self.tampering:
             data = self.tamper(data)
-        self.tap(seat, form, data, htmx=rng.random() < 0.85)
+        try:
+            self.tap(seat, form, data, htmx=rng.random() < 0.85)
+        finally:
+            self.tampering = False
+
+    # ----------------------------------------------- an Order, told through
+
+    def _secretive_ids(self) -> set[str]:
+        """Troopers whose secrets a declaration, an ARO or a report can end:
+        Holoprojector bearers and hidden troopers (any seat)."""
+        state = load_state(Match.objects.get(pk=self.match.pk))
+        return {
+            t.id
+            for t in state.troopers.values()
+            if t.hidden or "holoprojector" in t.traits or t.holoechoes
+        }
+
+    def steered_tap(self, seat: str, command: str, prefer: dict[str, list[str]]) -> None:
+        """Tap the first `command` form on the seat's screen, filled at random
+        but, for each field in `prefer`, with one of the preferred values the
+        form offers (a player choosing which trooper acts, not a forged post)."""
+        form = self.first_form(seat, command)
+        if form is None:
+            return
+        data = fill(form, self.rng, self.typist)
+        for f in form.fields:
+            wanted = [o for o in f.options if o in prefer.get(f.name, [])]
+            if wanted:
+                data[f.name] = self.rng.choice(wanted)
+        self.tap(seat, form, data)
+
+    def story(self) -> list:
+        """One Order as a table plays it, through the forms each phone shows:
+        the active player declares with a Holoprojector bearer or a hidden
+        trooper when they have one, the reactive player declares an ARO
+        (with theirs when they can), someone reports an outcome on such a
+        trooper, the Order ends, and the active player activates a Holoecho
+        if their screen offers it. Random play reaches these paths too
+        rarely to be sure of them in a run."""
+        skills = ["bs_attack", "discover", "roll_skill", "cautious_move", "move", "entire_other"]
+        outcomes = ["saving_roll", "discovered", "contact", "coherency"]
+
+        def seats():
+            active = self.active_seat() or "A"
+            return active, "B" if active == "A" else "A"
+
+        def declare():
+            ids = list(self._secretive_ids())
+            self.steered_tap(seats()[0], "DeclareSkill", {"trooper_id": ids, "skill": skills})
+
+        def aro():
+            ids = list(self._secretive_ids())
+            self.steered_tap(seats()[1], "DeclareAro", {"trooper_id": ids})
+
+        def report():
+            ids = list(self._secretive_ids())
+            seat = self.rng.choice(seats())
+            self.steered_tap(seat, "ReportOutcome", {"trooper_id": ids, "outcome": outcomes})
+
+        def end():
+            self.steered_tap(seats()[0], "EndOrder", {})
+
+        def holoecho():
+            self.steered_tap(seats()[0], "ActivateHoloecho", {})
+
+        return [(declare,), (aro,), (report,), (end,), (holoecho,)]
 
     def to_orders(self) -> None:
         """Most matches skip straight to the Orders Phase of the first Player
@@ -695,7 +1096,10 @@ class Table:
         if roll < 0.75:
             active = self.active_seat() or rng.choice("AB")
             reactive = "B" if active == "A" else "A"
-            self.play_form(active if roll < 0.55 else reactive)
+            # While an Order is declared the reactive player has the ARO form:
+            # they tap as often as the active one then (AROs end secrets too).
+            share = 0.5 if self.order_in_progress() else 0.2
+            self.play_form(reactive if rng.random() < share else active)
         elif roll < 0.8 and self.last_post is not None:
             viewer, path, data, htmx = self.last_post
             self.post(viewer, path, dict(data), htmx=htmx, action_id=data["action_id"])
@@ -792,29 +1196,44 @@ class Table:
     async def socket_message(self):
         viewer = self.rng.choice(self.viewers)
         socket = self.sockets[viewer]
-        if self.classified if self.classified is not None else self.rng.random() < 0.6:
-            await socket.send_to(text_data=json.dumps({"resync": True}))
-            await self._frame(viewer)
+        if self.rng.random() < 0.6:
+            await self.drain(viewer)
         else:
             junk = self.rng.choice(
                 ['{"resync": false}', "[]", "resync", '{"seat": "A"}', "x" * 5000, "null"]
             )
             await socket.send_to(text_data=junk)
 
+    async def drain(self, viewer: str) -> None:
+        """Take in every frame this socket still owes (see barrier)."""
+        target = await sync_to_async(self.seq)()
+        for frame in await barrier(self.sockets[viewer], target):
+            seq = frame_seq(frame)
+            self.recorder.add(viewer, seq, "frame", frame)
+            self.socket_seq[viewer] = seq
+            if viewer in self.screens:
+                self.screens[viewer].update(blocks_in(frame))
+
     async def close(self):
-        for viewer, socket in self.sockets.items():
-            assert await socket.receive_nothing(timeout=0.005), f"{viewer}: an unexpected frame"
+        for viewer in self.viewers:
+            await self.drain(viewer)
+        for socket in self.sockets.values():
             await socket.disconnect()
 
 
-async def play(table: Table, lists: dict, moves: int) -> None:
-    """A whole match: set-up, `moves` random moves, the finale."""
+async def play(table: Table, lists: dict, moves: int, story: bool | None = None) -> None:
+    """A whole match: set-up, an Order told through (`story`, or half the
+    time), `moves` random moves, the finale."""
     run = sync_to_async(lambda fn, *args: fn(*args))
     await run(table.create)
     await table.connect()
-    for step in table.set_up(lists):
+    for step in table.set_up(lists, to_orders=story):
         await run(*step)
         await table.settle()
+    if story or (story is None and table.rng.random() < 0.5):
+        for step in table.story():
+            await run(*step)
+            await table.settle()
     for _ in range(moves):
         roll = table.rng.random()
         if roll < 0.1:
@@ -825,7 +1244,4 @@ async def play(table: Table, lists: dict, moves: int) -> None:
             await run(table.move)
         await table.settle()
     await run(table.finale)
-    for viewer in table.viewers:
-        await table.sockets[viewer].send_to(text_data=json.dumps({"resync": True}))
-        await table._frame(viewer)
-    await table.close()
+    await table.close()  # every socket asks for everything once more

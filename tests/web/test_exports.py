@@ -3,6 +3,7 @@ README's snippet) and CSV per match and per event; a player's own export is
 redacted exactly as their own view."""
 
 import csv
+import datetime as dt
 import hashlib
 import io
 import json
@@ -16,7 +17,7 @@ import pytest
 from django.test import Client
 
 from tests.web.organizer_table import NINJA_POSITION, finished, fresh, playing
-from tracker import audit, rules
+from tracker import rules
 from tracker.models import Match, MatchEvent, Seat, TournamentEvent
 from tracker.reading import load_state
 from tracker.rules.commitments import canonical_json
@@ -41,6 +42,21 @@ def run_snippet(tmp_path, export: dict) -> subprocess.CompletedProcess:
     )
 
 
+HASHED = ("seq", "kind", "data", "private_to", "actor", "action_id", "created_at")
+
+
+def independent_hash(prev: str, event: dict) -> str:
+    """sha256(prev || canonical event), written out again from the README's
+    description rather than imported from tracker.models."""
+    body = json.dumps(
+        {key: event[key] for key in HASHED},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+    return hashlib.sha256((prev + body).encode()).hexdigest()
+
+
 def organizer_export(carol, match) -> dict:
     response = carol.get(f"/organizer/matches/{match.code}/export.json")
     assert response.status_code == 200
@@ -54,11 +70,17 @@ def test_the_match_export_holds_every_event_exactly_as_hashed(alice, bob, carol)
     export = organizer_export(carol, a.match)
     rows = list(MatchEvent.objects.filter(match=a.match).order_by("seq"))
     assert len(export["events"]) == len(rows)
+    prev = "0" * 64
     for exported, row in zip(export["events"], rows, strict=True):
         assert exported["data"] == row.data
         assert exported["hash"] == row.hash
-        assert exported["created_at"] == audit.timestamp(row.created_at)
-    assert audit.verify_rows(audit.rows_from_export(export["events"])).ok
+        # Expected values computed here, not by the code under test: UTC,
+        # microseconds, "+00:00"; the hash re-derived as the README says.
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00", exported["created_at"])
+        assert dt.datetime.fromisoformat(exported["created_at"]) == row.created_at
+        assert exported["hash"] == independent_hash(prev, exported)
+        prev = exported["hash"]
+    assert prev == fresh(a.match).last_hash
     assert export["verification"]["ok"] is True
     assert export["match"]["last_hash"] == fresh(a.match).last_hash
 
@@ -75,6 +97,14 @@ def test_the_match_export_holds_what_the_audit_page_shows(alice, bob, carol):
         assert exported["payload"] == dict(secret.payload)
         assert exported["commitment"] == secret.commitment
         assert exported["canonical_payload"] == canonical_json(dict(secret.payload))
+        # Re-derived here: sha256(nonce || canonical payload) (DESIGN.md).
+        salted = (
+            bytes.fromhex(exported["nonce"])
+            + json.dumps(
+                exported["payload"], sort_keys=True, separators=(",", ":"), ensure_ascii=False
+            ).encode()
+        )
+        assert hashlib.sha256(salted).hexdigest() == exported["commitment"]
         assert exported["verified"] is True
         assert exported["revealed_in_play"] is False
     assert [t["seq"] for t in export["timeline"]] == [e["seq"] for e in export["events"]]
@@ -224,6 +254,16 @@ def test_a_player_export_is_redacted_exactly_as_their_own_view(alice, bob, stage
     assert bob_export["view"] == json.loads(
         json.dumps(asdict(rules.player_view(state, "B")), default=str)
     )
+    # Independent of player_view: what the export must say, written out.
+    alice_seat = next(s for s in bob_export["view"]["seats"] if s["seat"] == "A")
+    assert sorted(t["name"] for t in alice_seat["troopers"]) == ["Hassassin Ayyar", "Kaplan"]
+    closed = [x for x in alice_seat["secrets"] if x["revealed_seq"] is None]
+    assert closed and {x["id"] for x in closed} == {
+        s.id for s in alice_secrets if s.existence_public
+    }
+    for listed in closed:
+        assert listed["payload"] is None and listed["nonce"] is None
+    assert hidden_commitment not in json.dumps(alice_seat["secrets"])
     for secret in alice_secrets:
         assert secret.nonce not in bob_text
     for canary in (NINJA_POSITION, "Ninja", '"real"', hidden_commitment):

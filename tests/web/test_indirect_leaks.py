@@ -29,7 +29,7 @@ from tracker.asgi import application
 from tracker.models import Match
 from tracker.reading import load_state
 
-from .leaks import frame_seq, response_bytes
+from .leaks import barrier, frame_seq, response_bytes
 from .table import claim, create_match, error_of, next_action_id
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -192,8 +192,12 @@ class Twin:
                 self.received.append((who, "frame", frame.encode()))
 
     async def close(self) -> None:
-        for socket in self.sockets.values():
-            assert await socket.receive_nothing(timeout=0.01)
+        """Every frame each socket still owes, through a resync answer (a
+        condition, not a time window: see leaks.barrier), then disconnect."""
+        target = await sync_to_async(lambda: Match.objects.get(pk=self.match.pk).seq)()
+        for who, socket in self.sockets.items():
+            for frame in await barrier(socket, target):
+                self.received.append((who, "frame", frame.encode()))
             await socket.disconnect()
 
 

@@ -10,13 +10,17 @@ open, is one more viewer). Every byte each of them receives is recorded:
 full pages, htmx partials, websocket frames, redirects (with their decoded
 messages), 4xx pages and exports. Then, against the log's SecretRevealed
 events: before the reveal of a secret, no canary of it (leaks.py) is in any
-byte sent to anyone but its owner.
+byte sent to anyone but its owner, in any form a page could give it.
+The run's coverage (offered / posted / accepted per command, token uses,
+reveals by rule) is printed in pytest's terminal summary, and checked over
+50 matches or more (leaks.uncovered).
 
 LEAK_MATCHES=<n> runs n matches (default 200).
 """
 
 from __future__ import annotations
 
+import base64
 import itertools
 import json
 import os
@@ -32,6 +36,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
+from tests.support import report
 from tracker import rules
 from tracker.models import Match, MatchEvent
 from tracker.reading import load_state
@@ -39,14 +44,18 @@ from tracker.reading import load_state
 from .flows import CANARY_NINJA, CANARY_POSITION
 from .leaks import (
     KINDS,
+    MUST_BE_ACCEPTED,
     Table,
     Typist,
+    coverage_lines,
+    coverage_of,
     leaks,
     payload_fragments,
     play,
     private_facts,
     reveal_seqs,
     sealed_secrets,
+    uncovered,
 )
 from .table import error_of, seated
 
@@ -78,7 +87,7 @@ def leaks_in(table: Table) -> list[str]:
     return leaks(table.recorder.received, sealed, private_facts(state, match, revealed))
 
 
-def check_match(table: Table, stats: Counter) -> None:
+def check_match(table: Table, stats: Counter, coverage: Counter | None = None) -> None:
     match = Match.objects.get(pk=table.match.pk)
     state = load_state(match)
     revealed = reveal_seqs(match)
@@ -104,12 +113,15 @@ def check_match(table: Table, stats: Counter) -> None:
     stats["playing"] += state.phase == "playing"
     stats["posts"] += table.posts
     stats["seats moved to a new phone"] += sum(v.endswith("-old") for v in table.viewers)
+    if coverage is not None:
+        coverage.update(coverage_of(table))
 
 
 @pytest.mark.django_db(transaction=True)
 def test_no_secret_reaches_anyone_but_its_owner_before_its_reveal(settings):
     settings.PASSWORD_HASHERS = FAST_PINS
     stats: Counter = Counter()
+    coverage: Counter = Counter()
     started = time.monotonic()
 
     @hypothesis_settings(
@@ -119,7 +131,7 @@ def test_no_secret_reaches_anyone_but_its_owner_before_its_reveal(settings):
     )
     @given(
         lists=st.fixed_dictionaries({"A": army, "B": army}),
-        moves=st.integers(min_value=3, max_value=7),
+        moves=st.integers(min_value=4, max_value=10),
         creator=st.sampled_from("AB"),
         # A seeded generator, not hypothesis-chosen values: those lean to the
         # first option of every form and gave half as many reveals.
@@ -129,11 +141,20 @@ def test_no_secret_reaches_anyone_but_its_owner_before_its_reveal(settings):
         cache.clear()  # the seat-link and PIN guess limits are per address
         table = Table(rng, Typist(f"{next(_tags):05d}"), creator)
         async_to_sync(play)(table, lists, moves)
-        check_match(table, stats)
+        check_match(table, stats, coverage)
 
     one_match()
     elapsed = time.monotonic() - started
-    print(f"\nleak harness: {dict(stats)} in {elapsed:.1f}s")
+    summary = ", ".join(f"{k}: {v}" for k, v in stats.items())
+    report(
+        f"leak harness: {stats['matches']} matches in {elapsed:.0f}s",
+        [summary, *coverage_lines(coverage)],
+    )
+    # Every kind of command the pages offer was accepted somewhere in the run
+    # (over 50 matches or more: a shorter run may miss a rare one).
+    if stats["matches"] >= 50:
+        missing = uncovered(coverage)
+        assert not missing, "the harness never reached:\n" + "\n".join(missing)
     # The run exercised what it claims to check (given enough matches to expect it).
     by_rule = sum(
         n for key, n in stats.items() if key.startswith("reveals ") and "owner" not in key
@@ -257,8 +278,7 @@ def test_a_phone_whose_seat_moved_to_another_phone_gets_no_more_of_its_secrets(
         await run(table.tap_first, "B", "SealNote")  # any push will do
         await table.settle()
         # The old phone wakes up and asks for everything again.
-        await table.sockets["A-old"].send_to(text_data=json.dumps({"resync": True}))
-        await table._frame("A-old")
+        await table.drain("A-old")
         await run(table.finale)
         await table.close()
 
@@ -344,3 +364,192 @@ def test_a_reserve_on_the_table_is_revealed_when_deployment_ends(alice, bob):
     )
     assert reserve.revealed_rule == "TM-S1"
     assert "<strong>Zhanshi</strong>" in bob.get(f"/m/{a.match.code}/").content.decode()
+
+
+# ------------------------------------- the harness sees what it never reached
+
+
+def test_coverage_names_a_command_never_accepted_and_a_form_always_refused():
+    """The run's coverage check, on counts written out: a command of
+    MUST_BE_ACCEPTED never accepted, and a form posted as rendered 40 times
+    and never accepted while another form of the same command works (the ARO
+    form of a target without Holoechoes, which sent no target_element)."""
+    good = Counter()
+    for command in MUST_BE_ACCEPTED:
+        good[("posted", command)] = good[("accepted", command)] = 3
+    good[("token use", "TM-T2")] = 1
+    good[("reveal", "HD-C2")] = 1
+    assert uncovered(good) == []
+    broken_aro = Counter(good)
+    broken_aro[("form posted", "DeclareAro(skill,target_element,target_id,trooper_id)")] = 5
+    broken_aro[("form accepted", "DeclareAro(skill,target_element,target_id,trooper_id)")] = 5
+    broken_aro[("form posted", "DeclareAro(skill,target_id,trooper_id)")] = 40
+    assert uncovered(broken_aro) == [
+        "DeclareAro(skill,target_id,trooper_id): posted 40 times as the page rendered it, "
+        "never accepted"
+    ]
+    never = Counter(good)
+    del never[("accepted", "ActivateHoloecho")]
+    del never[("reveal", "HD-C2")]
+    never[("reveal", "owner")] = 2
+    assert uncovered(never) == [
+        "ActivateHoloecho: never accepted (3 posted)",
+        "no secret was ever revealed by a rule",
+    ]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("plant", ["as built", "every DeclareSkill refused"])
+def test_the_coverage_of_real_matches_shows_a_broken_declaration(plant, settings, monkeypatch):
+    """Through the real views: three matches that tell an Order through the
+    forms; with the Order form broken (every DeclareSkill refused, as a form
+    missing a field would be) the coverage check names it."""
+    from tracker import views
+    from tracker.rules.errors import InvalidInput
+
+    settings.PASSWORD_HASHERS = FAST_PINS
+    if plant != "as built":
+        honest = views.build_command
+
+        def broken(command, *args):
+            if command == "DeclareSkill":
+                raise InvalidInput("Some information is missing; reload the page.")
+            return honest(command, *args)
+
+        monkeypatch.setattr(views, "build_command", broken)
+    coverage: Counter = Counter()
+    for seed in range(3):
+        cache.clear()
+        table = Table(random.Random(seed), Typist(f"{next(_tags):05d}"), "A")
+        async_to_sync(play)(table, FULL_TABLE, 2, story=True)
+        coverage.update(coverage_of(table))
+    assert coverage[("posted", "DeclareSkill")] >= 3
+    missing = uncovered(coverage)
+    if plant == "as built":
+        assert coverage[("accepted", "DeclareSkill")] > 0
+        assert not any(m.startswith("DeclareSkill") for m in missing), missing
+    else:
+        assert coverage[("accepted", "DeclareSkill")] == 0
+        assert any(m.startswith("DeclareSkill: never accepted") for m in missing), missing
+
+
+# ------------------------ a leak in another form, planted in the rendered blocks
+
+
+def _closed(state, viewer):
+    """Secrets and hidden troopers of the other seat(s), still closed."""
+    secrets = [s for s in state.secrets.values() if s.seat != viewer and not s.revealed]
+    hidden = [t for t in state.troopers.values() if t.seat != viewer and t.hidden]
+    return secrets, hidden
+
+
+def _say(blocks, text):
+    blocks["header"] = blocks["header"].replace("</section>", f"<p>{text}</p></section>", 1)
+    return blocks
+
+
+def _say_positions(form):
+    def leak(state, viewer, blocks):
+        secrets, _hidden = _closed(state, viewer)
+        for s in secrets:
+            x, y = s.payload.get("x"), s.payload.get("y")
+            if s.kind == "hd_position" and x not in (None, "") and y not in (None, ""):
+                blocks = _say(blocks, form(float(x), float(y)))
+        return blocks
+
+    return leak
+
+
+def _say_hidden(form):
+    def leak(state, viewer, blocks):
+        _secrets, hidden = _closed(state, viewer)
+        for t in hidden:
+            blocks = _say(blocks, form(t))
+        return blocks
+
+    return leak
+
+
+def _mark_lieutenant(mark):
+    def leak(state, viewer, blocks):
+        secrets, _hidden = _closed(state, viewer)
+        for s in secrets:
+            if s.kind == "lieutenant":
+                opening = f'" id="trooper-{s.payload["trooper_id"]}">'
+                for name in ("seat_A", "seat_B"):
+                    blocks[name] = mark(blocks[name], opening)
+        return blocks
+
+    return leak
+
+
+FORM_PLANTS = {
+    "hidden trooper's name uppercased": (
+        _say_hidden(lambda t: t.name.upper()),
+        "hidden trooper of",
+    ),
+    # (its id is also a canary of its sealed position, which may be named first)
+    "hidden trooper's id uppercased": (_say_hidden(lambda t: t.id.upper()), "of A -> '"),
+    "hidden trooper's name in base64": (
+        _say_hidden(lambda t: f'<i data-k="{base64.b64encode(t.name.encode()).decode()}"></i>'),
+        "hidden trooper of",
+    ),
+    "hidden trooper's name split by markup": (
+        _say_hidden(lambda t: f"{t.name[:5]}<b></b>{t.name[5:]}"),
+        "hidden trooper of",
+    ),
+    "position with swapped attributes": (
+        _say_positions(lambda x, y: f'<circle cy="{y:g}" r="3" cx="{x:g}"/>'),
+        "position of hd_position",
+    ),
+    "position as percentages": (
+        _say_positions(lambda x, y: f'<i style="left:{x / 12:.2f}%;top:{y / 12:.2f}%"></i>'),
+        "position of hd_position",
+    ),
+    "position as JSON": (
+        _say_positions(lambda x, y: json.dumps({"y": y, "x": x})),
+        "position of hd_position",
+    ),
+    "position as floats": (
+        _say_positions(lambda x, y: f"({x:.3f}, {y:.1f})"),
+        "position of hd_position",
+    ),
+    "Lieutenant as a class on its row": (
+        _mark_lieutenant(lambda html, opening: html.replace(opening, f" lt{opening}")),
+        "looks unlike any other row",
+    ),
+    "Lieutenant as a star on its row": (
+        _mark_lieutenant(
+            lambda html, opening: html.replace(opening, f'{opening}<span class="lt">★</span>')
+        ),
+        "looks unlike any other row",
+    ),
+}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("plant", list(FORM_PLANTS))
+def test_the_harness_reports_a_leak_in_another_form(plant, settings, monkeypatch):
+    """The canaries are matched after undoing what a page could do to them
+    (case, markup, base64, notation) and the trooper rows are compared: a
+    leak planted in each form in the rendered blocks (pages, partials and
+    frames alike) is reported."""
+    from tracker import rendering, views
+
+    settings.PASSWORD_HASHERS = FAST_PINS
+    leak, expected = FORM_PLANTS[plant]
+    honest = rendering.render_blocks
+
+    def planted(seen, seat=None, request=None, error=""):
+        blocks = dict(honest(seen, seat, request, error))
+        return leak(load_state(Match.objects.get(pk=seen.match.pk)), seen.view.viewer, blocks)
+
+    monkeypatch.setattr(rendering, "render_blocks", planted)
+    monkeypatch.setattr(views, "render_blocks", planted)
+    found = []
+    for seed in range(3):
+        cache.clear()
+        table = Table(random.Random(seed), Typist(f"{next(_tags):05d}"), "A")
+        async_to_sync(play)(table, FULL_TABLE, 2, story=True)
+        found += leaks_in(table)
+    assert any(expected in f for f in found), (plant, found[:5])

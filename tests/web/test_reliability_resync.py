@@ -223,7 +223,14 @@ async def test_queued_socket_messages_apply_nothing_and_each_resync_is_a_full_fr
     for message in queued:
         await socket.send_to(text_data=message if isinstance(message, str) else json.dumps(message))
     frames = [await socket.receive_from(timeout=5) for _ in range(3)]
-    assert await socket.receive_nothing(timeout=0.3)
     assert all(blocks_of(frame) == blocks_of(first) for frame in frames)
     assert await sync_to_async(_seq)() == before
+    # No fourth frame: instead of waiting some time for one, Alice acts and
+    # her push (a new seq) must be the very next frame. The consumer handles
+    # one message at a time, so a frame owed for the queue would come first.
+    await sync_to_async(lambda: a.act("SealNote", label="Objective", text="sentinel"))()
+    after = await sync_to_async(_seq)()
+    assert after > before
+    nxt = await socket.receive_from(timeout=10)
+    assert seq_of(nxt) == after, "a frame for the queued messages came before the push"
     await socket.disconnect()
