@@ -5,8 +5,6 @@ Players act through the forms their pages render (tests/web/phone.py); the
 requests a page never sends (revealing the opponent's secret) are forged
 with `raw_post_as`."""
 
-import re
-
 import pytest
 
 from tracker.models import Match
