@@ -60,6 +60,8 @@ MATCH = "/m/{code}/"
 ROWS: dict[str, Row] = {
     # Anyone may open the home page and create a match.
     "": Row(get=every(200)),
+    # The service worker script: public, like the static files it caches.
+    "sw.js": Row(get=every(200), post=every(405)),
     "new/": Row(
         get=every(405),
         post=every("302 /m/"),
