@@ -11,7 +11,7 @@ import secrets
 import types
 import typing
 from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import MISSING, fields
 
 from django import forms
 from django.http import QueryDict
@@ -59,7 +59,13 @@ def _coerce(name: str, hint, post) -> object:
 
 def generic_command(command_type: type[rules.Command], post) -> rules.Command:
     hints = typing.get_type_hints(command_type)
-    values = {f.name: _coerce(f.name, hints[f.name], post) for f in fields(command_type)}
+    values = {
+        f.name: _coerce(f.name, hints[f.name], post)
+        for f in fields(command_type)
+        # A field the page did not send takes the command's own default
+        # (an ARO against a trooper without Holoechoes has no target_element).
+        if f.name in post or f.default is MISSING or hints[f.name] is bool
+    }
     return command_type(**values)
 
 

@@ -23,6 +23,7 @@ LABELS = {
     s.CUBE: _("Cube"),
     s.REMOTE_PRESENCE: _("Remote Presence"),
     s.LIEUTENANT_CANDIDATE: _("Lieutenant candidate"),
+    s.HOLOMASK: _("HoloMask"),
     # conditions and tokens
     s.NORMAL: _("Normal"),
     s.UNCONSCIOUS: _("Unconscious"),
@@ -42,6 +43,7 @@ LABELS = {
     s.HOLOECHO: _("Real Holoecho"),
     s.RESERVE: _("Reserved trooper"),
     s.NOTE: _("Sealed note"),
+    s.HOLOMASK_TYPE: _("True troop type (HoloMask)"),
     "model": _("the model"),
     "marker1": _("Holoecho marker 1"),
     "marker2": _("Holoecho marker 2"),

@@ -352,10 +352,27 @@ def private_facts(state: MatchState, match, revealed: dict[str, int]) -> list[Pr
         for data in events.filter(kind="HiddenTroopersEnlisted").values_list("data", flat=True)
         for row in json.loads(data)["troopers"]
     }
+    # HD-C3 + RT-5: a trooper placed as its Camouflage marker stays private
+    # (name and id) until its marker state ends (MarkerRevealed), whatever
+    # else was revealed meanwhile: "Camouflage marker 1" is all the opponent
+    # may read. An HD reveal at the placement would now be caught.
+    marker_end = {
+        json.loads(data)["trooper_id"]: seq
+        for seq, data in events.filter(kind="MarkerRevealed").values_list("seq", "data")
+    }
+    as_marker = {
+        json.loads(data)["trooper_id"]
+        for data in events.filter(kind="HiddenDeploymentEnded").values_list("data", flat=True)
+        if json.loads(data).get("as_marker")
+    }
     facts = []
     for trooper in state.troopers.values():
         words = {trooper.id, *TOKEN.findall(trooper.name)}
-        if trooper.id in hidden_ids:
+        if trooper.id in as_marker:
+            facts.append(
+                Private(trooper.seat, marker_end.get(trooper.id), words, "trooper under a marker")
+            )
+        elif trooper.id in hidden_ids:
             facts.append(Private(trooper.seat, hd_reveal.get(trooper.id), words, "hidden trooper"))
         else:
             facts.append(Private(trooper.seat, locked.get(trooper.seat), words, "draft list"))
