@@ -20,7 +20,14 @@ from django.utils.translation import gettext_lazy as _
 from tracker import rules
 from tracker.models import Match, Seat
 from tracker.rules.i18n import _ as mark
-from tracker.rules.state import HD_POSITION, HOLOECHO, LIEUTENANT, RESERVE, TRAITS
+from tracker.rules.state import (
+    HD_POSITION,
+    HOLOECHO,
+    HOLOMASK_TYPE,
+    LIEUTENANT,
+    RESERVE,
+    TRAITS,
+)
 
 MAX_FIELD = 2000
 
@@ -105,6 +112,11 @@ def _seal_deployment(post, match: Match, seat: Seat) -> rules.Command:
             chosen.append(
                 sealed(HOLOECHO, trooper_id=trooper_id, real=post.get(key), positions=positions)
             )
+    for key in post:
+        if key.startswith("holomask_"):
+            # HoloMask (HE-9): the troop type shown to the opponent.
+            trooper_id = key.removeprefix("holomask_")
+            chosen.append(sealed(HOLOMASK_TYPE, trooper_id=trooper_id, masked_as=post.get(key, "")))
     if post.get("reserve"):
         chosen.append(sealed(RESERVE, trooper_id=post.get("reserve")))
     return SealDeployment(secrets=chosen)

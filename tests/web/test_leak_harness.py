@@ -155,7 +155,7 @@ PLANTS = {
     # The owner's view of every secret: payloads, the real Holoecho, nonces.
     "sealed payloads shown": (
         "_secret_view",
-        lambda original: lambda secret, viewer: original(secret, secret.seat),
+        lambda original: lambda secret, viewer, *rest: original(secret, secret.seat, *rest),
         ["lieutenant", "holoecho", "The real one is", 'class="payload"'],
     ),
     # Secrets whose existence is private listed, with their fingerprints.

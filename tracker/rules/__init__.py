@@ -9,6 +9,7 @@ from . import (  # noqa: F401  (imported for their registrations)
     conditions,
     hidden_deployment,
     holoecho,
+    holomask,
     orders,
     replacement,
     results,

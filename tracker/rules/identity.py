@@ -131,6 +131,14 @@ def rename(params: Mapping, known: Mapping[str, Alias], state: MatchState) -> di
                 out[f"{name_key}_marker"] = alias.marker_number
         elif key.endswith("_ids") and isinstance(value, list):
             out[key] = [known[v].ref if v in known else v for v in value]
+        elif isinstance(value, list) and any(isinstance(v, dict) for v in value):
+            # Rows of an army list (ArmyListLocked): an aliased row is its alias.
+            out[key] = [
+                {"id": known[v["id"]].ref, "name": known[v["id"]].name}
+                if isinstance(v, dict) and v.get("id") in known
+                else v
+                for v in value
+            ]
     true_names = {
         state.troopers[tid].name: alias for tid, alias in known.items() if tid in state.troopers
     }
