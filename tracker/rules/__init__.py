@@ -7,6 +7,7 @@ hooks; callers use `decide`, `evolve`/`replay` and `player_view`.
 from . import (  # noqa: F401  (imported for their registrations)
     command_tokens,
     conditions,
+    fireteams,
     hidden_deployment,
     holoecho,
     holomask,
