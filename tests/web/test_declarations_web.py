@@ -32,8 +32,9 @@ def test_camouflaged_hidden_trooper_moving_cautiously_appears_as_a_marker_hd_c3(
     )
     assert error_of(response) is None, error_of(response)
     page = b.page()
-    assert CANARY_NINJA in page and CANARY_POSITION in page
-    assert "Matches what was sealed at" in page
+    # HD-C3 + RT-5: Bob sees a marker, not which trooper (tests/web/test_markers_web.py).
+    assert CANARY_NINJA not in page and CANARY_POSITION not in page
+    assert "Camouflage marker 1" in page
     assert load_state(Match.objects.get()).troopers[ids[CANARY_NINJA]].marker
 
 
