@@ -102,6 +102,11 @@ def check_match(table: Table, stats: Counter) -> None:
         if secret.revealed_rule:
             stats[f"reveals {secret.revealed_rule}"] += 1
     stats["hidden troopers"] += sum(1 for t in state.troopers.values() if t.hidden)
+    stats["camouflage markers"] += sum(1 for t in state.troopers.values() if t.marker_number)
+    stats["HoloMask seals"] += sum(1 for s in state.secrets.values() if s.kind == "holomask_type")
+    stats["fireteams formed"] += MatchEvent.objects.filter(
+        match=match, kind="FireteamFormed"
+    ).count()
     stats["playing"] += state.phase == "playing"
     stats["posts"] += table.posts
     stats["seats moved to a new phone"] += sum(v.endswith("-old") for v in table.viewers)
