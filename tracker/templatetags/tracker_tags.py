@@ -43,6 +43,14 @@ def trooper_name(trooper):
     return trooper.name
 
 
+@register.filter
+def named_in(trooper_id, view):
+    """The name `view` gives the trooper a sealed payload names by id (ids in
+    payloads, names in views), or "" if this viewer does not know it by it."""
+    trooper = view.trooper(trooper_id) if view is not None and trooper_id else None
+    return trooper_name(trooper) if trooper is not None else ""
+
+
 @register.simple_tag
 def log_text(line, view):
     """A log line in the reader's language, seats shown by player name."""
