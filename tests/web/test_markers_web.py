@@ -69,3 +69,12 @@ def test_discovering_the_marker_reveals_the_trooper_and_its_sealed_position():
     assert CANARY_NINJA in b.text and CANARY_POSITION in b.text
     assert "Matches what was sealed" in b.text
     assert "Camouflage marker 1" not in b.soup.select_one("#blk-seat_A").get_text()
+
+
+def test_in_spanish_bob_reads_marcador_de_camuflaje_1():
+    a, b, ids = started(language_b="es")
+    ok(a, a.submit("DeclareSkill", trooper_id=CANARY_NINJA, skill="Move", as_marker=True))
+    b.open()
+    assert "Marcador de Camuflaje 1" in b.soup.select_one("#blk-seat_A").get_text()
+    assert "Marcador de Camuflaje 1" in b.soup.select_one("#blk-log").get_text()
+    assert CANARY_NINJA not in b.html and ids[CANARY_NINJA] not in b.html
