@@ -76,7 +76,8 @@ def test_activating_holoecho_takes_the_bearer_out_of_its_fireteam_he_10():
     assert game.trooper("Hassassin").fireteam == "Core"
     to_phase(game, STATES)
     events = game.do(
-        "A", ActivateHoloecho(trooper_id=hassassin, real="model", secret_id="he000002", nonce=nonce(7))
+        "A",
+        ActivateHoloecho(trooper_id=hassassin, real="model", secret_id="he000002", nonce=nonce(7)),
     )
     assert events[-1].left_fireteam
     assert game.trooper("Hassassin").fireteam == ""
@@ -90,7 +91,8 @@ def test_a_team_of_one_left_by_holoecho_is_dissolved_he_10():
     form(game, "Duo", "Hassassin", "Kaplan")
     to_phase(game, STATES)
     game.do(
-        "A", ActivateHoloecho(trooper_id=hassassin, real="model", secret_id="he000003", nonce=nonce(8))
+        "A",
+        ActivateHoloecho(trooper_id=hassassin, real="model", secret_id="he000003", nonce=nonce(8)),
     )
     assert game.trooper("Kaplan").fireteam == ""
 
