@@ -113,10 +113,17 @@ def _seal_deployment(post, match: Match, seat: Seat) -> rules.Command:
                 sealed(HOLOECHO, trooper_id=trooper_id, real=post.get(key), positions=positions)
             )
     for key in post:
-        if key.startswith("holomask_"):
-            # HoloMask (HE-9): the troop type shown to the opponent.
+        if key.startswith("holomask_") and not key.startswith("holomask_cost_"):
+            # HoloMask (HE-9): the troop type shown to the opponent, and its points.
             trooper_id = key.removeprefix("holomask_")
-            chosen.append(sealed(HOLOMASK_TYPE, trooper_id=trooper_id, masked_as=post.get(key, "")))
+            chosen.append(
+                sealed(
+                    HOLOMASK_TYPE,
+                    trooper_id=trooper_id,
+                    masked_as=post.get(key, ""),
+                    masked_cost=post.get(f"holomask_cost_{trooper_id}", ""),
+                )
+            )
     if post.get("reserve"):
         chosen.append(sealed(RESERVE, trooper_id=post.get("reserve")))
     return SealDeployment(secrets=chosen)

@@ -126,6 +126,7 @@ class Game:
                     "kind": "holomask_type",
                     "trooper_id": self.id(name),
                     "masked_as": shown,
+                    "masked_cost": 15,
                 }
             )
         if reserve:

@@ -69,7 +69,7 @@ def test_the_opponent_reads_the_masked_troop_type_he_9():
     seen = bob_reads(game)
     assert TRUE_TYPE not in seen and HOLOMASK not in seen
     shown = game.view("B").trooper(game.id(TRUE_TYPE))
-    assert shown.name == SHOWN and shown.traits == () and shown.cost == 0
+    assert shown.name == SHOWN and HOLOMASK not in shown.traits and shown.cost == 15
     # No fingerprint either: a seal listed would say which one is masked.
     assert HOLOMASK_TYPE not in [s.kind for s in game.view("B").seat("A").secrets]
     assert game.view("A").trooper(game.id(TRUE_TYPE)).name == TRUE_TYPE

@@ -43,7 +43,11 @@ def masked_match():
         a.submit(
             "SealDeployment",
             lieutenant="Kaplan",
-            **{f"holoecho_{hassassin}": "marker1", f"holomask_{hassassin}": SHOWN},
+            **{
+                f"holoecho_{hassassin}": "marker1",
+                f"holomask_{hassassin}": SHOWN,
+                f"holomask_cost_{hassassin}": "17",
+            },
         ),
     )
     b.open()
@@ -56,6 +60,8 @@ def test_bob_reads_the_masked_type_and_alice_is_asked_for_the_holoecho_token():
     a, b, hassassin = masked_match()
     seen = bobs_bytes(b)
     assert SHOWN in seen and TRUE_TYPE not in seen
+    line = b.soup.select_one(f"#trooper-{hassassin}")
+    assert line.select_one(".cost").get_text() == "17"  # the masked points, not 40
     ok(a, a.submit("DeclareSkill", trooper_id=TRUE_TYPE, skill="Move"))
     assert "place the Holoecho token" in a.text
     a.submit("EndOrder")

@@ -39,6 +39,8 @@ from .sealing import (
 )
 from .state import HOLOMASK, HOLOMASK_TYPE, MatchState, Secret
 
+MAX_COST = 200  # as an army list row (setup.py)
+
 
 @dataclass(frozen=True, kw_only=True)
 class HoloMaskEnded(Event):
@@ -67,7 +69,21 @@ def _seal_mask(state: MatchState, seat: str, raw: dict) -> tuple[dict, str | Non
     if not trooper.has(HOLOMASK):
         raise InvalidInput(_("%(name)s has no HoloMask."), name=trooper.name)
     masked_as = _clean_text(raw.get("masked_as"), _("The troop type shown"))[:60]
-    payload = {"trooper_id": trooper.id, "name": trooper.name, "masked_as": masked_as}
+    try:
+        masked_cost = int(raw.get("masked_cost"))
+    except (TypeError, ValueError):
+        raise InvalidInput(_("Write the points of the troop type shown (HE-9).")) from None
+    if not 0 <= masked_cost <= MAX_COST:
+        raise InvalidInput(_("Write the points of the troop type shown (HE-9)."))
+    payload = {
+        "trooper_id": trooper.id,
+        "name": trooper.name,
+        "cost": trooper.cost,
+        "masked_as": masked_as,
+        # Shown in place of its cost: a masked line without points would
+        # single the masked trooper out.
+        "masked_cost": masked_cost,
+    }
     # Private, existence included: a fingerprint would tell which one is masked.
     return payload, trooper.id, False
 

@@ -39,6 +39,7 @@ class Alias:
     name: str  # the name shown (English msgid filled in for markers)
     marker_number: int = 0  # > 0: a Camouflage marker
     masked: bool = False  # HoloMask: `name` is the masked troop type
+    cost: int = 0  # HoloMask: the points of the masked troop type
 
 
 def marker_ref(seat: str, number: int) -> str:
@@ -79,8 +80,10 @@ def alias_for(state: MatchState, trooper: Trooper, viewer: str | None) -> Alias 
         )
     if holomask_on(state, trooper):
         secret = holomask_secret(state, trooper.id)
-        shown = str(secret.payload.get("masked_as", "")) if secret is not None else ""
-        return Alias(ref=trooper.id, name=shown or MASK_PENDING, masked=True)
+        payload = secret.payload if secret is not None else {}
+        shown = str(payload.get("masked_as", ""))
+        cost = int(payload.get("masked_cost", 0) or 0)
+        return Alias(ref=trooper.id, name=shown or MASK_PENDING, masked=True, cost=cost)
     return None
 
 

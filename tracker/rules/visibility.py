@@ -19,6 +19,7 @@ from .events import Event
 from .identity import Alias, alias_for, aliases, rename
 from .state import (
     HOLOECHO,
+    HOLOMASK,
     IRREGULAR,
     SEATS,
     MatchState,
@@ -222,17 +223,20 @@ def _trooper_view(
 
 def _aliased_view(trooper: Trooper, alias: Alias, retreat_marker: bool) -> TrooperView:
     """What the opponent knows of a trooper under a marker or a HoloMask: the
-    alias, and only table facts that do not tell which trooper or type it is
-    (no cost, traits or list position; a marker has no Combat Group either)."""
+    alias, and only table facts that do not tell which trooper it is. A
+    marker has no cost, traits, Combat Group or list position; a HoloMask
+    shows the points sealed with its mask."""
     marker = alias.marker_number > 0
     return TrooperView(
         id=alias.ref,
         seat=trooper.seat,
         name=alias.name,
-        cost=0,
+        cost=alias.cost,
         combat_group=0 if marker else trooper.combat_group,
         silhouette=0 if marker else trooper.silhouette,
-        traits=(),
+        # A masked line lists what the opponent reads of every trooper, less
+        # the HoloMask itself: an empty list would single it out.
+        traits=() if marker else tuple(sorted(trooper.traits - {HOLOMASK})),
         condition=trooper.condition,
         tokens=tuple(sorted(trooper.tokens)),
         marker=trooper.marker,
