@@ -5,7 +5,7 @@ The organizer JSON of a match carries every event exactly as stored (data is
 the canonical text the hash covers, created_at the exact text chain_hash
 uses) and every secret's nonce and payload, so the README's few lines of
 standard-library Python re-verify the chain and the commitments. A player's
-export carries only what `player_view` and `redact_log` give that seat, and
+export carries only what `player_view` and `log_for` give that seat, and
 no hashes: a hash of an event the player may not see would let them test
 guesses of its content (an empty hidden-trooper list is easy to guess).
 """
@@ -22,7 +22,7 @@ from django.utils import timezone
 from tracker import audit, rules
 from tracker.models import GENESIS_HASH, Match, MatchEvent
 from tracker.reading import load
-from tracker.rules.visibility import LogLine, redact_log
+from tracker.rules.visibility import LogLine, log_for
 from tracker.templatetags.tracker_tags import log_text
 
 FORMAT_MATCH = "infinity-tracker/match-audit/1"
@@ -197,7 +197,7 @@ def player_export(match: Match, letter: str) -> dict:
     view = rules.player_view(state, letter)
     rows = MatchEvent.objects.filter(match=match).order_by("seq").only("seq", "kind", "data")
     events = [(row.seq, rules.event_from_data(row.kind, json.loads(row.data))) for row in rows]
-    lines = redact_log(events, letter)
+    lines = log_for(state, events, letter)
     return {
         "format": FORMAT_PLAYER,
         "exported_at": audit.timestamp(timezone.now()),

@@ -23,7 +23,14 @@ from tracker import rules
 from tracker.models import Match, Seat
 from tracker.rules.classified import DEFAULT_DECK, DEFAULT_DRAWN, DEFAULT_KEPT, clean_config
 from tracker.rules.i18n import _ as mark
-from tracker.rules.state import HD_POSITION, HOLOECHO, LIEUTENANT, RESERVE, TRAITS
+from tracker.rules.state import (
+    HD_POSITION,
+    HOLOECHO,
+    HOLOMASK_TYPE,
+    LIEUTENANT,
+    RESERVE,
+    TRAITS,
+)
 
 MAX_FIELD = 2000
 
@@ -121,6 +128,18 @@ def _seal_deployment(post, match: Match, seat: Seat) -> rules.Command:
             }
             chosen.append(
                 sealed(HOLOECHO, trooper_id=trooper_id, real=post.get(key), positions=positions)
+            )
+    for key in post:
+        if key.startswith("holomask_") and not key.startswith("holomask_cost_"):
+            # HoloMask (HE-9): the troop type shown to the opponent, and its points.
+            trooper_id = key.removeprefix("holomask_")
+            chosen.append(
+                sealed(
+                    HOLOMASK_TYPE,
+                    trooper_id=trooper_id,
+                    masked_as=post.get(key, ""),
+                    masked_cost=post.get(f"holomask_cost_{trooper_id}", ""),
+                )
             )
     if post.get("reserve"):
         chosen.append(sealed(RESERVE, trooper_id=post.get("reserve")))

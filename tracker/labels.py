@@ -23,6 +23,7 @@ LABELS = {
     s.CUBE: _("Cube"),
     s.REMOTE_PRESENCE: _("Remote Presence"),
     s.LIEUTENANT_CANDIDATE: _("Lieutenant candidate"),
+    s.HOLOMASK: _("HoloMask"),
     # conditions and tokens
     s.NORMAL: _("Normal"),
     s.UNCONSCIOUS: _("Unconscious"),
@@ -45,6 +46,7 @@ LABELS = {
     "classified": _("Classified Objective"),
     "classified_draw": _("Classified draw"),
     "CL-5": _("accomplished (CL-5)"),
+    s.HOLOMASK_TYPE: _("True troop type (HoloMask)"),
     "model": _("the model"),
     "marker1": _("Holoecho marker 1"),
     "marker2": _("Holoecho marker 2"),

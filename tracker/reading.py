@@ -86,5 +86,5 @@ def seen_by(match: Match, viewer: str | None) -> Seen:
         .only("seq", "kind", "data", "private_to")[:40]
     )
     recent = [(row.seq, event_of(row)) for row in reversed(rows)]
-    log = rules.redact_log(recent, viewer)
+    log = rules.log_for(state, recent, viewer)
     return Seen(match=match, view=view, times=times, log=log)

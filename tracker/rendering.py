@@ -77,6 +77,14 @@ def context_for(seen: Seen, seat: Seat | None = None, request=None, error: str =
         "order_trooper": view.trooper(view.order.trooper_id) if view.order else None,
         "can_hide_as_marker": any(t.hidden and CAMOUFLAGE in t.traits for t in mine),
         "holoprojectors": [t for t in mine if HOLOPROJECTOR in t.traits and not t.holoechoes],
+        # Fireteams (fireteams.py): the viewer's teams, and who may join one.
+        "my_fireteams": sorted({t.fireteam for t in mine if t.fireteam}),
+        "fireteam_candidates": [
+            t
+            for t in mine
+            if not (t.hidden or t.marker or t.holoechoes or t.fireteam or t.reserved)
+            and t.condition == "normal"
+        ],
         "request": request,
         # Called by the draft template only (a query): the event's handed list.
         "handed_list": (lambda: handed_for(seat)) if seat is not None else None,

@@ -26,6 +26,7 @@ from tracker.reading import load_state, seen_by
 from tracker.rendering import oob_frame, render_blocks
 from tracker.rules.setup import MAX_TROOPERS, ClaimSeat, MoveSeat, clean_trooper_row
 from tracker.rules.state import SETUP
+from tracker.templatetags.tracker_tags import marker_names
 
 ACTION_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 HOSTED_KEY = "hosted_matches"
@@ -34,7 +35,8 @@ HOSTED_KEY = "hosted_matches"
 def rule_message(error: rules.RuleViolation) -> str:
     """A refusal in the player's language, naming the rule it enforces."""
     try:
-        text = _(error.message) % error.params if error.params else _(error.message)
+        params = marker_names(error.params)
+        text = _(error.message) % params if params else _(error.message)
     except (KeyError, TypeError, ValueError):
         text = _(error.message)
     if error.rule and f"({error.rule})" not in text:

@@ -84,18 +84,26 @@ def test_hidden_deployment_story_marker_then_model_at_the_sealed_position(server
     expect(bob.locator("#blk-seat_A")).not_to_contain_text("Ninja")
 
     # Cautious Movement keeps the Camouflage marker (HD-C3): placed at the
-    # written position, which Bob's phone now shows with its proof.
+    # written position. Which trooper it is stays private while it is a
+    # marker (RT-5): Bob's phone reads "Camouflage marker 1" and only the
+    # fingerprint of the sealed position, which names the trooper.
     declare(alice, "Ninja (Hidden Deployment)", "cautious_move", as_marker=True)
-    ninja = bob.locator("#blk-seat_A li.trooper", has_text="Ninja")
-    expect(ninja).to_contain_text("Marker")
+    marker = bob.locator("#blk-seat_A li.trooper", has_text="Camouflage marker 1")
+    expect(marker).to_contain_text("Marker")
+    expect(bob.locator(".card.aro")).to_contain_text("ARO against Camouflage marker 1")
+    expect(bob.locator("body")).not_to_contain_text("Ninja")
     position = bob.locator("#blk-seat_A li.secret", has_text="Hidden Deployment position")
+    expect(position).not_to_contain_text(POSITION)
+    expect(alice.locator("#blk-seat_A")).to_contain_text("your opponent sees Camouflage marker 1")
+    alice.click("text=End the Order")
+
+    # A BS Attack places the model itself (HD-C2 / HD-C3): the marker state
+    # ends, and Bob's phone shows the trooper and its position with its proof.
+    declare(alice, "Ninja", "bs_attack")
+    ninja = bob.locator("#blk-seat_A li.trooper", has_text="Ninja")
+    expect(ninja).not_to_contain_text("Marker")
     expect(position).to_contain_text(POSITION)
     expect(position).to_contain_text("Matches what was sealed at")
     expect(position.locator(".verify")).to_have_text("Checked on this phone ✓")
     expect(position.locator("svg.tablemap circle.pin")).to_have_count(1)
-    alice.click("text=End the Order")
-
-    # A BS Attack places the model itself (HD-C2 / HD-C3).
-    declare(alice, "Ninja", "bs_attack")
-    expect(ninja).not_to_contain_text("Marker")
     expect(bob.locator("#blk-log")).to_contain_text("Ninja declares BS Attack")

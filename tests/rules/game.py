@@ -76,8 +76,18 @@ class Game:
         game.do("B", LockArmyList(troopers=b))
         return game
 
-    def seal(self, seat, lieutenant=None, hd=None, holoecho=None, reserve=None, he_positions=None):
-        """Seal a seat's deployment. hd: {name: position}, holoecho: {name: element}."""
+    def seal(
+        self,
+        seat,
+        lieutenant=None,
+        hd=None,
+        holoecho=None,
+        reserve=None,
+        he_positions=None,
+        holomask=None,
+    ):
+        """Seal a seat's deployment. hd: {name: position}, holoecho: {name: element},
+        holomask: {name: troop type shown}."""
         mine = self.state.troopers_of(seat)
         secrets = [
             {
@@ -106,6 +116,17 @@ class Game:
                     "trooper_id": self.id(name),
                     "real": element,
                     "positions": (he_positions or {}).get(name, {}),
+                }
+            )
+        for name, shown in (holomask or {}).items():
+            secrets.append(
+                {
+                    "id": f"s{next(_counter):06d}",
+                    "nonce": nonce(next(_counter)),
+                    "kind": "holomask_type",
+                    "trooper_id": self.id(name),
+                    "masked_as": shown,
+                    "masked_cost": 15,
                 }
             )
         if reserve:

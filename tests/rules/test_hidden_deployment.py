@@ -258,7 +258,8 @@ def _activated_in_impetuous_phase(game):
         (_declares_short_skill, "HD-C2", False),
         (_declares_entire_order, "HD-C2", False),
         (_declares_aro, "HD-C2", False),
-        (_moves_as_marker, "HD-C3", True),
+        # HD-C3 keeps the seal closed while the trooper is a marker (RT-5):
+        # tests/rules/test_markers.py.
         (_becomes_impetuous, "HD-C4", False),
         (_army_retreats, "HD-C4", False),
         (_activated_in_impetuous_phase, "HD-C4", False),
@@ -269,8 +270,7 @@ def test_each_cancellation_reveals_the_written_position_to_both_phones(trigger, 
     trigger(game)
     ninja = game.trooper("Ninja")
     assert not ninja.hidden and ninja.marker is as_marker
-    # HD-C3 is the HD-C2 declaration that keeps the marker: its reveal says HD-C2.
-    assert_revealed_to_bob(game, "Ninja", "HD-C2" if rule == "HD-C3" else rule, NINJA_AT)
+    assert_revealed_to_bob(game, "Ninja", rule, NINJA_AT)
     reveal = [e for e in game.events if e.kind == "SecretRevealed" and e.secret_kind == HD_POSITION]
     assert reveal[-1].private_to is None and reveal[-1].nonce
     if trigger is not _army_retreats:  # Retreat! places every hidden trooper

@@ -80,7 +80,8 @@ OUTCOMES = [
     "impetuous",
     "infiltration_failed",
 ]
-HD_RULES = {"HD-C1", "HD-C2", "HD-C4", "HD-4"}
+# HD-C3 and RT-5: the seal an HD-C3 marker kept closed opens when its marker state ends.
+HD_RULES = {"HD-C1", "HD-C2", "HD-C3", "HD-C4", "HD-4", "RT-5"}
 HE_RULES = {"HE-C1", "HE-C2", "HE-C3", "HE-C4", "HE-C5", "HE-C6", "HE-C7"}
 # Which commands can fire each cancellation in the step that reveals it.
 FIRED_BY = {
@@ -88,6 +89,8 @@ FIRED_BY = {
     "HD-C2": {"DeclareSkill", "DeclareAro", "ActivateHoloecho"},
     "HD-C4": {"ReportOutcome", "DeclareSkill", "AdvancePhase"},
     "HD-4": {"ReportOutcome"},
+    "HD-C3": {"ReportOutcome", "DeclareSkill", "DeclareAro"},
+    "RT-5": {"AdvancePhase"},
     "HE-C1": {"EndOrder"},
     "HE-C2": {"EndOrder"},
     "HE-C3": {"ReportOutcome"},
@@ -313,7 +316,7 @@ def check_step(before, after, seat, command, new_events):
     # A hidden trooper that declares is always placed (HD-C2/HD-C4) ...
     if isinstance(command, DeclareSkill | DeclareAro):
         declared = before.troopers[command.trooper_id]
-        if declared.hidden:
+        if declared.hidden and not after.troopers[declared.id].marker:
             assert any(e.secret_kind == HD_POSITION for e in revealed)
     # ... and an outcome on a sealed Holoecho element reveals iff it is the real one.
     if isinstance(command, ReportOutcome) and command.outcome in ELEMENT_OUTCOMES:
@@ -334,7 +337,8 @@ def check_step(before, after, seat, command, new_events):
             if s.trooper_id == trooper_id and s.kind == HD_POSITION
         ]
         if hd and after.phase == PLAYING:
-            assert trooper.hidden is not hd[0].revealed
+            # An HD-C3 marker keeps its written position sealed (it names the trooper).
+            assert (trooper.hidden or trooper.marker) is not hd[0].revealed
         if trooper.hidden:
             assert trooper.holoechoes in ((), HOLOECHO_ELEMENTS)
         choice = after.secret_for(trooper_id, HOLOECHO)

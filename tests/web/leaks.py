@@ -330,7 +330,8 @@ def sealed_secrets(state: MatchState, revealed: dict[str, int], pages: dict[str,
         payload = dict(secret.payload)
         # The trooper's name is the hidden trooper's own canary (private_facts),
         # or public: a secret's words are the rest of its text.
-        text = {k: v for k, v in payload.items() if k != "name"}
+        # A HoloMask's "masked_as" is what the opponent is meant to read.
+        text = {k: v for k, v in payload.items() if k not in ("name", "masked_as")}
         canaries = {secret.nonce, *TOKEN.findall(json.dumps(text))}
         position = None
         if payload.get("x") not in (None, "") and payload.get("y") not in (None, ""):
@@ -399,10 +400,40 @@ def private_facts(state: MatchState, match, revealed: dict[str, int]) -> list[Pr
         for data in events.filter(kind="HiddenTroopersEnlisted").values_list("data", flat=True)
         for row in json.loads(data)["troopers"]
     }
+    # HD-C3 + RT-5: a trooper placed as its Camouflage marker stays private
+    # (name and id) until its marker state ends (MarkerRevealed), whatever
+    # else was revealed meanwhile: "Camouflage marker 1" is all the opponent
+    # may read. An HD reveal at the placement would now be caught.
+    marker_end = {
+        json.loads(data)["trooper_id"]: seq
+        for seq, data in events.filter(kind="MarkerRevealed").values_list("seq", "data")
+    }
+    as_marker = {
+        json.loads(data)["trooper_id"]
+        for data in events.filter(kind="HiddenDeploymentEnded").values_list("data", flat=True)
+        if json.loads(data).get("as_marker")
+    }
+    mask_reveal = {
+        secret.trooper_id: revealed.get(secret.id)
+        for secret in state.secrets.values()
+        if secret.kind == "holomask_type"
+    }
     facts = []
     for trooper in state.troopers.values():
         words = {trooper.id, *TOKEN.findall(trooper.name)}
-        if trooper.id in hidden_ids:
+        if "holomask" in trooper.traits:
+            # HE-9: its true type (the name) until the seal of its mask opens;
+            # its id is public (the opponent names it by the masked type).
+            mask = mask_reveal.get(trooper.id)
+            facts.append(
+                Private(trooper.seat, mask, set(TOKEN.findall(trooper.name)), "masked troop type")
+            )
+            words = {trooper.id}  # its name is only the fact above
+        if trooper.id in as_marker:
+            facts.append(
+                Private(trooper.seat, marker_end.get(trooper.id), words, "trooper under a marker")
+            )
+        elif trooper.id in hidden_ids:
             facts.append(Private(trooper.seat, hd_reveal.get(trooper.id), words, "hidden trooper"))
         else:
             facts.append(Private(trooper.seat, locked.get(trooper.seat), words, "draft list"))
@@ -819,6 +850,9 @@ KINDS = {
     "he": ["holoprojector"],
     "hd_he": ["hidden_deployment", "holoprojector"],
     "frenzy": ["frenzy"],
+    # HoloMask (HE-9): the true troop type (its name here) is private.
+    "mask": ["holomask"],
+    "he_mask": ["holoprojector", "holomask"],
 }
 
 
@@ -926,8 +960,9 @@ class Table:
         form = next(f for f in self.forms(seat) if f.action.endswith("/draft/add/"))
         data = fill(form, self.rng, self.typist)
         hidden = "hidden_deployment" in KINDS[kind]
+        masked = "holomask" in KINDS[kind]
         data.update(
-            name=self.typist.word("Hidden" if hidden else "Trooper"),
+            name=self.typist.word("Hidden" if hidden else "Masked" if masked else "Trooper"),
             cost=str(self.rng.randint(5, 45)),
             combat_group=str(self.rng.choice([1, 1, 2])),
             silhouette=str(self.rng.choice([2, 2, 5])),

@@ -19,8 +19,9 @@ def test_camouflaged_hidden_trooper_moving_cautiously_appears_as_a_marker_hd_c3(
     assert CANARY_NINJA not in b.html
     ok(a, a.submit("DeclareSkill", trooper_id=CANARY_NINJA, skill="cautious_move", as_marker=True))
     b.open()
-    assert CANARY_NINJA in b.text and CANARY_POSITION in b.text
-    assert "Matches what was sealed at" in b.text
+    # HD-C3 + RT-5: Bob sees a marker, not which trooper (tests/web/test_markers_web.py).
+    assert CANARY_NINJA not in b.text and CANARY_POSITION not in b.text
+    assert "Camouflage marker 1" in b.text
     assert load_state(Match.objects.get()).troopers[ids[CANARY_NINJA]].marker
 
 

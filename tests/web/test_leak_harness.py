@@ -49,6 +49,7 @@ from .leaks import (
     Typist,
     coverage_lines,
     coverage_of,
+    fill,
     leaks,
     payload_fragments,
     play,
@@ -110,6 +111,11 @@ def check_match(table: Table, stats: Counter, coverage: Counter | None = None) -
         if secret.revealed_rule:
             stats[f"reveals {secret.revealed_rule}"] += 1
     stats["hidden troopers"] += sum(1 for t in state.troopers.values() if t.hidden)
+    stats["camouflage markers"] += sum(1 for t in state.troopers.values() if t.marker_number)
+    stats["HoloMask seals"] += sum(1 for s in state.secrets.values() if s.kind == "holomask_type")
+    stats["fireteams formed"] += MatchEvent.objects.filter(
+        match=match, kind="FireteamFormed"
+    ).count()
     stats["playing"] += state.phase == "playing"
     stats["posts"] += table.posts
     stats["seats moved to a new phone"] += sum(v.endswith("-old") for v in table.viewers)
@@ -176,7 +182,7 @@ PLANTS = {
     # The owner's view of every secret: payloads, the real Holoecho, nonces.
     "sealed payloads shown": (
         "_secret_view",
-        lambda original: lambda secret, viewer: original(secret, secret.seat),
+        lambda original: lambda secret, viewer, *rest: original(secret, secret.seat, *rest),
         ["lieutenant", "holoecho", "The real one is", 'class="payload"'],
     ),
     # Secrets whose existence is private listed, with their fingerprints.
@@ -553,3 +559,69 @@ def test_the_harness_reports_a_leak_in_another_form(plant, settings, monkeypatch
         async_to_sync(play)(table, FULL_TABLE, 2, story=True)
         found += leaks_in(table)
     assert any(expected in f for f in found), (plant, found[:5])
+# ------------------------- markers and HoloMask: the canaries can go off
+
+
+def _tap(table: Table, seat: str, command: str, **values) -> None:
+    """`seat` taps its first `command` form, filled at random but for `values`."""
+    form = table.first_form(seat, command)
+    assert form is not None, f"{seat}'s screen shows no {command} form"
+    data = fill(form, table.rng, table.typist)
+    data.update(values)
+    table.tap(seat, form, data)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("plant", ["as built", "aliases off"])
+def test_the_harness_sees_a_trooper_under_a_marker_or_a_mask_named_to_the_opponent(
+    plant, settings, monkeypatch
+):
+    """HD-C3 + RT-5 and HE-9: Alice's hidden Camouflage trooper goes down as
+    a marker and her HoloMask trooper shows a masked type. As built nobody
+    else reads their names; with the aliases switched off in player_view and
+    log_for the harness must report both."""
+    from tracker.rules import visibility
+
+    settings.PASSWORD_HASHERS = FAST_PINS
+    if plant != "as built":
+        monkeypatch.setattr(visibility, "aliases", lambda state, viewer: {})
+        monkeypatch.setattr(visibility, "alias_for", lambda state, trooper, viewer: None)
+    table = Table(random.Random(11), Typist(f"{next(_tags):05d}"), "A")
+    lists = {"A": ["hd_camo", "mask", "lieutenant"], "B": ["plain", "lieutenant"]}
+
+    async def scenario():
+        run = sync_to_async(lambda fn, *args, **kw: fn(*args, **kw))
+        await run(table.create)
+        await table.connect()
+        steps = [(table.add_trooper, seat, kind) for seat in "AB" for kind in lists[seat]]
+        steps += [(table.tap_first, seat, "LockArmyList") for seat in "AB"]
+        for step in steps:
+            await run(*step)
+            await table.settle()
+        await run(_tap, table, "A", "SetInitiative", first_turn="A", deploys_first="A")
+        await table.settle()
+        for seat in "AB":
+            await run(_tap, table, seat, "SealDeployment", reserve="")
+            await table.settle()
+        await run(table.to_orders)
+        await table.settle()
+        state = await run(lambda: load_state(Match.objects.get(pk=table.match.pk)))
+        ninja = next(t for t in state.troopers.values() if t.hidden)
+        await run(
+            _tap, table, "A", "DeclareSkill", trooper_id=ninja.id, skill="move", as_marker="1"
+        )
+        await table.settle()
+        await run(table.finale)
+        await table.close()
+
+    async_to_sync(scenario)()
+    state = load_state(Match.objects.get(pk=table.match.pk))
+    assert any(t.marker for t in state.troopers.values()), "the marker went down"
+    assert any(s.kind == "holomask_type" for s in state.secrets.values()), "a mask was sealed"
+    found = leaks_in(table)
+    if plant == "as built":
+        assert found == []
+    else:
+        assert any("trooper under a marker" in f for f in found), found[:3]
+        assert any("masked troop type" in f for f in found), found[:3]
+        assert any("(frame)" in f for f in found) and any("export.json" in f for f in found)

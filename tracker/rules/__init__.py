@@ -8,8 +8,10 @@ from . import (  # noqa: F401  (imported for their registrations)
     classified,
     command_tokens,
     conditions,
+    fireteams,
     hidden_deployment,
     holoecho,
+    holomask,
     orders,
     replacement,
     results,
@@ -25,7 +27,7 @@ from .errors import InvalidInput, NotAllowed, RuleViolation, UnknownElement
 from .events import EVENT_TYPES, Event, event_from_data
 from .evolve import evolve, evolve_all, replay
 from .state import MatchState
-from .visibility import PlayerView, player_view, redact_log
+from .visibility import PlayerView, log_for, player_view, redact_log
 
 __all__ = [
     "COMMAND_TYPES",
@@ -42,6 +44,7 @@ __all__ = [
     "event_from_data",
     "evolve",
     "evolve_all",
+    "log_for",
     "player_view",
     "redact_log",
     "replay",

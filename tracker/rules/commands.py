@@ -11,9 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from .errors import InvalidInput, NotAllowed
+from .errors import InvalidInput, NotAllowed, RuleViolation
 from .events import Event
 from .i18n import _
+from .identity import aliases, rename
 from .state import SEATS, MatchState
 
 COMMAND_TYPES: dict[str, type[Command]] = {}
@@ -48,4 +49,16 @@ def decide(state: MatchState, seat: str, command: Command) -> list[Event]:
     handler = HANDLERS.get(type(command))
     if handler is None:
         raise InvalidInput(_("Unknown action."))
-    return handler(state, seat, command)
+    try:
+        return handler(state, seat, command)
+    except RuleViolation as refusal:
+        # A refusal names troopers the way the actor knows them (identity.py):
+        # never the trooper under an enemy marker, never a masked true type.
+        known = aliases(state, seat)
+        if known and refusal.params:
+            refusal.params = rename(refusal.params, known, state)
+            try:
+                refusal.args = (refusal.message % refusal.params,)
+            except (KeyError, TypeError, ValueError):
+                refusal.args = (refusal.message,)
+        raise

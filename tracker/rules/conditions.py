@@ -16,6 +16,7 @@ from .errors import InvalidInput, NotAllowed, UnknownElement
 from .events import Event
 from .evolve import applies
 from .i18n import _
+from .identity import resolve_ref
 from .state import (
     CONDITIONS,
     FINISHED,
@@ -68,8 +69,9 @@ class UndoLastStep(Command):
 
 def visible_trooper(state: MatchState, viewer: str, trooper_id: object) -> Trooper:
     """The trooper `viewer` may act on, refusing hidden ones exactly like
-    unknown ids (an error must not confirm a hidden trooper exists)."""
-    trooper = state.troopers.get(str(trooper_id or ""))
+    unknown ids (an error must not confirm a hidden trooper exists). A
+    Camouflage marker is named by its marker reference (identity.py)."""
+    trooper = resolve_ref(state, viewer, str(trooper_id or ""))
     if trooper is None or (trooper.hidden and trooper.seat != viewer):
         raise UnknownElement(_("There is no such trooper."))
     return trooper

@@ -47,6 +47,15 @@ from .state import (
 # Outcomes that end HD, reported by the owner (the opponent cannot name a
 # hidden trooper). Any other outcome on a hidden trooper is refused (HD-2).
 HD_OUTCOMES = {"discovered": "HD-C1", "impetuous": "HD-C4", "infiltration_failed": "HD-4"}
+# Outcomes that end a Camouflage marker's state (HD-C3 keeps it only through
+# declarations): Discovered like HD-C1; a hit or contact puts the model down;
+# becoming Impetuous like HD-C4.
+MARKER_OUTCOMES = {
+    "discovered": "HD-C1",
+    "saving_roll": "HD-C3",
+    "contact": "HD-C3",
+    "impetuous": "HD-C4",
+}
 
 
 # ---------------------------------------------------------------- events
@@ -63,6 +72,8 @@ class HiddenDeploymentEnded(Event):
     on_edge: bool = False  # HD-4
     # FAQ: a Holoecho trooper checks Coherency now (reported as "coherency").
     holoecho: bool = False
+    # HD-C3: the public number of the Camouflage marker placed (identity.py).
+    marker_number: int = 0
 
     def describe(self) -> tuple[str, dict]:
         if self.on_edge:
@@ -74,7 +85,8 @@ class HiddenDeploymentEnded(Event):
             message = _(
                 "Hidden Deployment of %(trooper_name)s ends (%(rule)s): its marker is placed at "
                 "the written position, centre on the written point; it keeps its marker state "
-                "(HD-C3)."
+                "(HD-C3). Which trooper it is stays private until the marker state ends; the "
+                "written position is shown with its proof then."
             )
         elif self.holoecho:
             message = _(
@@ -105,6 +117,21 @@ def end_hidden_deployment(
     secret = hd_secret(state, trooper.id)
     if secret is None or not trooper.hidden:
         return []
+    if as_marker:
+        # HD-C3: the written position names the trooper, which is private as
+        # long as it is a marker (RT-5). The marker goes down now; the seal is
+        # revealed, with its proof, when the marker state ends (end_marker).
+        return [
+            HiddenDeploymentEnded(
+                trooper_id=trooper.id,
+                trooper_name=trooper.name,
+                seat=trooper.seat,
+                as_marker=True,
+                holoecho=holoecho_secret(state, trooper.id) is not None,
+                marker_number=_next_marker_number(state, trooper.seat),
+                rule=rule,
+            )
+        ]
     return [
         replace(e, as_marker=as_marker, on_edge=on_edge)
         if isinstance(e, HiddenDeploymentEnded)
@@ -113,18 +140,52 @@ def end_hidden_deployment(
     ]
 
 
-def _placed(state: MatchState, secret: Secret, rule: str) -> list[Event]:
-    """REVEAL_CONSEQUENCES[HD_POSITION]: the trooper is on the table."""
-    trooper = state.troopers[secret.payload["trooper_id"]]
-    events: list[Event] = [
-        HiddenDeploymentEnded(
-            trooper_id=trooper.id,
-            trooper_name=trooper.name,
-            seat=trooper.seat,
-            holoecho=holoecho_secret(state, trooper.id) is not None,
-            rule=rule,
-        )
+def _next_marker_number(state: MatchState, seat: str) -> int:
+    """Markers are numbered per player in the order they go down: a number
+    says nothing of the trooper, its id or its place in the list."""
+    return 1 + max((t.marker_number for t in state.troopers_of(seat)), default=0)
+
+
+def end_marker(state: MatchState, trooper: Trooper, rule: str) -> list[Event]:
+    """The marker state of a trooper placed by HD-C3 ends (any reveal: a
+    declaration a marker cannot keep, Discovered, a hit, contact, RT-5): its
+    written position is revealed with its proof, so the opponent learns which
+    trooper it was, and the model replaces the marker."""
+    if not trooper.marker:
+        return []
+    secret = hd_secret(state, trooper.id)
+    if secret is not None and not trooper.hidden:
+        return reveal(state, secret, rule)  # _placed below does the table side
+    return _marker_ends(state, trooper, rule)
+
+
+def _marker_ends(state: MatchState, trooper: Trooper, rule: str) -> list[Event]:
+    return [
+        MarkerRevealed(
+            trooper_id=trooper.id, trooper_name=trooper.name, seat=trooper.seat, rule=rule
+        ),
+        *replacement_events(state, trooper, "marker", rule),
     ]
+
+
+def _placed(state: MatchState, secret: Secret, rule: str) -> list[Event]:
+    """REVEAL_CONSEQUENCES[HD_POSITION]: the trooper is on the table (or, for
+    a seal kept closed by HD-C3, its marker state ends)."""
+    trooper = state.troopers[secret.payload["trooper_id"]]
+    if trooper.hidden:
+        events: list[Event] = [
+            HiddenDeploymentEnded(
+                trooper_id=trooper.id,
+                trooper_name=trooper.name,
+                seat=trooper.seat,
+                holoecho=holoecho_secret(state, trooper.id) is not None,
+                rule=rule,
+            )
+        ]
+    elif trooper.marker:
+        events = _marker_ends(state, trooper, rule)
+    else:
+        events = []
     # TM-S1: a reserve deployed hidden kept its seal (sealing.ReserveDeployedHidden);
     # now that the trooper is on the table, it ends too. Never during deployment
     # (HD-4): the reserve is only deployed after the opponent.
@@ -184,15 +245,7 @@ def _declared(state: MatchState, declaration: Declaration) -> list[Event]:
         if trooper.marker and not marker_allowed(state, trooper, declaration):
             # A marker left by HD-C3 keeps its state only through the same
             # declarations; anything else puts the model on the table.
-            return [
-                MarkerRevealed(
-                    trooper_id=trooper.id,
-                    trooper_name=trooper.name,
-                    seat=trooper.seat,
-                    rule="HD-C3",
-                ),
-                *replacement_events(state, trooper, "marker", "HD-C3"),
-            ]
+            return end_marker(state, trooper, "HD-C3")
         return []
     if declaration.as_marker and not marker_allowed(state, trooper, declaration):
         raise NotAllowed(
@@ -224,6 +277,8 @@ def _outcome(kind: str):
         trooper = state.troopers[trooper.id]
         if kind == "infiltration_failed":
             _check_infiltration(state, trooper)
+        if trooper.marker and kind in MARKER_OUTCOMES:
+            return end_marker(state, trooper, MARKER_OUTCOMES[kind])
         if not trooper.hidden:
             return []
         if kind not in HD_OUTCOMES:
@@ -299,7 +354,14 @@ def _retreat(state: MatchState, seat: str) -> list[Event]:
     after = state
     for trooper in state.troopers_of(seat):
         current = after.troopers[trooper.id]
-        if not current.hidden or current.out_of_action or ignores_retreat(current):
+        if current.out_of_action or ignores_retreat(current):
+            continue
+        if current.marker and not current.hidden:
+            more = end_marker(after, current, "RT-5")  # RT-5: marker states end
+            events += more
+            after = evolve_all(after, more)
+            continue
+        if not current.hidden:
             continue
         more = end_hidden_deployment(after, current, "HD-C4")
         more += _then_holoecho(after, more, current, "HE-C6")
@@ -321,13 +383,18 @@ def _ended(state: MatchState, event: HiddenDeploymentEnded) -> MatchState:
         event.trooper_id,
         hidden=False,
         marker=event.as_marker,
+        marker_number=event.marker_number,
         # Placed on the written point (RP-1) unless on a table edge (HD-4).
         replaced="" if event.on_edge else "RP-1",
         replacement_choice="",
     )
-    # Its Holoecho choice now exists for the opponent too (still sealed).
+    # Its Holoecho choice now exists for the opponent too (still sealed), and
+    # so does the written position an HD-C3 marker keeps closed (a fingerprint
+    # beside the marker; which trooper it names stays sealed).
     for secret in state.secrets.values():
-        if secret.trooper_id == event.trooper_id and secret.kind == HOLOECHO:
+        if secret.trooper_id == event.trooper_id and (
+            secret.kind == HOLOECHO or (secret.kind == HD_POSITION and event.as_marker)
+        ):
             state = state.with_secret(replace(secret, existence_public=True))
     turn = state.turn
     if turn is not None and turn.seat == event.seat:

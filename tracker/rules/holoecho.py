@@ -48,7 +48,14 @@ from .orders import (
 )
 from .replacement import replacement_events
 from .retreat import RETREAT_ENTERED, ignores_retreat
-from .sealing import REVEAL_CONSEQUENCES, SecretsSealed, _clean_id, _sealed, reveal
+from .sealing import (
+    REVEAL_CONSEQUENCES,
+    SecretsSealed,
+    _clean_id,
+    _sealed,
+    public_name,
+    reveal,
+)
 from .state import (
     HOLOECHO,
     HOLOECHO_ELEMENTS,
@@ -368,7 +375,7 @@ def activate_holoecho(state: MatchState, seat: str, command: ActivateHoloecho) -
         )
     if _clean_id(command.secret_id) in state.secrets:
         raise InvalidInput(_("The seal is malformed; reload the page."))
-    payload = {"trooper_id": trooper.id, "name": trooper.name, "real": command.real}
+    payload = {"trooper_id": trooper.id, **public_name(trooper), "real": command.real}
     raw = {"id": command.secret_id, "nonce": command.nonce}
     sealed = _sealed(raw, HOLOECHO, payload, trooper.id, True)
     return [

@@ -28,6 +28,8 @@ from .state import (
     HIDDEN_DEPLOYMENT,
     HOLOECHO,
     HOLOECHO_ELEMENTS,
+    HOLOMASK,
+    HOLOMASK_TYPE,
     HOLOPROJECTOR,
     LIEUTENANT,
     LIEUTENANT_CANDIDATE,
@@ -164,6 +166,13 @@ def _map_point(payload: dict) -> dict:
     return point
 
 
+def public_name(trooper: Trooper) -> dict:
+    """The name a rule-revealed payload may carry: none for a HoloMask
+    trooper, whose true type has its own seal (holomask.py); the phones name
+    it from the trooper id through their own view."""
+    return {} if trooper.has(HOLOMASK) else {"name": trooper.name}
+
+
 def _own_trooper(state: MatchState, seat: str, trooper_id: object) -> Trooper:
     trooper = state.troopers.get(str(trooper_id or ""))
     if trooper is None or trooper.seat != seat:
@@ -177,7 +186,7 @@ def _lieutenant(state: MatchState, seat: str, raw: dict) -> tuple[dict, str | No
     if candidates and trooper not in candidates:
         raise InvalidInput(_("%(name)s cannot be your Lieutenant."), name=trooper.name)
     # The Lieutenant's identity is the secret: no trooper id outside the payload.
-    return {"trooper_id": trooper.id, "name": trooper.name}, None, True
+    return {"trooper_id": trooper.id, **public_name(trooper)}, None, True
 
 
 def _hd_position(state: MatchState, seat: str, raw: dict) -> tuple[dict, str | None, bool]:
@@ -186,7 +195,7 @@ def _hd_position(state: MatchState, seat: str, raw: dict) -> tuple[dict, str | N
         raise InvalidInput(_("%(name)s has no Hidden Deployment."), name=trooper.name)
     payload = {
         "trooper_id": trooper.id,
-        "name": trooper.name,
+        **public_name(trooper),
         "position": _clean_text(raw.get("position"), _("The written position")),
         **_map_point(raw),
     }
@@ -201,7 +210,7 @@ def _holoecho(state: MatchState, seat: str, raw: dict) -> tuple[dict, str | None
     real = raw.get("real")
     if real not in HOLOECHO_ELEMENTS:
         raise InvalidInput(_("Choose which Holoecho is the real %(name)s."), name=trooper.name)
-    payload = {"trooper_id": trooper.id, "name": trooper.name, "real": real}
+    payload = {"trooper_id": trooper.id, **public_name(trooper), "real": real}
     if trooper.hidden:
         # FAQ (HD + Holoecho): the positions of all three are written too.
         payload["positions"] = {
@@ -219,7 +228,7 @@ def _reserve(state: MatchState, seat: str, raw: dict) -> tuple[dict, str | None,
             rule="TM-S1",
         )
     trooper = _own_trooper(state, seat, raw.get("trooper_id"))
-    return {"trooper_id": trooper.id, "name": trooper.name}, None, True
+    return {"trooper_id": trooper.id, **public_name(trooper)}, None, True
 
 
 SEALERS = {
@@ -271,6 +280,12 @@ def seal_deployment(state: MatchState, seat: str, command: SealDeployment) -> li
         if trooper.hidden and (HD_POSITION, trooper.id) not in kinds_for:
             raise InvalidInput(
                 _("Write the hidden position of %(name)s (HD-1)."), name=trooper.name, rule="HD-1"
+            )
+        if trooper.has(HOLOMASK) and (HOLOMASK_TYPE, trooper.id) not in kinds_for:
+            raise InvalidInput(
+                _("Write the troop type %(name)s shows your opponent (HoloMask, HE-9)."),
+                name=trooper.name,
+                rule="HE-9",
             )
         if trooper.in_holoecho and (HOLOECHO, trooper.id) not in kinds_for:
             raise InvalidInput(

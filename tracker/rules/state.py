@@ -33,6 +33,8 @@ ENGINEER = "engineer"
 CUBE = "cube"
 REMOTE_PRESENCE = "remote_presence"
 LIEUTENANT_CANDIDATE = "lieutenant_candidate"
+# HoloMask (HE-9): its troop type shown to the opponent is a sealed mask.
+HOLOMASK = "holomask"
 
 TRAITS = (
     HIDDEN_DEPLOYMENT,
@@ -50,6 +52,7 @@ TRAITS = (
     CUBE,
     REMOTE_PRESENCE,
     LIEUTENANT_CANDIDATE,
+    HOLOMASK,
 )
 
 # Conditions are exclusive; tokens stack on top of a condition.
@@ -76,7 +79,9 @@ HD_POSITION = "hd_position"
 HOLOECHO = "holoecho"
 RESERVE = "reserve"
 NOTE = "note"
-SECRET_KINDS = (LIEUTENANT, HD_POSITION, HOLOECHO, RESERVE, NOTE)
+# The true troop type under HoloMask (HE-9, RT-5).
+HOLOMASK_TYPE = "holomask_type"
+SECRET_KINDS = (LIEUTENANT, HD_POSITION, HOLOECHO, RESERVE, NOTE, HOLOMASK_TYPE)
 
 # The three Holoechoes of a Holoprojector bearer (HE intro).
 HOLOECHO_ELEMENTS = ("model", "marker1", "marker2")
@@ -116,6 +121,9 @@ class Trooper:
     hidden: bool = False
     # On the table as a marker (Camouflage and the like) rather than a model.
     marker: bool = False
+    # Its public number while it is a marker ("Camouflage marker 1"): the
+    # opponent knows the marker by it, never by the trooper (markers.py).
+    marker_number: int = 0
     # Holoechoes still on the table while Holoecho is active, else empty.
     holoechoes: tuple[str, ...] = ()
     # Ignores Retreat! for the rest of the game (RT-X1, TM-T4).

@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields
 from .command_tokens import COORDINATED, open_uses
 from .commands import Command, decide
 from .errors import RuleViolation
+from .identity import aliases
 from .queries import orders_left, trooper_visible
 from .setup import MAX_GROUPS
 from .state import MatchState, Trooper
@@ -151,11 +152,20 @@ def _rerolls(ask: _Asker, use: str, command: type[Command]) -> tuple[Reroll, ...
     if use not in ask.uses or order is None:
         return ()
     acting = [order.trooper_id, *order.extra.get(COORDINATED, ())]
-    seen = [t for t in ask.state.troopers.values() if trooper_visible(t, ask.seat)]
+    # Each target as the player knows it: an enemy marker by its reference
+    # and number, a HoloMask by its masked type (identity.py).
+    known = aliases(ask.state, ask.seat)
+    seen = [
+        (known[t.id].ref, known[t.id].name) if t.id in known else (t.id, t.name)
+        for t in ask.state.troopers.values()
+        if trooper_visible(t, ask.seat)
+    ]
     offers = []
     for actor in dict.fromkeys(acting):
         targets = tuple(
-            (t.id, t.name) for t in seen if ask.accepted(command(trooper_id=actor, target_id=t.id))
+            (ref, name)
+            for ref, name in seen
+            if ask.accepted(command(trooper_id=actor, target_id=ref))
         )
         if targets:
             offers.append(Reroll(actor, ask.state.troopers[actor].name, targets))

@@ -10,16 +10,18 @@ so it cannot differ in any count, id or ordering when a hidden trooper exists.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .command_tokens import CANCELLED, TOKEN_LIMIT, open_uses
 from .commitments import canonical_json, fingerprint, verify
 from .events import Event
+from .identity import Alias, alias_for, aliases, rename
 from .queries import order_pool, orders_left, secret_visible, surviving_points, trooper_visible
 from .results import organizer_views, result_of
 from .retreat import carries_retreat_marker
 from .state import (
     HOLOECHO,
+    HOLOMASK,
     IRREGULAR,
     SEATS,
     MatchState,
@@ -58,6 +60,13 @@ class TrooperView:
     replaced: str = ""
     replacement_choice: str = ""
     no_room: bool = False
+    # Public while it is a Camouflage marker (identity.py). In the opponent's
+    # view `masked` says the line is an alias: a marker ("Camouflage marker
+    # N", ref instead of id) or a HoloMask (the masked troop type as name).
+    marker_number: int = 0
+    masked: bool = False
+    # Its public Fireteam, if any (fireteams.py).
+    fireteam: str = ""
 
 
 @dataclass(frozen=True)
@@ -180,8 +189,12 @@ class PlayerView:
         return None
 
 
-def _trooper_view(trooper: Trooper, viewer: str | None, retreat_marker: bool) -> TrooperView:
+def _trooper_view(
+    trooper: Trooper, viewer: str | None, retreat_marker: bool, alias: Alias | None = None
+) -> TrooperView:
     mine = trooper.seat == viewer
+    if alias is not None:
+        return _aliased_view(trooper, alias, retreat_marker)
     return TrooperView(
         id=trooper.id,
         seat=trooper.seat,
@@ -204,10 +217,46 @@ def _trooper_view(trooper: Trooper, viewer: str | None, retreat_marker: bool) ->
         replaced=trooper.replaced,
         replacement_choice=trooper.replacement_choice,
         no_room=trooper.no_room,
+        marker_number=trooper.marker_number if trooper.marker else 0,
+        fireteam=trooper.fireteam,
     )
 
 
-def _secret_view(secret: Secret, viewer: str | None) -> SecretView:
+def _aliased_view(trooper: Trooper, alias: Alias, retreat_marker: bool) -> TrooperView:
+    """What the opponent knows of a trooper under a marker or a HoloMask: the
+    alias, and only table facts that do not tell which trooper it is. A
+    marker has no cost, traits, Combat Group or list position; a HoloMask
+    shows the points sealed with its mask."""
+    marker = alias.marker_number > 0
+    return TrooperView(
+        id=alias.ref,
+        seat=trooper.seat,
+        name=alias.name,
+        cost=alias.cost,
+        combat_group=0 if marker else trooper.combat_group,
+        silhouette=0 if marker else trooper.silhouette,
+        # A masked line lists what the opponent reads of every trooper, less
+        # the HoloMask itself: an empty list would single it out.
+        traits=() if marker else tuple(sorted(trooper.traits - {HOLOMASK})),
+        condition=trooper.condition,
+        tokens=tuple(sorted(trooper.tokens)),
+        marker=trooper.marker,
+        holoechoes=trooper.holoechoes,
+        ignores_retreat=trooper.ignores_retreat,
+        evacuated=trooper.evacuated,
+        regular_order=not trooper.has(IRREGULAR) or trooper.regular_this_turn,
+        retreat_marker=retreat_marker,
+        holoecho_token=trooper.holoecho_token,
+        replaced=trooper.replaced,
+        replacement_choice=trooper.replacement_choice,
+        no_room=trooper.no_room,
+        marker_number=alias.marker_number,
+        masked=True,
+        fireteam="" if marker else trooper.fireteam,
+    )
+
+
+def _secret_view(secret: Secret, viewer: str | None, known: dict | None = None) -> SecretView:
     mine = secret.seat == viewer
     open_ = mine or secret.revealed
     return SecretView(
@@ -220,7 +269,7 @@ def _secret_view(secret: Secret, viewer: str | None) -> SecretView:
         mine=mine,
         # Only a Holoecho's trooper is public while sealed (its markers are on
         # the table); a Lieutenant's or a hidden trooper's link is the secret.
-        trooper_id=secret.trooper_id if (open_ or secret.kind == HOLOECHO) else None,
+        trooper_id=_secret_trooper(secret, open_, known or {}),
         payload=dict(secret.payload) if open_ else None,
         nonce=secret.nonce if secret.revealed else None,
         revealed_seq=secret.revealed_seq,
@@ -231,10 +280,30 @@ def _secret_view(secret: Secret, viewer: str | None) -> SecretView:
     )
 
 
+def _secret_trooper(secret: Secret, open_: bool, known: dict) -> str | None:
+    if not (open_ or secret.kind == HOLOECHO) or secret.trooper_id is None:
+        return None
+    alias = known.get(secret.trooper_id)
+    if alias is not None and not open_:
+        return alias.ref
+    return secret.trooper_id
+
+
 def _seat_view(state: MatchState, seat: SeatState, viewer: str | None) -> SeatView:
     mine = seat.seat == viewer
     troopers = state.troopers_of(seat.seat)
     regular, irregular = order_pool(troopers)
+    known = aliases(state, viewer)
+    # A marker's place in the army list would say which trooper it is: the
+    # opponent gets the markers after everyone else, by marker number.
+    shown = sorted(
+        (t for t in troopers if trooper_visible(t, viewer) and (mine or seat.list_locked)),
+        key=lambda t: (
+            (known[t.id].marker_number, 0)
+            if t.id in known and known[t.id].marker_number
+            else (0, t.position)
+        ),
+    )
     return SeatView(
         seat=seat.seat,
         name=seat.name,
@@ -247,12 +316,11 @@ def _seat_view(state: MatchState, seat: SeatState, viewer: str | None) -> SeatVi
         loss_of_lieutenant=seat.loss_of_lieutenant,
         # Before the list is locked it is a private draft.
         troopers=tuple(
-            _trooper_view(t, viewer, carries_retreat_marker(state, t))
-            for t in troopers
-            if trooper_visible(t, viewer) and (mine or seat.list_locked)
+            _trooper_view(t, viewer, carries_retreat_marker(state, t), known.get(t.id))
+            for t in shown
         ),
         secrets=tuple(
-            _secret_view(s, viewer)
+            _secret_view(s, viewer, known)
             for s in sorted(state.secrets_of(seat.seat), key=lambda s: (s.sealed_seq, s.kind, s.id))
             if secret_visible(s, viewer)
         ),
@@ -297,7 +365,9 @@ def player_view(state: MatchState, viewer: str | None) -> PlayerView:
     if turn is not None and turn.order is not None:
         actor = state.troopers.get(turn.order.trooper_id)
         if actor is not None and trooper_visible(actor, viewer):
-            order = OrderView(turn.order.trooper_id, turn.order.seat, turn.order.skills)
+            alias = alias_for(state, actor, viewer)
+            ref = alias.ref if alias is not None else actor.id
+            order = OrderView(ref, turn.order.seat, turn.order.skills)
     return PlayerView(
         viewer=viewer,
         seq=state.seq,
@@ -354,9 +424,25 @@ class LogLine:
     rule: str | None
 
 
+def log_for(
+    state: MatchState, events: Iterable[tuple[int, Event]], viewer: str | None
+) -> list[LogLine]:
+    """The log for one viewer: the lines it may read (redact_log), each trooper
+    named the way that viewer knows it now (identity.py). Pages, pushes and
+    player exports all read the log through this one function. Named from the
+    current state, so once a marker or a HoloMask ends, the old lines name the
+    trooper too: the opponent has learnt which it was."""
+    known = aliases(state, viewer)
+    lines = redact_log(events, viewer)
+    if not known:
+        return lines
+    return [replace(line, params=rename(line.params, known, state)) for line in lines]
+
+
 def redact_log(events: Iterable[tuple[int, Event]], viewer: str | None) -> list[LogLine]:
     """The log lines `viewer` may read. Events it may not see are left out;
-    their numbers still advance `seq`, which is all the viewer learns."""
+    their numbers still advance `seq`, which is all the viewer learns.
+    Names troopers as the events do: show players `log_for` instead."""
     lines = []
     for seq, event in events:
         if not event.visible_to(viewer):

@@ -2,6 +2,7 @@ from django import template
 from django.utils.translation import gettext
 
 from tracker.labels import label as label_of
+from tracker.rules.identity import MARKER_NAME, MASK_PENDING
 
 register = template.Library()
 
@@ -20,10 +21,40 @@ def seat_name(view, seat):
     return seat
 
 
+def marker_names(params: dict) -> dict:
+    """Params with each "<x>_marker" number shown as "<x>" = "Camouflage
+    marker N" in the reader's language (rules.identity.rename sets them)."""
+    params = dict(params)
+    for key, value in list(params.items()):
+        if key.endswith("_marker") and isinstance(value, int) and value > 0:
+            params[key.removesuffix("_marker")] = gettext(MARKER_NAME) % {"number": value}
+    return params
+
+
+@register.filter
+def trooper_name(trooper):
+    """A trooper's name as this viewer knows it: "Camouflage marker 1" for an
+    enemy marker (HD-C3), the masked troop type under HoloMask (HE-9)."""
+    if getattr(trooper, "masked", False):
+        if trooper.marker_number:
+            return gettext(MARKER_NAME) % {"number": trooper.marker_number}
+        if trooper.name == MASK_PENDING:
+            return gettext(MASK_PENDING)
+    return trooper.name
+
+
+@register.filter
+def named_in(trooper_id, view):
+    """The name `view` gives the trooper a sealed payload names by id (ids in
+    payloads, names in views), or "" if this viewer does not know it by it."""
+    trooper = view.trooper(trooper_id) if view is not None and trooper_id else None
+    return trooper_name(trooper) if trooper is not None else ""
+
+
 @register.simple_tag
 def log_text(line, view):
     """A log line in the reader's language, seats shown by player name."""
-    params = dict(line.params)
+    params = marker_names(line.params)
     # Seat letters stay as they are; "<key>_name" is the player's name.
     for key in ("seat", "first_turn", "deploys_first", "by"):
         if params.get(key) in ("A", "B"):

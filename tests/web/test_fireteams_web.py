@@ -1,0 +1,37 @@
+"""Fireteams on two phones: Alice forms one from her page, Bob sees it; a
+trooper in Holoecho is never offered (HE-10)."""
+
+from __future__ import annotations
+
+import pytest
+
+from .phone_flows import ALICE_LIST, BOB_LIST, lists_locked, ok, seal_both, seated, to_orders
+
+pytestmark = pytest.mark.django_db
+
+
+def started_with_a_spare_trooper():
+    a, b = seated()
+    lists_locked(a, b, alice_list=(*ALICE_LIST, ("Ghulam", 15, 1, 2, [])), bob_list=BOB_LIST)
+    ok(a, a.submit("SetInitiative", first_turn="Alice", deploys_first="Alice"))
+    b.open()
+    seal_both(a, b)
+    to_orders(a)
+    return a, b
+
+
+def test_alice_forms_a_fireteam_bob_sees_it_and_a_holoecho_trooper_is_not_offered_he_10():
+    a, b = started_with_a_spare_trooper()
+    offered = a.form("FormFireteam").text
+    assert "Kaplan" in offered and "Ghulam" in offered
+    assert "Hassassin Ayyar" not in offered  # in Holoecho (HE-10)
+    assert "Ninja" not in offered  # hidden: a public Fireteam would name it
+    ok(a, a.submit("FormFireteam", name="Core", trooper_ids=["Kaplan", "Ghulam"]))
+    b.open()
+    seat_a = b.soup.select_one("#blk-seat_A").get_text(" ")
+    assert seat_a.count("Fireteam Core") == 2
+    assert "formed the Fireteam Core: Kaplan, Ghulam" in b.text
+    assert not b.forms("FormFireteam")  # only its owner forms them
+    ok(a, a.submit("DissolveFireteam", name="Core"))
+    b.open()
+    assert "Fireteam Core" not in b.soup.select_one("#blk-seat_A").get_text(" ")

@@ -1,0 +1,87 @@
+"""HoloMask on two phones (HE-9, RT-5): Bob's page, frames and export name
+Alice's masked trooper by the troop type she sealed, never the true one,
+until HoloMask ends; her phone asks for the Holoecho token (HE-9)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tracker.models import Match
+from tracker.reading import load_state
+from tracker.rendering import blocks_for, oob_frame
+
+from .phone_flows import BOB_LIST, ok, seated, to_orders, trooper_ids
+
+pytestmark = pytest.mark.django_db
+
+TRUE_TYPE = "Hassassin Ayyar"
+SHOWN = "Ghulam Sniper"
+ALICE = (
+    (TRUE_TYPE, 40, 1, 2, ["holoprojector", "holomask"]),
+    ("Kaplan", 20, 1, 2, ["lieutenant_candidate"]),
+)
+
+
+def bobs_bytes(b) -> str:
+    match = Match.objects.get()
+    seq, blocks = blocks_for(match, match.seats.get(letter="B"))
+    export = b.app.get(f"/m/{match.code}/export.json").text
+    return b.open().text + b.html + oob_frame(blocks, seq) + export
+
+
+def masked_match():
+    from .phone_flows import lists_locked
+
+    a, b = seated()
+    lists_locked(a, b, alice_list=ALICE, bob_list=BOB_LIST)
+    ok(a, a.submit("SetInitiative", first_turn="Alice", deploys_first="Alice"))
+    assert TRUE_TYPE not in bobs_bytes(b)  # listed, not yet deployed: no type at all
+    hassassin = trooper_ids()[TRUE_TYPE]
+    a.open()
+    ok(
+        a,
+        a.submit(
+            "SealDeployment",
+            lieutenant="Kaplan",
+            **{
+                f"holoecho_{hassassin}": "marker1",
+                f"holomask_{hassassin}": SHOWN,
+                f"holomask_cost_{hassassin}": "17",
+            },
+        ),
+    )
+    b.open()
+    ok(b, b.submit("SealDeployment", lieutenant="Fusilier"))
+    to_orders(a)
+    return a, b, hassassin
+
+
+def test_bob_reads_the_masked_type_and_alice_is_asked_for_the_holoecho_token():
+    a, b, hassassin = masked_match()
+    seen = bobs_bytes(b)
+    assert SHOWN in seen and TRUE_TYPE not in seen
+    line = b.soup.select_one(f"#trooper-{hassassin}")
+    assert line.select_one(".cost").get_text() == "17"  # the masked points, not 40
+    ok(a, a.submit("DeclareSkill", trooper_id=TRUE_TYPE, skill="Move"))
+    assert "place the Holoecho token" in a.text
+    a.submit("EndOrder")
+    assert a.error is not None and "HE-9" in a.error
+    ok(a, a.submit("PlaceHoloechoToken", element="Holoecho marker 2"))
+    ok(a, a.submit("EndOrder"))
+    seen = bobs_bytes(b)
+    assert SHOWN in seen and TRUE_TYPE not in seen
+    assert "A Holoecho token is placed beside Holoecho marker 2" in b.text
+
+
+def test_when_alice_ends_holomask_bob_reads_the_true_type_with_its_proof():
+    a, b, hassassin = masked_match()
+    mask = next(
+        s for s in load_state(Match.objects.get()).secrets.values() if s.kind == "holomask_type"
+    )
+    a.open()
+    assert "True troop type (HoloMask)" in a.text
+    # Alice taps "Reveal" on the line of that seal (the form carries its id).
+    ok(a, a.submit("RevealSecret", secret_id=mask.id))
+    b.open()
+    assert TRUE_TYPE in b.text and "HoloMask ends" in b.text
+    assert "Matches what was sealed" in b.soup.select_one("#blk-seat_A").get_text()
