@@ -42,6 +42,10 @@ def seat_of(session, match: Match) -> str | None:
 
 
 def _hold(session, seat: Seat) -> str:
+    # A new session id whenever a seat is claimed or moved here (Django's own
+    # session-fixation defence, as login() does): an id planted in the
+    # victim's browser beforehand no longer names the session holding the seat.
+    session.cycle_key()
     key = secrets.token_urlsafe(32)
     holders = dict(_holders(session))
     holders[str(seat.pk)] = key
