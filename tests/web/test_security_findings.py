@@ -5,14 +5,18 @@ rendered in the page the viewer was just sent (rendered_forms.submit)."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
 from django.test import Client
 
+from tracker.asgi import application
 from tracker.models import Match, TournamentEvent
 
 from .rendered_forms import submit
-from .table import claim, create_match
-
+from .table import claim, create_match, seated
 
 # --------------------------------------------- 12. a player twice in a round
 
@@ -70,6 +74,152 @@ def test_attack_a_planted_session_id_does_not_inherit_a_moved_seat(alice, mallor
     new_phone.cookies["sessionid"] = mallory.session.session_key
     mallory.cookies["sessionid"] = mallory.session.session_key
     seat = match.seats.get(letter="A")
-    assert submit(new_phone, f"/m/{match.code}/s/{seat.token}/", "card", pin="4321").status_code == 302
+    assert (
+        submit(new_phone, f"/m/{match.code}/s/{seat.token}/", "card", pin="4321").status_code == 302
+    )
     assert "You: Alice" in new_phone.get(f"/m/{match.code}/").content.decode()
     assert "You: Alice" not in mallory.get(f"/m/{match.code}/").content.decode()
+
+
+# ---------------------------------------------- 5. exact websocket origin
+
+
+def _socket(client, path, origin, host="localhost"):
+    headers = [(b"host", host.encode())]
+    if origin is not None:
+        headers.append((b"origin", origin.encode()))
+    if "sessionid" in client.cookies:
+        headers.append((b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()))
+    return WebsocketCommunicator(application, path, headers=headers)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    "origin, host",
+    [
+        ("http://localhost:9999", "localhost"),  # another app on the same host
+        ("http://localhost:9999", "localhost:8000"),
+        ("https://localhost", "localhost"),  # another scheme
+        ("http://127.0.0.1:8000", "localhost:8000"),  # another allowed host
+        ("http://localhost:8000/evil", "localhost:8000"),
+    ],
+)
+async def test_attack_a_socket_from_another_origin_on_an_allowed_host_is_refused(
+    alice, bob, origin, host
+):
+    a, _b = await sync_to_async(seated)(alice, bob)
+    socket = _socket(alice, f"/ws/m/{a.match.code}/", origin, host)
+    connected, _ = await socket.connect()
+    assert not connected
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    "origin, host",
+    [("http://localhost", "localhost"), ("http://127.0.0.1:8000", "127.0.0.1:8000")],
+)
+async def test_a_socket_from_exactly_our_origin_is_accepted(alice, bob, origin, host):
+    a, _b = await sync_to_async(seated)(alice, bob)
+    socket = _socket(alice, f"/ws/m/{a.match.code}/", origin, host)
+    connected, _ = await socket.connect()
+    assert connected
+    assert "You: Alice" in await socket.receive_from(timeout=3)
+    await socket.disconnect()
+
+
+# ------------------------------- 6. nested JSON and unknown websocket paths
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_attack_deeply_nested_json_closes_the_socket_cleanly(alice, bob, caplog):
+    a, _b = await sync_to_async(seated)(alice, bob)
+    socket = _socket(alice, f"/ws/m/{a.match.code}/", "http://localhost")
+    assert (await socket.connect())[0]
+    await socket.receive_from(timeout=3)
+    nested = "[" * 1000 + "]" * 1000
+    assert len(nested) <= 2048
+    await socket.send_to(text_data=nested)
+    closed = await socket.receive_output(timeout=3)
+    assert closed == {"type": "websocket.close", "code": 1008}
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("path", ["/ws/nowhere/", "/ws/m/", "/ws/m/x/y/", "/"])
+async def test_raw_unknown_websocket_paths_are_refused_without_a_traceback(path, mallory, caplog):
+    socket = _socket(mallory, path, "http://localhost")
+    connected, code = await socket.connect()
+    assert not connected and code == 4404
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+
+
+# ------------------------------- 7. per-client limits: sockets, resyncs, bodies
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_attack_one_session_cannot_open_more_sockets_than_a_few_phones(alice, bob, settings):
+    settings.SOCKETS_PER_SESSION = 3
+    a, _b = await sync_to_async(seated)(alice, bob)
+    opened = []
+    for _ in range(3):
+        socket = _socket(alice, f"/ws/m/{a.match.code}/", "http://localhost")
+        assert (await socket.connect())[0]
+        opened.append(socket)
+    extra = _socket(alice, f"/ws/m/{a.match.code}/", "http://localhost")
+    connected, code = await extra.connect()
+    assert not connected and code == 4429
+    # Bob's phone is another session: not affected.
+    bobs = _socket(bob, f"/ws/m/{a.match.code}/", "http://localhost")
+    assert (await bobs.connect())[0]
+    await bobs.disconnect()
+    # A closed socket frees its place.
+    await opened.pop().disconnect()
+    again = _socket(alice, f"/ws/m/{a.match.code}/", "http://localhost")
+    assert (await again.connect())[0]
+    for socket in [*opened, again]:
+        await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_attack_one_address_cannot_open_sockets_without_end(alice, bob, settings):
+    settings.SOCKETS_PER_ADDRESS = 2
+    a, _b = await sync_to_async(seated)(alice, bob)
+    first = _socket(alice, f"/ws/m/{a.match.code}/", "http://localhost")
+    second = _socket(bob, f"/ws/m/{a.match.code}/", "http://localhost")
+    assert (await first.connect())[0] and (await second.connect())[0]
+    third = _socket(Client(), f"/ws/m/{a.match.code}/", "http://localhost")
+    assert (await third.connect()) == (False, 4429)
+    await first.disconnect()
+    await second.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_attack_a_burst_of_resyncs_is_rendered_only_a_few_times(alice, bob, settings):
+    a, _b = await sync_to_async(seated)(alice, bob)
+    socket = _socket(alice, f"/ws/m/{a.match.code}/", "http://localhost")
+    assert (await socket.connect())[0]
+    await socket.receive_from(timeout=3)
+    for _ in range(50):
+        await socket.send_to(text_data='{"resync": true}')
+    frames = 0
+    while not await socket.receive_nothing(timeout=0.5):
+        await socket.receive_from()
+        frames += 1
+    assert frames == settings.RESYNC_BURST
+    await socket.disconnect()
+
+
+@pytest.mark.django_db
+def test_attack_raw_multipart_bodies_with_a_file_or_over_the_cap_are_refused(mallory):
+    mallory.get("/")
+    big = io.BytesIO(b"x" * (8 * 1024 * 1024))
+    big.name = "big.bin"
+    form = {"name": "Friday", "points_limit": 300, "rounds": 3}
+    response = mallory.post("/new/", {**form, "upload": big})
+    assert response.status_code == 400
+    small = io.BytesIO(b"x" * 10)
+    small.name = "small.bin"
+    assert mallory.post("/new/", {**form, "upload": small}).status_code == 400
+    assert mallory.post("/new/", {**form, "mission": "y" * (300 * 1024)}).status_code == 400
+    assert not Match.objects.exists()
+    assert mallory.post("/new/", form).status_code == 302
