@@ -223,3 +223,63 @@ def test_attack_raw_multipart_bodies_with_a_file_or_over_the_cap_are_refused(mal
     assert mallory.post("/new/", {**form, "mission": "y" * (300 * 1024)}).status_code == 400
     assert not Match.objects.exists()
     assert mallory.post("/new/", form).status_code == 302
+
+
+# ------------------------------------------- 2. no lookup oracle in the admin
+
+
+@pytest.fixture
+def dave(db):
+    """An organizer with staff status and view permissions in the admin."""
+    from django.contrib.auth.models import Permission, User
+
+    user = User.objects.create_user("dave", password="dave-organizes-2026", is_staff=True)
+    user.user_permissions.add(
+        *Permission.objects.filter(codename__in=["view_matchevent", "view_match"])
+    )
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+ORACLE_QUERIES = [
+    "/admin/tracker/matchevent/?data__regex=Hassassin",
+    "/admin/tracker/matchevent/?data__contains=Hassassin",
+    "/admin/tracker/matchevent/?data__startswith=%7B",
+    "/admin/tracker/matchevent/?kind__regex=Hidden",
+    "/admin/tracker/matchevent/?hash__startswith=0",
+    "/admin/tracker/matchevent/?match__seats__token__startswith=a",
+    "/admin/tracker/matchevent/?private_to__exact=A",
+    "/admin/tracker/match/?host_token__startswith=a",
+    "/admin/tracker/match/?seats__pin_hash__startswith=p",
+    "/admin/tracker/match/?last_hash__startswith=0",
+    "/admin/tracker/match/?result__contains=disputed",
+    "/admin/tracker/match/?q=" + "{code_prefix}",
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("query", ORACLE_QUERIES)
+def test_attack_admin_lookups_on_payloads_and_tokens_are_refused(alice, bob, dave, query):
+    a, b = seated(alice, bob)
+    a.add_trooper("Hassassin Ayyar", 40, traits=["hidden_deployment"])
+    b.add_trooper("Fusilier", 10)
+    a.act("LockArmyList")
+    assert "Hassassin" in a.match.events.get(kind="HiddenTroopersEnlisted").data
+    response = dave.get(query.replace("{code_prefix}", a.match.code[:4]))
+    body = response.content.decode()
+    if response.status_code == 200:
+        # Only a search by the exact code may answer, and this one is a prefix.
+        assert "0 matches" in body or "0 match events" in body, query
+    else:
+        assert response.status_code == 400, query
+
+
+@pytest.mark.django_db
+def test_the_admin_filters_it_lists_still_work(alice, bob, dave):
+    a, _b = seated(alice, bob)
+    response = dave.get("/admin/tracker/matchevent/?kind__exact=MatchCreated")
+    assert response.status_code == 200 and "1 match event" in response.content.decode()
+    response = dave.get(f"/admin/tracker/match/?q={a.match.code}")
+    assert response.status_code == 200 and "1 match" in response.content.decode()
+    assert dave.get("/admin/tracker/match/?status__exact=setting_up").status_code == 200
