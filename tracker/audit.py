@@ -313,7 +313,7 @@ class Entry:
     decided (what the rules did in answer), tracker or organizer."""
 
     seq: int
-    at: datetime
+    at: datetime | None
     actor: str
     kind: str
     private_to: str
@@ -343,6 +343,25 @@ def timeline(rows: Sequence, open_upto: int | None = None) -> list[Entry]:
         )
         batch = key
         sealed = bool(row.private_to) and open_upto is not None and row.seq > open_upto
+        if sealed:
+            # A spectator learns only that event `seq` exists: not its kind,
+            # whose it is, who appended it or when.
+            entries.append(
+                Entry(
+                    seq=row.seq,
+                    at=None,
+                    actor="",
+                    kind="",
+                    private_to="",
+                    role="sealed",
+                    rule=None,
+                    line=None,
+                    data=None,
+                    sealed=True,
+                )
+            )
+            batch = None
+            continue
         try:
             data = json.loads(row.data)
             event = rules.event_from_data(row.kind, data)
@@ -422,6 +441,12 @@ def secrets(state: MatchState, times: dict, open_upto: int | None = None) -> lis
     records = []
     for secret in sorted(state.secrets.values(), key=lambda s: (s.sealed_seq, s.seat, s.id)):
         withheld = open_upto is not None and not secret.revealed and secret.sealed_seq > open_upto
+        if withheld and not secret.existence_public:
+            # Before the organizer opens a match in play, the audit shows what
+            # a spectator sees: a secret whose very existence is private (a
+            # Hidden Deployment position) is not listed at all, not even as
+            # "sealed": its row, id and commitment would count hidden troopers.
+            continue
         records.append(
             SecretRecord(
                 id=secret.id,

@@ -6,14 +6,19 @@ rendered in the page the viewer was just sent (rendered_forms.submit)."""
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
+from tests.web.organizer_table import audit_page, fresh, playing, text_of
+from tracker import rules
 from tracker.asgi import application
-from tracker.models import Match, TournamentEvent
+from tracker.models import Match, MatchEvent, TournamentEvent
+from tracker.reading import load_state
+from tracker.rules.commitments import fingerprint
 
 from .rendered_forms import submit
 from .table import claim, create_match, seated
@@ -283,3 +288,46 @@ def test_the_admin_filters_it_lists_still_work(alice, bob, dave):
     response = dave.get(f"/admin/tracker/match/?q={a.match.code}")
     assert response.status_code == 200 and "1 match" in response.content.decode()
     assert dave.get("/admin/tracker/match/?status__exact=setting_up").status_code == 200
+
+
+# ------------------------- 3. the audit of a match in play, before opening
+
+
+def _secret_rows(html):
+    return re.findall(r'<tr id="secret-([^"]+)"', html)
+
+
+@pytest.mark.django_db
+def test_the_audit_before_opening_shows_no_hidden_trooper_seal_nor_its_count(alice, bob, carol):
+    a, _b = playing(alice, bob)
+    state = load_state(fresh(a.match))
+    html = audit_page(carol, a.match)
+    hidden = [s for s in state.secrets.values() if not s.existence_public]
+    assert hidden, "the scene needs a Hidden Deployment seal"
+    for secret in hidden:
+        for canary in (secret.id, secret.commitment, fingerprint(secret.commitment)):
+            assert canary not in html
+    # Only the seals a spectator knows exist are listed, and the spectator's
+    # view lists exactly those.
+    public = rules.player_view(state, None)
+    spectator_ids = {s.id for seat in public.seats for s in seat.secrets}
+    assert set(_secret_rows(html)) == spectator_ids
+    # Private events: their number only, not their kind, seat, actor or time.
+    assert "HiddenTroopersEnlisted" not in html and "private to seat" not in html
+    assert "Hidden Deployment position" not in text_of(html)
+    assert not MatchEvent.objects.filter(match=a.match, actor="organizer").exists()
+
+
+@pytest.mark.django_db
+def test_the_audit_before_opening_is_the_same_with_and_without_a_hidden_trooper(alice, bob, carol):
+    """Twins: with the Ninja in Hidden Deployment, and with the Ninja out in
+    the open. Before opening, the organizer's page lists the same secret
+    kinds, the same rows of the log and no count that differs."""
+    with_hd, _ = playing(alice, bob)
+    twin_a, twin_b = Client(), Client()
+    without, _ = playing(twin_a, twin_b, hidden=False)
+    pages = [audit_page(carol, phone.match) for phone in (with_hd, without)]
+    kinds = [re.findall(r'<tr id="secret-[^"]+".*?<strong>(.*?)</strong>', p, re.S) for p in pages]
+    assert kinds[0] == kinds[1]
+    rows = [re.findall(r'<tr id="event-(\d+)" class="([^"]*)"', p) for p in pages]
+    assert rows[0] == rows[1] and len(rows[0]) == fresh(with_hd.match).seq

@@ -240,8 +240,10 @@ def match_audit(request, code: str):
             "check": audit.verify_match(match, rows),
             "timeline": audit.timeline(rows, upto),
             "secrets": secrets,
-            "withheld": sum(1 for s in secrets if s.sealed)
-            + sum(1 for r in rows if r.private_to and upto is not None and r.seq > upto),
+            # Whether anything is withheld, never how much: a count of sealed
+            # secrets would count hidden troopers.
+            "withheld": any(s.sealed for s in secrets)
+            or any(r.private_to and upto is not None and r.seq > upto for r in rows),
             "in_play": upto is not None,
             "open_upto": upto,
             "opened_at": final.times.get(upto) if upto else None,
