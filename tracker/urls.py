@@ -10,6 +10,7 @@ urlpatterns = [
     path("m/<str:code>/", views.match_page, name="match"),
     path("m/<str:code>/host/", views.match_host, name="match-host"),
     path("m/<str:code>/s/<str:token>/", views.seat_link, name="seat-link"),
+    path("m/<str:code>/hand-off/<str:letter>/", views.seat_hand_off, name="seat-hand-off"),
     path("m/<str:code>/act/<str:command>/", views.act, name="match-act"),
     path("m/<str:code>/draft/add/", views.draft_add, name="draft-add"),
     path("m/<str:code>/draft/remove/", views.draft_remove, name="draft-remove"),

@@ -70,6 +70,11 @@ ROWS: dict[str, Row] = {
     "m/<str:code>/": Row(get=every(200)),
     # Seat links and QR codes: only the browser that created the match.
     "m/<str:code>/host/": Row(get={**every(404), "A": 200}),
+    # Handing seat B to a new phone: its host (Alice) or an organizer only.
+    "m/<str:code>/hand-off/<str:letter>/": Row(
+        get=every(405),
+        post={**every(404), "A": "302 /m/", "organizer": "302 /organizer/matches/"},
+    ),
     # Seat A's link once claimed: its holder goes to the match; anyone else
     # gets the PIN form, and a wrong PIN is refused.
     "m/<str:code>/s/<str:token>/": Row(
@@ -181,6 +186,7 @@ class Scene:
             "object_id": str(self.match.pk),
             "content_type_id": "1",
             "id": "1",
+            "letter": "B",
             "app_label": "tracker",
             "url": "no-such-page/",
         }
@@ -238,7 +244,7 @@ def _last(route: str) -> tuple:
     """Requests that change what later cells see go last: the organizer
     opening the sealed information (the JSON export then opens up), and
     logging out (it flushes the session, and the seat it holds)."""
-    return (route.endswith("logout/"), route.endswith("/open/"))
+    return (route.endswith("logout/"), route.endswith("/open/"), "hand-off" in route)
 
 
 @pytest.mark.django_db
@@ -248,7 +254,11 @@ def test_every_route_answers_each_role_as_the_matrix_says_and_changes_nothing(sc
     were); the one change is by design, the organizer opening the sealed
     information, which is recorded in the log."""
     before = list(MatchEvent.objects.filter(match=scene.match).values_list("seq", "hash"))
-    seats = list(Seat.objects.filter(match=scene.match).values_list("holder_hash", "pin_hash"))
+    seats = list(
+        Seat.objects.filter(match=scene.match)
+        .order_by("letter")
+        .values_list("holder_hash", "pin_hash")
+    )
     checked, wrong = 0, []
     for route in sorted(routes(), key=_last):
         row = row_for(route)
@@ -273,8 +283,13 @@ def test_every_route_answers_each_role_as_the_matrix_says_and_changes_nothing(sc
     assert [(e.kind, e.actor) for e in after[len(before) :]] == [
         ("OrganizerViewedSecrets", "organizer")
     ]
-    now = list(Seat.objects.filter(match=scene.match).values_list("holder_hash", "pin_hash"))
-    assert now == seats
+    now = list(
+        Seat.objects.filter(match=scene.match)
+        .order_by("letter")
+        .values_list("holder_hash", "pin_hash")
+    )
+    # The other by design: seat B was handed to a new phone (its holder left).
+    assert now[0] == seats[0] and now[1] == ("", "")
 
 
 # --------------------------------------------------------------- websockets

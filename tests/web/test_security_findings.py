@@ -16,7 +16,7 @@ from django.test import Client
 from tests.web.organizer_table import audit_page, fresh, playing, text_of
 from tracker import rules
 from tracker.asgi import application
-from tracker.models import Match, MatchEvent, TournamentEvent
+from tracker.models import Match, MatchEvent, Seat, TournamentEvent
 from tracker.reading import load_state
 from tracker.rules.commitments import fingerprint
 
@@ -331,3 +331,84 @@ def test_the_audit_before_opening_is_the_same_with_and_without_a_hidden_trooper(
     assert kinds[0] == kinds[1]
     rows = [re.findall(r'<tr id="event-(\d+)" class="([^"]*)"', p) for p in pages]
     assert rows[0] == rows[1] and len(rows[0]) == fresh(with_hd.match).seq
+
+
+# ---------------------------- 1. the opponent cannot lock a player out
+
+
+@pytest.fixture
+def quick_pins(settings):
+    settings.GUESS_LIMIT = 3
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def _seat_path(match, letter):
+    return f"/m/{match.code}/s/{Seat.objects.get(match=match, letter=letter).token}/"
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("quick_pins")
+def test_attack_wrong_pins_from_the_opponent_never_lock_the_owner_out(alice):
+    match = create_match(alice)
+    claim(alice, match, "A", "Alice", pin="4321")
+    claim(Client(REMOTE_ADDR="10.0.0.2"), match, "B", "Bob", pin="8765")
+    bob_guessing = Client(REMOTE_ADDR="10.0.0.2")
+    statuses = [
+        bob_guessing.post(_seat_path(match, "A"), {"pin": f"{n:04d}"}).status_code
+        for n in range(12)
+    ]
+    assert statuses[:3] == [403, 403, 403] and set(statuses[3:]) == {429}
+    # The guesser is slowed: even the right PIN from Bob's address waits.
+    assert bob_guessing.post(_seat_path(match, "A"), {"pin": "4321"}).status_code == 429
+    # Alice's new phone, with the right PIN, moves her seat at once.
+    new_phone = Client(REMOTE_ADDR="10.0.0.3")
+    response = submit(new_phone, _seat_path(match, "A"), "card", pin="4321")
+    assert response.status_code == 302
+    assert "You: Alice" in new_phone.get(f"/m/{match.code}/").content.decode()
+
+
+def _hand_off_scene():
+    host, alice, bob = Client(), Client(), Client()
+    match = create_match(host)
+    a = claim(alice, match, "A", "Alice", pin="4321")
+    b = claim(bob, match, "B", "Bob", pin="8765")
+    return host, a, b
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("quick_pins")
+def test_the_host_hands_a_seat_to_a_new_phone(alice):
+    host, a, b = _hand_off_scene()
+    match = a.match
+    old_link = _seat_path(match, "A")
+    for n in range(2):  # someone has been guessing: the host page says so
+        Client(REMOTE_ADDR=f"10.0.1.{n}").post(old_link, {"pin": f"{n:04d}"})
+    host_page = host.get(f"/m/{match.code}/host/").content.decode()
+    assert "2 wrong PINs were tried on this seat" in host_page
+    response = submit(host, f"/m/{match.code}/host/", "hand-off/A/")
+    assert response.status_code == 302
+    page = host.get(response["Location"]).content.decode()
+    new_link = _seat_path(match, "A")
+    assert new_link != old_link and new_link in page
+    # The old link and the old PIN no longer work; the old phone lost the seat.
+    assert Client().post(old_link, {"pin": "4321"}).status_code == 404
+    assert "You: Alice" not in a.page()
+    new_phone = Client()
+    response = submit(new_phone, new_link, "card", name="Alice", pin="2468")
+    assert response.status_code == 302
+    assert "You: Alice" in new_phone.get(f"/m/{match.code}/").content.decode()
+    assert "Alice moved their seat to another phone." in b.page()
+    # Only the host (or an organizer) may do it.
+    assert Client().post(f"/m/{match.code}/hand-off/A/").status_code == 404
+    assert b.client.post(f"/m/{match.code}/hand-off/A/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_an_organizer_hands_a_seat_to_a_new_phone_from_the_seat_sheet(carol):
+    _host, a, _b = _hand_off_scene()
+    sheet = f"/organizer/matches/{a.match.code}/sheet/"
+    response = submit(carol, sheet, "hand-off/B/")
+    assert response.status_code == 302
+    new_link = _seat_path(a.match, "B")
+    assert new_link in carol.get(sheet).content.decode()
+    assert "You: Alice" in a.page()  # the other seat is untouched

@@ -179,7 +179,14 @@ def _sheets(request, matches) -> list[dict]:
         links = []
         for seat in match.seats.all():
             url = request.build_absolute_uri(reverse("seat-link", args=[match.code, seat.token]))
-            links.append({"seat": seat, "url": url, "qr": None if seat.claimed else _qr(url)})
+            links.append(
+                {
+                    "seat": seat,
+                    "url": url,
+                    "qr": None if seat.claimed else _qr(url),
+                    "wrong_pins": seats.wrong_pins(seat),
+                }
+            )
         watch = request.build_absolute_uri(reverse("match", args=[match.code]))
         sheets.append({"match": match, "links": links, "watch": watch})
     return sheets
