@@ -42,6 +42,8 @@ class Busy(Exception):
 
 def _status_for(state: MatchState, current: str) -> str:
     # DISPUTED is sticky: once the players disagreed, only an organizer settles it.
+    if results.is_settled(state) and state.phase == FINISHED:
+        return Match.Status.FINISHED
     if current == Match.Status.DISPUTED or results.is_disputed(state):
         return Match.Status.DISPUTED
     if state.phase == FINISHED:

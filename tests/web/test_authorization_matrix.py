@@ -107,6 +107,8 @@ ROWS: dict[str, Row] = {
         get=every(405), post=organizer("302 /organizer/matches/")
     ),
     "organizer/matches/<str:code>/sheet/": Row(get=organizer(200)),
+    # Settling a dispute: organizers only (the probe's empty form is a 400).
+    "organizer/matches/<str:code>/settle/": Row(get=every(405), post=organizer(400)),
     # In play: the organizer must open the sealed information first (recorded
     # in the match's log), so the JSON export sends them to the audit page.
     "organizer/matches/<str:code>/export.json": Row(get=organizer("302 /organizer/matches/")),

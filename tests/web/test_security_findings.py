@@ -14,14 +14,14 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from tests.web.organizer_table import audit_page, fresh, playing, text_of
-from tracker import rules
+from tracker import audit, rules
 from tracker.asgi import application
 from tracker.models import Match, MatchEvent, Seat, TournamentEvent
 from tracker.reading import load_state
 from tracker.rules.commitments import fingerprint
 
 from .rendered_forms import submit
-from .table import claim, create_match, seated
+from .table import claim, create_match, error_of, seated
 
 # --------------------------------------------- 12. a player twice in a round
 
@@ -412,3 +412,74 @@ def test_an_organizer_hands_a_seat_to_a_new_phone_from_the_seat_sheet(carol):
     new_link = _seat_path(a.match, "B")
     assert new_link in carol.get(sheet).content.decode()
     assert "You: Alice" in a.page()  # the other seat is untouched
+
+
+# ------------------------------------------ 10. organizers settle disputes
+
+
+def _disputed(alice, bob):
+    a, b = playing(alice, bob)
+    page = f"/m/{a.match.code}/"
+    answer = submit(
+        a.client, page, "ProposeResult", objective_a=7, objective_b=3, army_a=90, army_b=25
+    )
+    assert answer.status_code == 200
+    answer = submit(b.client, page, "DisputeResult", reason="Bolt was alive")
+    assert answer.status_code == 200
+    assert fresh(a.match).status == Match.Status.DISPUTED
+    return a, b
+
+
+@pytest.mark.django_db
+def test_an_organizer_settles_a_dispute_in_the_log_and_both_phones_show_it(alice, bob, carol):
+    a, b = _disputed(alice, bob)
+    assert "1 disputed match waits for you." in carol.get("/organizer/").content.decode()
+    audit_url = f"/organizer/matches/{a.match.code}/"
+    # A ruling needs its reason: explained, nothing written.
+    before = fresh(a.match).seq
+    refused = submit(
+        carol, audit_url, "settle", objective_a=6, objective_b=4, army_a=80, army_b=40, reason=" "
+    )
+    assert refused.status_code == 400 and fresh(a.match).seq == before
+    response = submit(
+        carol,
+        audit_url,
+        "settle",
+        objective_a=6,
+        objective_b=4,
+        army_a=80,
+        army_b=40,
+        reason="Bolt was dead: photo of the table",
+    )
+    assert response.status_code == 302
+    row = MatchEvent.objects.get(match=a.match, kind="ResultSettled")
+    assert row.actor == "organizer" and row.seq > before
+    match = fresh(a.match)
+    assert match.status == Match.Status.FINISHED
+    assert match.result["status"] == "settled"
+    assert match.result["objective_points"] == {"A": 6, "B": 4}
+    for phone in (a, b):
+        text = text_of(phone.page())
+        assert "The organizer settled the result: objective points 6–4" in text
+        assert "Bolt was dead: photo of the table" in text
+    # It leaves the dispute list, and its chain verifies.
+    listing = carol.get("/organizer/").content.decode()
+    assert "disputed match waits" not in listing
+    assert a.match.code not in carol.get("/organizer/?status=disputed").content.decode()
+    assert audit.verify_match(match, list(match.events.order_by("seq"))).ok
+    # Players can no longer reopen it.
+    again = a.act("ProposeResult", objective_a=1, objective_b=1, army_a=1, army_b=1)
+    assert "The organizer settled the result." in (error_of(again) or "")
+
+
+@pytest.mark.django_db
+def test_raw_settling_a_match_that_is_not_disputed_is_refused(alice, bob, carol):
+    a, _b = playing(alice, bob)
+    before = fresh(a.match).seq
+    response = carol.post(
+        f"/organizer/matches/{a.match.code}/settle/",
+        {"objective_a": 1, "objective_b": 1, "army_a": 1, "army_b": 1, "reason": "x"},
+    )
+    assert response.status_code == 302 and fresh(a.match).seq == before
+    page = carol.get(response["Location"]).content.decode()
+    assert "Only a disputed result is settled by the organizer." in page

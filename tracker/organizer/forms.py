@@ -187,3 +187,19 @@ class MatchFilterForm(forms.Form):
         if start and end and start > end:
             self.add_error("date_to", _("The end date is before the start date."))
         return cleaned
+
+
+class SettleForm(forms.Form):
+    """An organizer's ruling on a disputed result. The bounds are checked
+    again by the rules (tracker.rules.results.settle), against the match's
+    own points limit."""
+
+    objective_a = forms.IntegerField(label=_("Objective points, seat A"), min_value=0, max_value=10)
+    objective_b = forms.IntegerField(label=_("Objective points, seat B"), min_value=0, max_value=10)
+    army_a = forms.IntegerField(label=_("Army points alive, seat A"), min_value=0, max_value=1000)
+    army_b = forms.IntegerField(label=_("Army points alive, seat B"), min_value=0, max_value=1000)
+    reason = forms.CharField(
+        label=_("Reason (both players read it)"),
+        max_length=200,
+        widget=forms.TextInput(attrs={"maxlength": 200}),
+    )

@@ -20,6 +20,7 @@ urlpatterns = [
     path("events/<int:pk>/export.csv", views.event_export_csv, name="organizer-event-csv"),
     path("matches/<str:code>/", views.match_audit, name="organizer-audit"),
     path("matches/<str:code>/open/", views.match_open, name="organizer-audit-open"),
+    path("matches/<str:code>/settle/", views.match_settle, name="organizer-settle"),
     path("matches/<str:code>/sheet/", views.match_sheet, name="organizer-match-sheet"),
     path("matches/<str:code>/export.json", views.match_export_json, name="organizer-match-json"),
     path("matches/<str:code>/export.csv", views.match_export_csv, name="organizer-match-csv"),

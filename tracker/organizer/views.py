@@ -17,12 +17,18 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tracker import actions, audit, exports, seats
+from tracker import actions, audit, exports, rules, seats
 from tracker.models import Match, MatchEvent, Seat, TournamentEvent
 from tracker.organizer.access import organizer_required
-from tracker.organizer.forms import STANDALONE, EventForm, MatchFilterForm, PairingsForm
+from tracker.organizer.forms import (
+    STANDALONE,
+    EventForm,
+    MatchFilterForm,
+    PairingsForm,
+    SettleForm,
+)
 from tracker.reading import load_state
-from tracker.rules.results import OrganizerViewedSecrets
+from tracker.rules.results import OrganizerViewedSecrets, settle
 from tracker.rules.state import FINISHED
 from tracker.views import _qr
 
@@ -229,6 +235,10 @@ def _rows(match: Match) -> list[MatchEvent]:
 @require_GET
 @organizer_required
 def match_audit(request, code: str):
+    return _audit_page(request, code)
+
+
+def _audit_page(request, code: str, settle_form: SettleForm | None = None):
     match = _match(code)
     rows = _rows(match)
     final = audit.replay(rows)
@@ -260,8 +270,60 @@ def match_audit(request, code: str):
             "view": audit.snapshot(final.state, full=False).view,
             "times": final.times,
             "exportable": upto is None or upto == match.seq,
+            "settle_form": settle_form
+            or (SettleForm(initial=_settle_initial(match)) if _disputed(match) else None),
         },
+        status=400 if settle_form is not None else 200,
     )
+
+
+def _disputed(match: Match) -> bool:
+    return match.status == Match.Status.DISPUTED
+
+
+def _settle_initial(match: Match) -> dict:
+    """The disputed proposal's numbers, as a starting point for the ruling."""
+    result = match.result or {}
+    op, ap = result.get("objective_points") or {}, result.get("army_points") or {}
+    return {
+        "objective_a": op.get("A"),
+        "objective_b": op.get("B"),
+        "army_a": ap.get("A"),
+        "army_b": ap.get("B"),
+    }
+
+
+@require_POST
+@organizer_required
+def match_settle(request, code: str):
+    """Settle a disputed result: an event in the match's log (through the one
+    write path), shown on both phones; the match leaves the dispute list."""
+    match = _match(code)
+    form = SettleForm(request.POST)
+    if not form.is_valid():
+        return _audit_page(request, code, settle_form=form)
+    data, organizer = form.cleaned_data, request.user.get_username()
+
+    def decide(state):
+        return settle(
+            state,
+            organizer,
+            (data["objective_a"], data["objective_b"]),
+            (data["army_a"], data["army_b"]),
+            data["reason"],
+        )
+
+    try:
+        actions.append(match.pk, "organizer", decide)
+    except rules.RuleViolation as error:
+        from tracker.views import rule_message
+
+        messages.error(request, rule_message(error))
+    except actions.Busy:
+        messages.error(request, _("The tracker is busy; try again."))
+    else:
+        messages.success(request, _("The result is settled; both players' phones show it."))
+    return redirect("organizer-audit", code=match.code)
 
 
 @require_POST
