@@ -93,7 +93,7 @@ def rows_from_export(events: Iterable[dict]) -> list[EventRow]:
 @dataclass(frozen=True)
 class Problem:
     seq: int | None
-    code: str  # seq, hash, data, commitment, reveal, head
+    code: str  # seq, hash, data, commitment, reveal, head, header
     message: str | Promise
     params: dict = field(default_factory=dict)
 
@@ -105,7 +105,7 @@ class Problem:
             return gettext(str(self.message))
 
 
-CHAIN_CODES = {"seq", "hash", "data", "head"}
+CHAIN_CODES = {"seq", "hash", "data", "head", "header"}
 
 
 @dataclass(frozen=True)
@@ -509,3 +509,78 @@ def snapshot(state: MatchState, full: bool) -> Snapshot:
         return Snapshot(seq=state.seq, view=public, seats=public.seats, full=False)
     seats = tuple(player_view(state, seat).seat(seat) for seat in SEATS)
     return Snapshot(seq=state.seq, view=public, seats=seats, full=True)
+
+
+# ------------------------------------------------ the header and receipts
+
+RESULT_KINDS = {
+    "ResultProposed": "proposed",
+    "ResultConfirmed": "confirmed",
+    "ResultDisputed": "disputed",
+    "ResultSettled": "settled",
+}
+
+
+def header_from_rows(rows: Iterable) -> dict:
+    """What an export's match header says that the log decides: the match's
+    name, the players' names and the result, recomputed from the events.
+    The README's offline check recomputes exactly this and compares it with
+    the header, so an edited name or result in an export no longer says "ok"
+    (an edit inside the events breaks the chain instead)."""
+    name, players, result = None, {"A": "", "B": ""}, None
+    for row in rows:
+        try:
+            data = json.loads(row.data)
+        except (TypeError, ValueError):
+            continue
+        if not isinstance(data, dict):
+            continue
+        if row.kind == "MatchCreated":
+            name = data.get("name")
+        elif row.kind == "SeatClaimed" and data.get("seat") in players:
+            players[data["seat"]] = data.get("name", "")
+        elif row.kind in RESULT_KINDS:
+            result = {**(result or {}), "status": RESULT_KINDS[row.kind]}
+            result.update({k: data[k] for k in ("objective_points", "army_points") if k in data})
+    return {"name": name, "players": players, "result": result}
+
+
+def header_problems(header: dict, rows: Sequence) -> list[Problem]:
+    expected = header_from_rows(rows)
+    if {key: header.get(key) for key in expected} != expected:
+        return [Problem(None, "header", _("The match header does not match its log."))]
+    return []
+
+
+def verify_export(export: dict) -> Check:
+    """An organizer export of one match, checked as the README's offline
+    snippet does: the chain, the commitments, the last hash and the header."""
+    rows = rows_from_export(export["events"])
+    check = verify_rows(rows, head_hash=export["match"]["last_hash"])
+    problems = (*check.problems, *header_problems(export["match"], rows))
+    return Check(events=check.events, last_hash=check.last_hash, problems=problems)
+
+
+def short_code(head_hash: str) -> str:
+    """A receipt's code as the phones show it: the first 12 hex digits of the
+    head hash, in three groups (48 bits; the phone keeps the whole hash)."""
+    digits = head_hash[:12].upper()
+    return "-".join(digits[i : i + 4] for i in range(0, 12, 4))
+
+
+@dataclass(frozen=True)
+class ReceiptCheck:
+    seq: int
+    code: str
+    ok: bool
+    known: bool  # the log has an event with that seq
+
+
+def check_receipt(rows: Sequence, seq: int, code: str) -> ReceiptCheck:
+    """Does a phone's receipt (seq and head hash, whole or its short code)
+    match the log? A database rewritten by one person cannot match the
+    receipts both phones kept."""
+    digits = "".join(ch for ch in str(code).lower() if ch in "0123456789abcdef")
+    row = next((r for r in rows if r.seq == seq), None)
+    ok = row is not None and len(digits) >= 12 and row.hash.startswith(digits)
+    return ReceiptCheck(seq=seq, code=str(code), ok=ok, known=row is not None)

@@ -13,7 +13,8 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from tests.web.organizer_table import audit_page, fresh, playing, text_of
+from tests.web.organizer_table import audit_page, finished, fresh, playing, text_of
+from tests.web.test_exports import organizer_export, run_snippet
 from tracker import audit, rules
 from tracker.asgi import application
 from tracker.models import Match, MatchEvent, Seat, TournamentEvent
@@ -483,3 +484,33 @@ def test_raw_settling_a_match_that_is_not_disputed_is_refused(alice, bob, carol)
     assert response.status_code == 302 and fresh(a.match).seq == before
     page = carol.get(response["Location"]).content.decode()
     assert "Only a disputed result is settled by the organizer." in page
+
+
+# ------------------------------- 8. the offline check covers the header
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        lambda m: m["players"].update(A="Mallory"),
+        lambda m: m["players"].update(B="Alice"),
+        lambda m: m["result"].update(objective_points={"A": 3, "B": 7}),
+        lambda m: m["result"].update(army_points={"A": 0, "B": 300}),
+        lambda m: m["result"].update(status="disputed"),
+        lambda m: m.update(result=None),
+        lambda m: m.update(name="Another match"),
+    ],
+)
+def test_tamper_an_exported_header_is_caught_offline_and_by_the_verify_code(
+    alice, bob, carol, tmp_path, tamper
+):
+    a, _b = finished(alice, bob)
+    export = organizer_export(carol, a.match)
+    assert run_snippet(tmp_path, export).stdout.strip() == f"{a.match.code} ok"
+    assert audit.verify_export(export).ok
+    tamper(export["match"])
+    done = run_snippet(tmp_path, export)
+    assert done.returncode == 1
+    assert done.stdout.strip() == f"{a.match.code} header differs"
+    assert not audit.verify_export(export).ok
