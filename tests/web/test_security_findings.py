@@ -6,22 +6,25 @@ rendered in the page the viewer was just sent (rendered_forms.submit)."""
 from __future__ import annotations
 
 import io
+import json
 import re
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.core.management import CommandError, call_command
+from django.db import connection
 from django.test import Client
 
 from tests.web.organizer_table import audit_page, finished, fresh, playing, text_of
 from tests.web.test_exports import organizer_export, run_snippet
 from tracker import audit, rules
 from tracker.asgi import application
-from tracker.models import Match, MatchEvent, Seat, TournamentEvent
+from tracker.models import GENESIS_HASH, Match, MatchEvent, Seat, TournamentEvent, chain_hash
 from tracker.reading import load_state
-from tracker.rules.commitments import fingerprint
+from tracker.rules.commitments import canonical_json, fingerprint
 
-from .rendered_forms import submit
+from .rendered_forms import forms_in, submit
 from .table import claim, create_match, error_of, seated
 
 # --------------------------------------------- 12. a player twice in a round
@@ -514,3 +517,183 @@ def test_tamper_an_exported_header_is_caught_offline_and_by_the_verify_code(
     assert done.returncode == 1
     assert done.stdout.strip() == f"{a.match.code} header differs"
     assert not audit.verify_export(export).ok
+
+
+# ------------------- 9. receipts: the chain head outside the database
+
+
+RECEIPT = re.compile(
+    r'id="receipt" data-match="([^"]+)" data-seq="(\d+)" data-hash="([0-9a-f]{64})"'
+)
+
+
+def _receipt(phone):
+    found = RECEIPT.search(phone.page())
+    assert found, "no receipt on the phone"
+    return int(found.group(2)), found.group(3)
+
+
+def _rewrite(match, seq_from: int, edit=None, drop_from: int | None = None):
+    """What one person with the database can do: edit or delete rows, then
+    recompute every hash after them and fix up the match row."""
+    rows = list(MatchEvent.objects.filter(match=match).order_by("seq"))
+    prev = GENESIS_HASH
+    with connection.cursor() as cursor:
+        for row in rows:
+            if drop_from is not None and row.seq >= drop_from:
+                cursor.execute("DELETE FROM tracker_matchevent WHERE id = %s", [row.id])
+                continue
+            data = edit(row) if edit and row.seq == seq_from else row.data
+            new_hash = chain_hash(
+                prev,
+                seq=row.seq,
+                kind=row.kind,
+                data=data,
+                private_to=row.private_to,
+                actor=row.actor,
+                action_id=row.action_id,
+                created_at=row.created_at,
+            )
+            cursor.execute(
+                "UPDATE tracker_matchevent SET data = %s, hash = %s WHERE id = %s",
+                [data, new_hash, row.id],
+            )
+            prev = new_hash
+    last = drop_from - 1 if drop_from else rows[-1].seq
+    Match.objects.filter(pk=match.pk).update(seq=last, last_hash=prev)
+
+
+@pytest.mark.django_db
+def test_both_phones_keep_the_same_receipt_at_the_end_and_it_matches_the_log(alice, bob, carol):
+    a, b = playing(alice, bob)
+    assert RECEIPT.search(a.page()) is None  # no receipt before the end
+    from tests.web.organizer_table import agree, play_out
+
+    play_out(a, b)
+    ended = _receipt(a)
+    assert _receipt(b) == ended
+    agree(a, b)  # a confirmed result: a new receipt, the match's head
+    match = fresh(a.match)
+    assert _receipt(a) == _receipt(b) == (match.seq, match.last_hash)
+    assert ended[0] < match.seq
+    assert audit.short_code(match.last_hash) in a.page()
+    rows = list(match.events.order_by("seq"))
+    assert audit.check_receipt(rows, *ended).ok
+    assert audit.check_receipt(rows, match.seq, audit.short_code(match.last_hash)).ok
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("how", ["rewrite", "truncate"])
+def test_tamper_a_rewritten_or_cut_short_log_verifies_but_fails_the_receipts(
+    alice, bob, carol, how
+):
+    a, b = finished(alice, bob)
+    seq, head = _receipt(a)
+    assert _receipt(b) == (seq, head)
+    match = fresh(a.match)
+    if how == "rewrite":
+        _rewrite(
+            match,
+            next(r.seq for r in match.events.all() if r.kind == "ResultConfirmed"),
+            edit=lambda row: row.data.replace('"A":7', '"A":2'),
+        )
+    else:
+        _rewrite(match, 0, drop_from=seq - 3)
+    match = fresh(a.match)
+    rows = list(match.events.order_by("seq"))
+    # The chain alone cannot tell: one database, rewritten whole.
+    assert audit.verify_match(match, rows).ok
+    # The receipts the phones kept can.
+    check = audit.check_receipt(rows, seq, head)
+    assert not check.ok and check.known == (how == "rewrite")
+    out = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("verify_matches", receipt=[f"{match.code}:{seq}:{head}"], stdout=out)
+    assert f"BROKEN receipt of match {match.code} at seq {seq}" in out.getvalue()
+    # And on the audit page, from its own form.
+    page = carol.get(f"/organizer/matches/{match.code}/").content.decode()
+    form = next(f for f in forms_in(page) if "receipt-check" in f["attrs"].get("class", ""))
+    assert {"receipt_seq", "receipt_code"} <= form["names"]
+    html = carol.get(
+        f"/organizer/matches/{match.code}/",
+        {"receipt_seq": seq, "receipt_code": audit.short_code(head)},
+    ).content.decode()
+    assert "does NOT match" in html or "cut short" in html
+    assert "The receipt matches" not in html
+
+
+@pytest.mark.django_db
+def test_verify_matches_and_the_audit_page_accept_a_true_receipt(alice, bob, carol):
+    a, _b = finished(alice, bob)
+    seq, head = _receipt(a)
+    out = io.StringIO()
+    call_command("verify_matches", receipt=[f"{a.match.code}:{seq}:{head}"], stdout=out)
+    assert f"receipt of match {a.match.code} at seq {seq}: ok" in out.getvalue()
+    html = carol.get(
+        f"/organizer/matches/{a.match.code}/",
+        {"receipt_seq": seq, "receipt_code": audit.short_code(head)},
+    ).content.decode()
+    assert f"The receipt matches event #{seq} of this log." in html
+
+
+@pytest.mark.django_db
+def test_a_head_hash_lets_no_one_test_guesses_of_private_events(alice, bob):
+    """Bob holds the receipt (the head hash). Even given every row exactly as
+    stored, with each private event's content guessed right, he cannot
+    recompute the head without the server's random salts: the hash confirms
+    no guess (an empty Hidden Deployment list, a Lieutenant among three)."""
+    a, b = finished(alice, bob)
+    seq, head = _receipt(b)
+    rows = list(MatchEvent.objects.filter(match=a.match, seq__lte=seq).order_by("seq"))
+    private = [r for r in rows if r.private_to]
+    assert private
+    salts = [json.loads(r.data)["salt"] for r in private]
+    assert all(re.fullmatch(r"[0-9a-f]{32}", s) for s in salts) and len(set(salts)) == len(salts)
+    assert all("salt" not in json.loads(r.data) for r in rows if not r.private_to)
+
+    def head_of(data_of):
+        prev = GENESIS_HASH
+        for r in rows:
+            prev = chain_hash(
+                prev,
+                seq=r.seq,
+                kind=r.kind,
+                data=data_of(r),
+                private_to=r.private_to,
+                actor=r.actor,
+                action_id=r.action_id,
+                created_at=r.created_at,
+            )
+        return prev
+
+    assert head_of(lambda r: r.data) == head  # the recomputation itself is right
+
+    def guessed(r):
+        if not r.private_to:
+            return r.data
+        data = json.loads(r.data)
+        data["salt"] = "0" * 32  # everything right but the salt
+        return canonical_json(data)
+
+    assert head_of(guessed) != head
+    without = lambda r: (
+        canonical_json({k: v for k, v in json.loads(r.data).items() if k != "salt"})
+        if r.private_to
+        else r.data
+    )  # noqa: E731
+    assert head_of(without) != head
+    # And Bob's phone never receives a private event's salt.
+    for salt in salts:
+        assert salt not in b.page()
+
+
+@pytest.mark.django_db
+def test_the_event_export_carries_every_matchs_head(alice, bob, carol):
+    a, _b = finished(alice, bob)
+    spring = TournamentEvent.objects.create(name="Spring Open", date="2026-04-18")
+    in_play = create_match(Client())
+    Match.objects.filter(pk__in=[a.match.pk, in_play.pk]).update(event=spring)
+    export = json.loads(carol.get(f"/organizer/events/{spring.pk}/export.json").content)
+    heads = {h["code"]: (h["seq"], h["last_hash"]) for h in export["heads"]}
+    for match in (fresh(a.match), fresh(in_play)):
+        assert heads[match.code] == (match.seq, match.last_hash)

@@ -248,6 +248,13 @@ def _audit_page(request, code: str, settle_form: SettleForm | None = None):
     shown = audit.replay(rows, upto=chosen) if chosen else final
     full = upto is None or shown.seq <= upto
     secrets = audit.secrets(final.state, final.times, upto)
+    receipt_seq = _whole_number(request.GET.get("receipt_seq", ""))
+    receipt_code = request.GET.get("receipt_code", "")[:80]
+    receipt = (
+        audit.check_receipt(rows, receipt_seq, receipt_code)
+        if receipt_seq is not None and receipt_code
+        else None
+    )
     return render(
         request,
         "organizer/audit.html",
@@ -270,6 +277,7 @@ def _audit_page(request, code: str, settle_form: SettleForm | None = None):
             "view": audit.snapshot(final.state, full=False).view,
             "times": final.times,
             "exportable": upto is None or upto == match.seq,
+            "receipt": receipt,
             "settle_form": settle_form
             or (SettleForm(initial=_settle_initial(match)) if _disputed(match) else None),
         },
