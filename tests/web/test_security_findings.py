@@ -676,11 +676,12 @@ def test_a_head_hash_lets_no_one_test_guesses_of_private_events(alice, bob):
         return canonical_json(data)
 
     assert head_of(guessed) != head
-    without = lambda r: (
-        canonical_json({k: v for k, v in json.loads(r.data).items() if k != "salt"})
-        if r.private_to
-        else r.data
-    )  # noqa: E731
+
+    def without(r):
+        if not r.private_to:
+            return r.data
+        return canonical_json({k: v for k, v in json.loads(r.data).items() if k != "salt"})
+
     assert head_of(without) != head
     # And Bob's phone never receives a private event's salt.
     for salt in salts:
