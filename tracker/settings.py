@@ -187,6 +187,11 @@ if os.environ.get("REDIS_URL"):
 GUESS_LIMIT = int(os.environ.get("GUESS_LIMIT", "10"))
 GUESS_WINDOW_SECONDS = 300
 
+# Organizer and admin logins: posts per client address (django-ratelimit).
+LOGIN_RATE = os.environ.get("LOGIN_RATE", "10/5m")
+# Counted in the cache: per process by default, shared through Redis when
+# REDIS_URL is set (several server processes).
+
 # Websockets per client (issue 11): sockets per browser session and per
 # address (a tournament behind one NAT shares an address), and full resyncs a
 # socket may ask for in a window.

@@ -3,6 +3,7 @@ from django.urls import include, path
 
 from tracker import views
 from tracker.organizer import views as organizer_views
+from tracker.organizer.login import limited_login
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -18,5 +19,7 @@ urlpatterns = [
     path("m/<str:code>/export.json", organizer_views.player_export, name="player-export"),
     path("organizer/", include("tracker.organizer.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    # The admin's login, behind the same guess limit as the organizer login.
+    path("admin/login/", limited_login(admin.site.login)),
     path("admin/", admin.site.urls),
 ]

@@ -698,3 +698,28 @@ def test_the_event_export_carries_every_matchs_head(alice, bob, carol):
     heads = {h["code"]: (h["seq"], h["last_hash"]) for h in export["heads"]}
     for match in (fresh(a.match), fresh(in_play)):
         assert heads[match.code] == (match.seq, match.last_hash)
+
+
+# ------------------------------ organizer login guessing (django-ratelimit)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("login", ["/organizer/login/", "/admin/login/"])
+def test_attack_login_guessing_slows_the_guessing_address_not_the_account(settings, login):
+    from django.contrib.auth.models import User
+
+    settings.LOGIN_RATE = "3/5m"
+    User.objects.create_user("carol", password="carol-organizes-2026", is_staff=True)
+    guesser = Client(REMOTE_ADDR="10.0.0.66")
+    statuses = [
+        guesser.post(login, {"username": "carol", "password": f"guess-{n}"}).status_code
+        for n in range(5)
+    ]
+    assert statuses == [200, 200, 200, 429, 429]
+    right = {"username": "carol", "password": "carol-organizes-2026"}
+    refused = guesser.post(login, right)
+    assert refused.status_code == 429
+    assert "Too many login attempts from here." in refused.content.decode()
+    # Carol, from her own address, is not locked out by those guesses.
+    carol = Client(REMOTE_ADDR="10.0.0.7")
+    assert submit(carol, login, "login", **right).status_code == 302

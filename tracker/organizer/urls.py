@@ -2,12 +2,15 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from tracker.organizer import views
+from tracker.organizer.login import limited_login
 
 urlpatterns = [
     path(
         "login/",
-        auth_views.LoginView.as_view(
-            template_name="registration/login.html", redirect_authenticated_user=True
+        limited_login(
+            auth_views.LoginView.as_view(
+                template_name="registration/login.html", redirect_authenticated_user=True
+            )
         ),
         name="login",
     ),
