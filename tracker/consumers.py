@@ -9,6 +9,8 @@ a reconnecting phone always gets a full render.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import time
 
@@ -68,6 +70,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.sent = {}
         self.counted = []
         self.resyncs: list[float] = []
+        self.pending: asyncio.Task | None = None
         # Per-client limits (no library counts websockets): a session or an
         # address that opens more sockets than a few phones would is refused
         # before anything is rendered for it.
@@ -98,6 +101,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return True
 
     async def disconnect(self, close_code):
+        pending = getattr(self, "pending", None)
+        if pending is not None:
+            pending.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await pending
         for key in getattr(self, "counted", []):
             await _count(key, -1)
         if self.match_id is not None:
@@ -116,20 +124,29 @@ class MatchConsumer(AsyncWebsocketConsumer):
             # (policy violation) instead of a 1011 and a traceback.
             await self.close(code=1008)
             return
-        if isinstance(message, dict) and message.get("resync") and self._resync_allowed():
-            await self._push(full=True)
+        if isinstance(message, dict) and message.get("resync"):
+            await self._resync()
 
-    def _resync_allowed(self) -> bool:
-        """At most RESYNC_BURST full renders per RESYNC_WINDOW seconds per
-        socket (with the per-session socket cap, per client): a phone waking
-        up needs one; a burst beyond that is ignored, not rendered."""
+    async def _resync(self) -> None:
+        """At most RESYNC_BURST full renders per RESYNC_WINDOW_SECONDS per
+        socket (and sockets are capped per session and address): a phone
+        waking up needs one. Beyond that, requests are coalesced into one
+        render when the window allows, so a burst costs one render, and a
+        phone that asked still gets its answer."""
         now = time.monotonic()
         window = settings.RESYNC_WINDOW_SECONDS
         self.resyncs = [t for t in self.resyncs if now - t < window]
-        if len(self.resyncs) >= settings.RESYNC_BURST:
-            return False
-        self.resyncs.append(now)
-        return True
+        if len(self.resyncs) < settings.RESYNC_BURST:
+            self.resyncs.append(now)
+            await self._push(full=True)
+        elif self.pending is None:
+            self.pending = asyncio.ensure_future(self._later(self.resyncs[0] + window - now))
+
+    async def _later(self, delay: float) -> None:
+        await asyncio.sleep(max(delay, 0))
+        self.pending = None
+        self.resyncs.append(time.monotonic())
+        await self._push(full=True)
 
     async def match_changed(self, event):
         if int(event.get("seq", 0)) > self.last_seq:

@@ -194,10 +194,10 @@ LOGIN_RATE = os.environ.get("LOGIN_RATE", "10/5m")
 
 # Websockets per client (issue 11): sockets per browser session and per
 # address (a tournament behind one NAT shares an address), and full resyncs a
-# socket may ask for in a window.
+# socket may ask for in a window (more are coalesced into one, later).
 SOCKETS_PER_SESSION = int(os.environ.get("SOCKETS_PER_SESSION", "8"))
 SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "200"))
-RESYNC_BURST = 5
+RESYNC_BURST = 10
 RESYNC_WINDOW_SECONDS = 10
 
 # Request bodies: Django's own caps. No form here takes a file, so any file
