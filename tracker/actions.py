@@ -8,8 +8,9 @@ moved on. Views, the organizer pages and management commands all call it.
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -43,6 +44,8 @@ class Busy(Exception):
 
 def _status_for(state: MatchState, current: str) -> str:
     # DISPUTED is sticky: once the players disagreed, only an organizer settles it.
+    if results.is_settled(state) and state.phase == FINISHED:
+        return Match.Status.FINISHED
     if current == Match.Status.DISPUTED or results.is_disputed(state):
         return Match.Status.DISPUTED
     if state.phase == FINISHED:
@@ -85,7 +88,7 @@ def _append_once(match_id: int, actor: str, decider: Decider, action_id: str) ->
             if done:
                 return Outcome(seq=max(done), appended=0, duplicate=True)
         state = load_state(match)
-        events = decider(state)
+        events = [_salted(event) for event in decider(state)]
         now = timezone.now()
         prev_hash, seq = match.last_hash, match.seq
         rows = []
@@ -114,6 +117,14 @@ def _append_once(match_id: int, actor: str, decider: Decider, action_id: str) ->
         )
         transaction.on_commit(lambda: notify(match.pk, seq))
         return Outcome(seq=seq, appended=len(rows))
+
+
+def _salted(event: rules.Event) -> rules.Event:
+    """A private event gets 16 random bytes the hash chain covers (see
+    Event.salt): a receipt's head hash then tests no guess of its content."""
+    if event.private_to and not event.salt:
+        return replace(event, salt=secrets.token_hex(16))
+    return event
 
 
 def perform(match: Match, seat: str, command: rules.Command, action_id: str = "") -> Outcome:

@@ -12,14 +12,17 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
 from tracker.routing import websocket_urlpatterns  # noqa: E402
+from tracker.ws_security import SameOriginValidator  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # The Origin check refuses a handshake from any page not served by us
-        # (cross-site websocket hijacking); the session identifies the seat.
+        # The Origin checks refuse a handshake from any page not served by us
+        # (cross-site websocket hijacking): the host must be allowed, and the
+        # origin exactly ours, scheme and port included. The session
+        # identifies the seat.
         "websocket": AllowedHostsOriginValidator(
-            SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
+            SameOriginValidator(SessionMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

@@ -96,7 +96,7 @@ def rows_from_export(events: Iterable[dict]) -> list[EventRow]:
 @dataclass(frozen=True)
 class Problem:
     seq: int | None
-    code: str  # seq, hash, data, commitment, reveal, head
+    code: str  # seq, hash, data, commitment, reveal, head, header
     message: str | Promise
     params: dict = field(default_factory=dict)
 
@@ -108,7 +108,7 @@ class Problem:
             return gettext(str(self.message))
 
 
-CHAIN_CODES = {"seq", "hash", "data", "head"}
+CHAIN_CODES = {"seq", "hash", "data", "head", "header"}
 
 
 @dataclass(frozen=True)
@@ -326,7 +326,7 @@ class Entry:
     decided (what the rules did in answer), tracker or organizer."""
 
     seq: int
-    at: datetime
+    at: datetime | None
     actor: str
     kind: str
     private_to: str
@@ -356,6 +356,25 @@ def timeline(rows: Sequence, open_upto: int | None = None) -> list[Entry]:
         )
         batch = key
         sealed = bool(row.private_to) and open_upto is not None and row.seq > open_upto
+        if sealed:
+            # A spectator learns only that event `seq` exists: not its kind,
+            # whose it is, who appended it or when.
+            entries.append(
+                Entry(
+                    seq=row.seq,
+                    at=None,
+                    actor="",
+                    kind="",
+                    private_to="",
+                    role="sealed",
+                    rule=None,
+                    line=None,
+                    data=None,
+                    sealed=True,
+                )
+            )
+            batch = None
+            continue
         try:
             data = json.loads(row.data)
             event = rules.event_from_data(row.kind, data)
@@ -435,6 +454,12 @@ def secrets(state: MatchState, times: dict, open_upto: int | None = None) -> lis
     records = []
     for secret in sorted(state.secrets.values(), key=lambda s: (s.sealed_seq, s.seat, s.id)):
         withheld = open_upto is not None and not secret.revealed and secret.sealed_seq > open_upto
+        if withheld and not secret.existence_public:
+            # Before the organizer opens a match in play, the audit shows what
+            # a spectator sees: a secret whose very existence is private (a
+            # Hidden Deployment position) is not listed at all, not even as
+            # "sealed": its row, id and commitment would count hidden troopers.
+            continue
         records.append(
             SecretRecord(
                 id=secret.id,
@@ -497,3 +522,78 @@ def snapshot(state: MatchState, full: bool) -> Snapshot:
         return Snapshot(seq=state.seq, view=public, seats=public.seats, full=False)
     seats = tuple(player_view(state, seat).seat(seat) for seat in SEATS)
     return Snapshot(seq=state.seq, view=public, seats=seats, full=True)
+
+
+# ------------------------------------------------ the header and receipts
+
+RESULT_KINDS = {
+    "ResultProposed": "proposed",
+    "ResultConfirmed": "confirmed",
+    "ResultDisputed": "disputed",
+    "ResultSettled": "settled",
+}
+
+
+def header_from_rows(rows: Iterable) -> dict:
+    """What an export's match header says that the log decides: the match's
+    name, the players' names and the result, recomputed from the events.
+    The README's offline check recomputes exactly this and compares it with
+    the header, so an edited name or result in an export no longer says "ok"
+    (an edit inside the events breaks the chain instead)."""
+    name, players, result = None, {"A": "", "B": ""}, None
+    for row in rows:
+        try:
+            data = json.loads(row.data)
+        except (TypeError, ValueError):
+            continue
+        if not isinstance(data, dict):
+            continue
+        if row.kind == "MatchCreated":
+            name = data.get("name")
+        elif row.kind == "SeatClaimed" and data.get("seat") in players:
+            players[data["seat"]] = data.get("name", "")
+        elif row.kind in RESULT_KINDS:
+            result = {**(result or {}), "status": RESULT_KINDS[row.kind]}
+            result.update({k: data[k] for k in ("objective_points", "army_points") if k in data})
+    return {"name": name, "players": players, "result": result}
+
+
+def header_problems(header: dict, rows: Sequence) -> list[Problem]:
+    expected = header_from_rows(rows)
+    if {key: header.get(key) for key in expected} != expected:
+        return [Problem(None, "header", _("The match header does not match its log."))]
+    return []
+
+
+def verify_export(export: dict) -> Check:
+    """An organizer export of one match, checked as the README's offline
+    snippet does: the chain, the commitments, the last hash and the header."""
+    rows = rows_from_export(export["events"])
+    check = verify_rows(rows, head_hash=export["match"]["last_hash"])
+    problems = (*check.problems, *header_problems(export["match"], rows))
+    return Check(events=check.events, last_hash=check.last_hash, problems=problems)
+
+
+def short_code(head_hash: str) -> str:
+    """A receipt's code as the phones show it: the first 12 hex digits of the
+    head hash, in three groups (48 bits; the phone keeps the whole hash)."""
+    digits = head_hash[:12].upper()
+    return "-".join(digits[i : i + 4] for i in range(0, 12, 4))
+
+
+@dataclass(frozen=True)
+class ReceiptCheck:
+    seq: int
+    code: str
+    ok: bool
+    known: bool  # the log has an event with that seq
+
+
+def check_receipt(rows: Sequence, seq: int, code: str) -> ReceiptCheck:
+    """Does a phone's receipt (seq and head hash, whole or its short code)
+    match the log? A database rewritten by one person cannot match the
+    receipts both phones kept."""
+    digits = "".join(ch for ch in str(code).lower() if ch in "0123456789abcdef")
+    row = next((r for r in rows if r.seq == seq), None)
+    ok = row is not None and len(digits) >= 12 and row.hash.startswith(digits)
+    return ReceiptCheck(seq=seq, code=str(code), ok=ok, known=row is not None)

@@ -9,11 +9,16 @@ a reconnecting phone always gets a full render.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import time
 from types import SimpleNamespace
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer, WebsocketConsumer
+from django.conf import settings
+from django.core.cache import cache
 from django.utils import translation
 
 from tracker import seats
@@ -21,6 +26,39 @@ from tracker.models import Match
 from tracker.rendering import blocks_for, oob_frame
 
 MAX_MESSAGE = 2048
+# A close code of our own (4000-4999): over the per-client socket limit.
+TOO_MANY = 4429
+# No counter outlives a crashed process for long: a socket's count expires.
+COUNT_SECONDS = 6 * 60 * 60
+
+
+class UnknownPathConsumer(WebsocketConsumer):
+    """Any websocket path but a match's: refused cleanly, nothing logged."""
+
+    def connect(self):
+        self.close(code=4404)
+
+
+def _client_keys(scope) -> list[tuple[str, int]]:
+    """The per-client socket counters this handshake counts against, with
+    their limits: the browser session (a cookie jar) and the address."""
+    keys = []
+    session = scope.get("session")
+    session_key = getattr(session, "session_key", None)
+    if session_key:
+        keys.append((f"ws:session:{session_key}", settings.SOCKETS_PER_SESSION))
+    client = scope.get("client") or ("?", 0)
+    keys.append((f"ws:addr:{client[0]}", settings.SOCKETS_PER_ADDRESS))
+    return keys
+
+
+async def _count(key: str, step: int) -> int:
+    if step > 0:
+        await cache.aadd(key, 0, COUNT_SECONDS)
+    try:
+        return await (cache.aincr(key) if step > 0 else cache.adecr(key))
+    except ValueError:  # expired meanwhile
+        return 0
 
 
 def language_of(scope) -> str:
@@ -41,9 +79,24 @@ class MatchConsumer(AsyncWebsocketConsumer):
     letter: str | None = None
     sent: dict[str, str]
     last_seq = 0
+    counted: list[str]
 
     async def connect(self):
         self.sent = {}
+        self.counted = []
+        self.resyncs: list[float] = []
+        self.pending: asyncio.Task | None = None
+        # Per-client limits (no library counts websockets): a session or an
+        # address that opens more sockets than a few phones would is refused
+        # before anything is rendered for it.
+        for key, limit in _client_keys(self.scope):
+            self.counted.append(key)
+            if await _count(key, +1) > limit:
+                for counted in self.counted:  # a refused socket holds no place
+                    await _count(counted, -1)
+                self.counted = []
+                await self.close(code=TOO_MANY)
+                return
         code = self.scope["url_route"]["kwargs"]["code"]
         found = await database_sync_to_async(self._authenticate)(code)
         if not found:
@@ -63,6 +116,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return True
 
     async def disconnect(self, close_code):
+        pending = getattr(self, "pending", None)
+        if pending is not None:
+            pending.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await pending
+        for key in getattr(self, "counted", []):
+            await _count(key, -1)
         if self.match_id is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
@@ -74,8 +134,34 @@ class MatchConsumer(AsyncWebsocketConsumer):
             message = json.loads(text_data)
         except ValueError:
             return
+        except RecursionError:
+            # Deeply nested JSON: no phone of ours sends that. Close cleanly
+            # (policy violation) instead of a 1011 and a traceback.
+            await self.close(code=1008)
+            return
         if isinstance(message, dict) and message.get("resync"):
+            await self._resync()
+
+    async def _resync(self) -> None:
+        """At most RESYNC_BURST full renders per RESYNC_WINDOW_SECONDS per
+        socket (and sockets are capped per session and address): a phone
+        waking up needs one. Beyond that, requests are coalesced into one
+        render when the window allows, so a burst costs one render, and a
+        phone that asked still gets its answer."""
+        now = time.monotonic()
+        window = settings.RESYNC_WINDOW_SECONDS
+        self.resyncs = [t for t in self.resyncs if now - t < window]
+        if len(self.resyncs) < settings.RESYNC_BURST:
+            self.resyncs.append(now)
             await self._push(full=True)
+        elif self.pending is None:
+            self.pending = asyncio.ensure_future(self._later(self.resyncs[0] + window - now))
+
+    async def _later(self, delay: float) -> None:
+        await asyncio.sleep(max(delay, 0))
+        self.pending = None
+        self.resyncs.append(time.monotonic())
+        await self._push(full=True)
 
     async def match_changed(self, event):
         if int(event.get("seq", 0)) > self.last_seq:

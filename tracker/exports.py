@@ -38,9 +38,12 @@ def player_names(match: Match) -> dict:
     }
 
 
-def match_summary(match: Match) -> dict:
-    """The public facts of a match row (no tokens, no secrets)."""
-    return {
+def match_summary(match: Match, rows: list | None = None) -> dict:
+    """The public facts of a match row (no tokens, no secrets). With its
+    rows, the name, players and result are the log's (audit.header_from_rows),
+    which the offline check recomputes; the names in the organizer's pairings
+    are organizer facts beside the log, under `listed_players`, not checked."""
+    summary = {
         "code": match.code,
         "name": match.name,
         "event": match.event.name if match.event_id else None,
@@ -54,6 +57,10 @@ def match_summary(match: Match) -> dict:
         "seq": match.seq,
         "last_hash": match.last_hash,
     }
+    if rows is not None:
+        summary.update(audit.header_from_rows(rows))
+        summary["listed_players"] = {seat.letter: seat.listed_name for seat in match.seats.all()}
+    return summary
 
 
 def _text(line: LogLine | None, view) -> str | None:
@@ -69,7 +76,7 @@ def match_audit(match: Match, rows: list) -> dict:
     return {
         "format": FORMAT_MATCH,
         "exported_at": audit.timestamp(timezone.now()),
-        "match": match_summary(match),
+        "match": match_summary(match, rows),
         "verification": check.as_dict(),
         "chain": {
             "genesis_hash": GENESIS_HASH,
@@ -128,6 +135,17 @@ def event_audit(tournament, matches: list[Match], organizer_can_open) -> dict:
             "date": tournament.date.isoformat(),
             "location": tournament.location,
         },
+        # Every match's head (its last seq and hash), in play or over: kept
+        # outside the database, it pins each log down (README, Security).
+        "heads": [
+            {
+                "code": m.code,
+                "seq": m.seq,
+                "last_hash": m.last_hash,
+                "short_code": audit.short_code(m.last_hash),
+            }
+            for m in matches
+        ],
         "matches": exported,
     }
 

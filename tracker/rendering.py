@@ -12,15 +12,17 @@ import hashlib
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
+from tracker.audit import short_code
 from tracker.handed_lists import handed_for
 from tracker.labels import LABELS, label
-from tracker.models import Match, Seat
+from tracker.models import Match, MatchEvent, Seat
 from tracker.reading import Seen, seen_by
 from tracker.rules.commitments import canonical_json
 from tracker.rules.orders import OUTCOME_KINDS, SKILLS
 from tracker.rules.state import (
     CAMOUFLAGE,
     CONDITIONS,
+    FINISHED,
     HOLOECHO_ELEMENTS,
     HOLOPROJECTOR,
     LIEUTENANT_CANDIDATE,
@@ -88,7 +90,31 @@ def context_for(seen: Seen, seat: Seat | None = None, request=None, error: str =
         "request": request,
         # Called by the draft template only (a query): the event's handed list.
         "handed_list": (lambda: handed_for(seat)) if seat is not None else None,
+        "receipt": receipt_for(seen),
     }
+
+
+RECEIPT_RESULTS = ("confirmed", "settled")
+
+
+def receipt_for(seen: Seen) -> dict | None:
+    """The match's head (seq and hash) for both phones to keep, at the end
+    and once a result is confirmed or settled: a record of the log kept
+    outside the database (README, Security). Every viewer may hold it: the
+    chain covers a random salt in every private event, so the hash tests no
+    guess of what a viewer may not see."""
+    view = seen.view
+    result = view.result or {}
+    if view.phase != FINISHED and result.get("status") not in RECEIPT_RESULTS:
+        return None
+    head = (
+        MatchEvent.objects.filter(match=seen.match, seq=view.seq)
+        .values_list("hash", flat=True)
+        .first()
+    )
+    if head is None:
+        return None
+    return {"seq": view.seq, "hash": head, "code": short_code(head)}
 
 
 def _lieutenant_options(view):

@@ -1,5 +1,9 @@
-from django.urls import path
+from django.urls import path, re_path
 
-from tracker.consumers import MatchConsumer
+from tracker.consumers import MatchConsumer, UnknownPathConsumer
 
-websocket_urlpatterns = [path("ws/m/<str:code>/", MatchConsumer.as_asgi())]
+websocket_urlpatterns = [
+    path("ws/m/<str:code>/", MatchConsumer.as_asgi()),
+    # Any other path: a clean refusal, not URLRouter's ValueError and traceback.
+    re_path(r"", UnknownPathConsumer.as_asgi()),
+]

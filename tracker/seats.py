@@ -7,7 +7,6 @@ opponent may have seen the QR code); the PIN moves the seat to a new phone.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import secrets
 
@@ -17,7 +16,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from tracker.models import Match, Seat
+from tracker.models import Match, Seat, new_token
 
 SESSION_KEY = "seat_holders"
 
@@ -42,6 +41,10 @@ def seat_of(session, match: Match) -> str | None:
 
 
 def _hold(session, seat: Seat) -> str:
+    # A new session id whenever a seat is claimed or moved here (Django's own
+    # session-fixation defence, as login() does): an id planted in the
+    # victim's browser beforehand no longer names the session holding the seat.
+    session.cycle_key()
     key = secrets.token_urlsafe(32)
     holders = dict(_holders(session))
     holders[str(seat.pk)] = key
@@ -66,23 +69,41 @@ def move(session, seat: Seat, pin: str) -> bool:
     """Move a claimed seat to this session if the PIN is right; the old phone
     loses it.
 
-    Wrong PINs are also counted per seat: the per-address count trusts
-    REMOTE_ADDR, which a client can vary (or forge with X-Forwarded-For where
-    the server reads proxy headers). After GUESS_LIMIT wrong PINs a seat takes
-    no PIN, not even the right one, until the window is over."""
-    key = f"guess:pin-seat:{seat.pk}"
-    # Count first (atomically), so parallel guesses cannot all slip under the limit.
-    if _count(key) > settings.GUESS_LIMIT:
-        return False
+    Wrong PINs slow the guesser, never the seat (issue 11): they are counted
+    per guessing address by the view (`too_many_guesses`), which refuses that
+    address for the window, and per seat (`wrong_pins`) so the host or an
+    organizer can see that a seat is being guessed at and hand it to a new
+    phone. A seat never refuses its right PIN because of someone else's
+    guesses: an opponent who saw the QR code cannot lock its owner out."""
     if not seat.pin_hash or not check_password(pin, seat.pin_hash):
+        _count(f"guess:pin-seat:{seat.pk}")
         return False
-    with contextlib.suppress(ValueError):
-        cache.decr(key)  # the right PIN was no guess
     with transaction.atomic():
         fresh = Seat.objects.select_for_update().get(pk=seat.pk)
         fresh.holder_hash = _hold(session, fresh)
         fresh.save(update_fields=["holder_hash"])
     return True
+
+
+def wrong_pins(seat: Seat) -> int:
+    """Wrong PINs tried on this seat in the current window, from anyone."""
+    return cache.get(f"guess:pin-seat:{seat.pk}") or 0
+
+
+def hand_off(seat: Seat) -> Seat:
+    """The host or an organizer gives a seat to a new phone (its holder's
+    phone died, or its PIN is forgotten): a fresh seat link, shown only to
+    them, and the seat free for whoever opens that link first, who sets a
+    new PIN. The old link and PIN stop working and the old phone loses the
+    seat; the log records the move (SeatMoved) when the new phone takes it."""
+    with transaction.atomic():
+        fresh = Seat.objects.select_for_update().get(pk=seat.pk)
+        fresh.token = new_token()
+        fresh.holder_hash = ""
+        fresh.pin_hash = ""
+        fresh.save(update_fields=["token", "holder_hash", "pin_hash"])
+    cache.delete(f"guess:pin-seat:{seat.pk}")
+    return fresh
 
 
 def too_many_guesses(request, scope: str) -> bool:

@@ -187,6 +187,27 @@ if os.environ.get("REDIS_URL"):
 GUESS_LIMIT = int(os.environ.get("GUESS_LIMIT", "10"))
 GUESS_WINDOW_SECONDS = 300
 
+# Organizer and admin logins: posts per client address (django-ratelimit).
+LOGIN_RATE = os.environ.get("LOGIN_RATE", "10/5m")
+# Counted in the cache: per process by default, shared through Redis when
+# REDIS_URL is set (several server processes).
+
+# Websockets per client (issue 11): sockets per browser session and per
+# address (a tournament behind one NAT shares an address), and full resyncs a
+# socket may ask for in a window (more are coalesced into one, later).
+SOCKETS_PER_SESSION = int(os.environ.get("SOCKETS_PER_SESSION", "8"))
+SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "200"))
+RESYNC_BURST = 10
+RESYNC_WINDOW_SECONDS = 10
+
+# Request bodies: Django's own caps. No form here takes a file, so any file
+# part is refused (tracker.uploads), and a body over the cap is a 400 before
+# it is parsed. The largest form (the pairings, 60,000 characters of UTF-8)
+# fits in 256 KB.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = 0
+FILE_UPLOAD_HANDLERS = ["tracker.uploads.RefuseFiles"]
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

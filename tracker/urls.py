@@ -3,6 +3,7 @@ from django.urls import include, path
 
 from tracker import list_views, views
 from tracker.organizer import views as organizer_views
+from tracker.organizer.login import limited_login
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,6 +12,7 @@ urlpatterns = [
     path("m/<str:code>/", views.match_page, name="match"),
     path("m/<str:code>/host/", views.match_host, name="match-host"),
     path("m/<str:code>/s/<str:token>/", views.seat_link, name="seat-link"),
+    path("m/<str:code>/hand-off/<str:letter>/", views.seat_hand_off, name="seat-hand-off"),
     path("m/<str:code>/act/<str:command>/", views.act, name="match-act"),
     path("m/<str:code>/draft/add/", views.draft_add, name="draft-add"),
     path("m/<str:code>/draft/remove/", views.draft_remove, name="draft-remove"),
@@ -21,5 +23,7 @@ urlpatterns = [
     path("m/<str:code>/export.json", organizer_views.player_export, name="player-export"),
     path("organizer/", include("tracker.organizer.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    # The admin's login, behind the same guess limit as the organizer login.
+    path("admin/login/", limited_login(admin.site.login)),
     path("admin/", admin.site.urls),
 ]

@@ -79,14 +79,22 @@ def _qr(url: str) -> str:
 
 @require_GET
 def match_host(request, code: str):
-    """The creator's page: two seat links with QR codes, until both are taken."""
+    """The creator's page: two seat links with QR codes, until both are taken;
+    then a way to hand a seat to a new phone."""
     match = _match(code)
     if not _hosts(request, match):
         raise Http404
     links = []
     for seat in match.seats.order_by("letter"):
         url = request.build_absolute_uri(reverse("seat-link", args=[match.code, seat.token]))
-        links.append({"seat": seat, "url": url, "qr": None if seat.claimed else _qr(url)})
+        links.append(
+            {
+                "seat": seat,
+                "url": url,
+                "qr": None if seat.claimed else _qr(url),
+                "wrong_pins": seats.wrong_pins(seat),
+            }
+        )
     watch = request.build_absolute_uri(reverse("match", args=[match.code]))
     waiting = any(not link["seat"].claimed for link in links)
     return render(
@@ -94,6 +102,29 @@ def match_host(request, code: str):
         "tracker/host.html",
         {"match": match, "links": links, "watch": watch, "waiting": waiting},
     )
+
+
+@require_POST
+def seat_hand_off(request, code: str, letter: str):
+    """The match's host or an organizer gives a seat to a new phone: a new
+    seat link (shown on their page with its QR code), the old link, PIN and
+    phone out."""
+    from tracker.organizer.access import is_organizer
+
+    match = _match(code)
+    seat = get_object_or_404(Seat, match=match, letter=letter)
+    organizer = is_organizer(request.user)
+    if not (organizer or _hosts(request, match)):
+        raise Http404
+    seats.hand_off(seat)
+    messages.success(
+        request,
+        _("Seat %(seat)s has a new link: open it (or scan its code) on the new phone.")
+        % {"seat": seat.letter},
+    )
+    if organizer and not _hosts(request, match):
+        return redirect("organizer-match-sheet", code=match.code)
+    return redirect("match-host", code=match.code)
 
 
 def seat_link(request, code: str, token: str):
@@ -118,6 +149,11 @@ def seat_link(request, code: str, token: str):
         form = ClaimSeatForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
             if seats.claim(request.session, seat, form.cleaned_data["pin"]):
+                if load_state(match).seat(seat.letter).claimed:
+                    # A seat handed to a new phone by the host or an organizer:
+                    # the same player on a new phone, recorded as a move.
+                    actions.perform(match, seat.letter, MoveSeat())
+                    return redirect("match", code=match.code)
                 try:
                     actions.perform(match, seat.letter, ClaimSeat(name=form.cleaned_data["name"]))
                 except rules.RuleViolation as error:

@@ -333,5 +333,35 @@
     afterChange();
     registerWorker();
   });
+
+  /* Receipts (issue 11): keep every head of the match this phone was shown
+     (seq and hash) in localStorage, outside the server's reach, and list
+     them. Each is checked later on the organizer's audit page or with
+     `manage.py verify_matches --receipt`. */
+  function shortCode(hash) {
+    var digits = hash.slice(0, 12).toUpperCase();
+    return digits.slice(0, 4) + "-" + digits.slice(4, 8) + "-" + digits.slice(8, 12);
+  }
+  function keepReceipt() {
+    var node = document.getElementById("receipt");
+    if (!node || !node.dataset.hash) { return; }
+    var key = "tracker-receipts:" + node.dataset.match;
+    var kept = [];
+    try { kept = JSON.parse(window.localStorage.getItem(key) || "[]"); } catch (e) { kept = []; }
+    var seq = parseInt(node.dataset.seq, 10);
+    if (!kept.some(function (r) { return r.seq === seq && r.hash === node.dataset.hash; })) {
+      kept.push({ seq: seq, hash: node.dataset.hash, at: new Date().toISOString() });
+      try { window.localStorage.setItem(key, JSON.stringify(kept)); } catch (e) { /* private mode: shown only */ }
+    }
+    var list = node.querySelector(".kept");
+    if (list) {
+      list.textContent = list.dataset.label + " " + kept.map(function (r) {
+        return "#" + r.seq + " " + shortCode(r.hash);
+      }).join(", ");
+    }
+  }
+  document.addEventListener("htmx:load", keepReceipt);
+  document.addEventListener("htmx:oobAfterSwap", keepReceipt);
+  document.addEventListener("DOMContentLoaded", keepReceipt);
 })();
 

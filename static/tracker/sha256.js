@@ -1,5 +1,10 @@
 /* SHA-256 in plain JS: phones on a home network use http://, where
-   crypto.subtle is missing, and the reveal must still be checked on the phone. */
+   crypto.subtle is missing, and the reveal must still be checked on the phone.
+   Ours rather than @noble/hashes: noble ships ES modules that need a bundler
+   or an inline import map, which this no-build, no-inline-script (CSP) page
+   cannot load. It is held to the NIST known-answer vectors, a million 'a',
+   multi-byte UTF-8 and every padding boundary, run as shipped in Chromium
+   (tests/browser/test_sha256_vectors.py). */
 (function () {
   "use strict";
   var K = [

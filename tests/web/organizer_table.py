@@ -14,14 +14,14 @@ NINJA_POSITION = "ninja-position-canary behind the red container"
 REAL_HOLOECHO = "marker2"
 
 
-def playing(alice, bob, rounds=1):
+def playing(alice, bob, rounds=1, hidden=True):
     """Alice: a Holoprojector Hassassin, a hidden Ninja and Kaplan (her
     Lieutenant); Bob: Fusilier (Lieutenant) and Bolt. Lists locked, Alice
     first, deployments sealed: Game Round 1 has begun."""
     a, b = seated(alice, bob, rounds=rounds)
     for args in (
         ("Hassassin Ayyar", 40, 1, 2, ["holoprojector"]),
-        ("Ninja", 30, 1, 2, ["hidden_deployment"]),
+        ("Ninja", 30, 1, 2, ["hidden_deployment"] if hidden else []),
         ("Kaplan", 20, 1, 2, ["lieutenant_candidate"]),
     ):
         assert error_of(a.add_trooper(*args)) is None
@@ -35,7 +35,7 @@ def playing(alice, bob, rounds=1):
         "SealDeployment",
         lieutenant=ids["Kaplan"],
         **{
-            f"hd_position_{ids['Ninja']}": NINJA_POSITION,
+            **({f"hd_position_{ids['Ninja']}": NINJA_POSITION} if hidden else {}),
             f"holoecho_{ids['Hassassin Ayyar']}": REAL_HOLOECHO,
         },
     )

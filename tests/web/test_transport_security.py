@@ -79,8 +79,10 @@ async def test_a_socket_without_an_origin_is_refused(alice, bob):
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("origin", ["http://localhost", "http://127.0.0.1:8000"])
+@pytest.mark.parametrize("origin", ["http://localhost"])
 async def test_a_socket_from_our_own_pages_is_accepted(alice, bob, origin):
+    # Exactly the origin the socket is opened on (Host: localhost); other
+    # ports and schemes: test_security_findings.py, finding 5.
     a, _b = await sync_to_async(seated)(alice, bob)
     socket = socket_for(alice, a.match, origin=origin)
     connected, _ = await socket.connect()
@@ -343,29 +345,25 @@ def test_pin_guessing_is_limited_per_address_not_per_session(alice):
 
 @pytest.mark.django_db
 @pytest.mark.usefixtures("quick_pins")
-def test_wrong_pins_lock_their_seat_whatever_address_they_come_from(alice, bob):
+def test_wrong_pins_slow_their_guesser_not_the_seat(alice, bob):
+    # Issue 11, finding 1: a seat never refuses its right PIN because of
+    # someone else's guesses (the opponent could lock its owner out).
     match = create_match(alice)
     claim(alice, match, "A", "Alice", pin="4321")
     claim(bob, match, "B", "Bob", pin="8765")
     for n in range(3):
         guesser = Client(REMOTE_ADDR=f"10.0.0.{n + 1}")
         assert guesser.post(_seat_url(match, "A"), {"pin": f"{n:04d}"}).status_code == 403
-    # Even the right PIN, from an address that never guessed, moves nothing now.
     fresh = Client(REMOTE_ADDR="10.0.0.99")
-    assert fresh.post(_seat_url(match, "A"), {"pin": "4321"}).status_code == 403
-    assert "You: Alice" in alice.get(f"/m/{match.code}/").content.decode()
-    # The other seat was not guessed at: its PIN still works.
-    new_phone = Client(REMOTE_ADDR="10.0.0.100")
-    assert new_phone.post(_seat_url(match, "B"), {"pin": "8765"}).status_code == 302
-    assert "You: Bob" in new_phone.get(f"/m/{match.code}/").content.decode()
+    assert fresh.post(_seat_url(match, "A"), {"pin": "4321"}).status_code == 302
+    assert "You: Alice" in fresh.get(f"/m/{match.code}/").content.decode()
 
 
 def test_a_forged_x_forwarded_for_does_not_reset_the_pin_limit_on_the_make_run_server(
     tmp_path,
 ):
-    # Wrong PINs are counted per seat as well as per address, so even behind
-    # a proxy (BEHIND_PROXY=1, where X-Forwarded-For is trusted) a forged
-    # address never resets the limit.
+    # Without BEHIND_PROXY, X-Forwarded-For is never read: a forged address
+    # does not reset the per-address limit.
     env = server_env(tmp_path, GUESS_LIMIT="3")
     manage(env, "migrate", "--noinput", "-v0")
     server = LiveServer(env, tmp_path / "serve.log", make_run=True).start()

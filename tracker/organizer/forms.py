@@ -39,6 +39,7 @@ def parse_pairings(text: str) -> tuple[list[Pairing], list[str]]:
     table number then the two players, separated by tabs, semicolons or
     commas. Returns the pairings and every problem found (line by line)."""
     pairings, errors, seen = [], [], {}
+    playing: dict[str, int] = {}  # a player's name (case-folded) -> the line they play on
     lines = text.splitlines()
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
@@ -76,11 +77,37 @@ def parse_pairings(text: str) -> tuple[list[Pairing], list[str]]:
                 % {"line": number, "table": int(table), "first": seen[int(table)]}
             )
             continue
+        twice = _players_twice(number, player_a, player_b, playing)
+        if twice:
+            errors.extend(twice)
+            continue
         seen[int(table)] = number
         pairings.append(Pairing(number, int(table), player_a, player_b))
     if len(pairings) > MAX_PAIRINGS:
         errors.append(_("At most %(max)s tables at once.") % {"max": MAX_PAIRINGS})
     return pairings, errors
+
+
+def _players_twice(number: int, player_a: str, player_b: str, playing: dict) -> list[str]:
+    """A player plays one match per round: the same name on two lines (or
+    twice on one line) is refused, naming both lines. Names are compared
+    case-folded, as an organizer typing "ana" and "Ana" means one person."""
+    if player_a.casefold() == player_b.casefold():
+        return [
+            _("Line %(line)s: %(name)s cannot play against themselves.")
+            % {"line": number, "name": player_a}
+        ]
+    errors = []
+    for name in (player_a, player_b):
+        first = playing.get(name.casefold())
+        if first is not None:
+            errors.append(
+                _("Line %(line)s: %(name)s already plays on line %(first)s.")
+                % {"line": number, "name": name, "first": first}
+            )
+    if not errors:
+        playing[player_a.casefold()] = playing[player_b.casefold()] = number
+    return errors
 
 
 class PairingsForm(ClassifiedSettingsForm):
@@ -163,3 +190,19 @@ class MatchFilterForm(forms.Form):
         if start and end and start > end:
             self.add_error("date_to", _("The end date is before the start date."))
         return cleaned
+
+
+class SettleForm(forms.Form):
+    """An organizer's ruling on a disputed result. The bounds are checked
+    again by the rules (tracker.rules.results.settle), against the match's
+    own points limit."""
+
+    objective_a = forms.IntegerField(label=_("Objective points, seat A"), min_value=0, max_value=10)
+    objective_b = forms.IntegerField(label=_("Objective points, seat B"), min_value=0, max_value=10)
+    army_a = forms.IntegerField(label=_("Army points alive, seat A"), min_value=0, max_value=1000)
+    army_b = forms.IntegerField(label=_("Army points alive, seat B"), min_value=0, max_value=1000)
+    reason = forms.CharField(
+        label=_("Reason (both players read it)"),
+        max_length=200,
+        widget=forms.TextInput(attrs={"maxlength": 200}),
+    )

@@ -18,14 +18,20 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tracker import actions, audit, exports, handed_lists, seats
+from tracker import actions, audit, exports, handed_lists, rules, seats
 from tracker.folding import Folded, fold
 from tracker.models import Match, MatchEvent, Seat, TournamentEvent
 from tracker.organizer.access import organizer_required
-from tracker.organizer.forms import STANDALONE, EventForm, MatchFilterForm, PairingsForm
+from tracker.organizer.forms import (
+    STANDALONE,
+    EventForm,
+    MatchFilterForm,
+    PairingsForm,
+    SettleForm,
+)
 from tracker.reading import load_state
 from tracker.rules import classified
-from tracker.rules.results import OrganizerViewedSecrets
+from tracker.rules.results import OrganizerViewedSecrets, settle
 from tracker.rules.state import FINISHED
 from tracker.views import _qr
 
@@ -194,7 +200,14 @@ def _sheets(request, matches) -> list[dict]:
         links = []
         for seat in match.seats.all():
             url = request.build_absolute_uri(reverse("seat-link", args=[match.code, seat.token]))
-            links.append({"seat": seat, "url": url, "qr": None if seat.claimed else _qr(url)})
+            links.append(
+                {
+                    "seat": seat,
+                    "url": url,
+                    "qr": None if seat.claimed else _qr(url),
+                    "wrong_pins": seats.wrong_pins(seat),
+                }
+            )
         watch = request.build_absolute_uri(reverse("match", args=[match.code]))
         sheets.append({"match": match, "links": links, "watch": watch})
     return sheets
@@ -237,6 +250,10 @@ def _rows(match: Match) -> list[MatchEvent]:
 @require_GET
 @organizer_required
 def match_audit(request, code: str):
+    return _audit_page(request, code)
+
+
+def _audit_page(request, code: str, settle_form: SettleForm | None = None):
     match = _match(code)
     rows = _rows(match)
     final = audit.replay(rows)
@@ -246,6 +263,13 @@ def match_audit(request, code: str):
     shown = audit.replay(rows, upto=chosen) if chosen else final
     full = upto is None or shown.seq <= upto
     secrets = audit.secrets(final.state, final.times, upto)
+    receipt_seq = _whole_number(request.GET.get("receipt_seq", ""))
+    receipt_code = request.GET.get("receipt_code", "")[:80]
+    receipt = (
+        audit.check_receipt(rows, receipt_seq, receipt_code)
+        if receipt_seq is not None and receipt_code
+        else None
+    )
     return render(
         request,
         "organizer/audit.html",
@@ -255,8 +279,10 @@ def match_audit(request, code: str):
             "check": audit.verify_match(match, rows),
             "timeline": audit.timeline(rows, upto),
             "secrets": secrets,
-            "withheld": sum(1 for s in secrets if s.sealed)
-            + sum(1 for r in rows if r.private_to and upto is not None and r.seq > upto),
+            # Whether anything is withheld, never how much: a count of sealed
+            # secrets would count hidden troopers.
+            "withheld": any(s.sealed for s in secrets)
+            or any(r.private_to and upto is not None and r.seq > upto for r in rows),
             "in_play": upto is not None,
             "open_upto": upto,
             "opened_at": final.times.get(upto) if upto else None,
@@ -267,7 +293,11 @@ def match_audit(request, code: str):
             "times": final.times,
             "exportable": upto is None or upto == match.seq,
             "classified_draws": _classified_draws(final.state, upto),
+            "receipt": receipt,
+            "settle_form": settle_form
+            or (SettleForm(initial=_settle_initial(match)) if _disputed(match) else None),
         },
+        status=400 if settle_form is not None else 200,
     )
 
 
@@ -288,6 +318,55 @@ def _classified_draws(state, upto: int | None) -> list[dict]:
             {"seat": letter, "sealed": False, "ok": ok, "why": why, "payload": secret.payload}
         )
     return draws
+
+
+def _disputed(match: Match) -> bool:
+    return match.status == Match.Status.DISPUTED
+
+
+def _settle_initial(match: Match) -> dict:
+    """The disputed proposal's numbers, as a starting point for the ruling."""
+    result = match.result or {}
+    op, ap = result.get("objective_points") or {}, result.get("army_points") or {}
+    return {
+        "objective_a": op.get("A"),
+        "objective_b": op.get("B"),
+        "army_a": ap.get("A"),
+        "army_b": ap.get("B"),
+    }
+
+
+@require_POST
+@organizer_required
+def match_settle(request, code: str):
+    """Settle a disputed result: an event in the match's log (through the one
+    write path), shown on both phones; the match leaves the dispute list."""
+    match = _match(code)
+    form = SettleForm(request.POST)
+    if not form.is_valid():
+        return _audit_page(request, code, settle_form=form)
+    data, organizer = form.cleaned_data, request.user.get_username()
+
+    def decide(state):
+        return settle(
+            state,
+            organizer,
+            (data["objective_a"], data["objective_b"]),
+            (data["army_a"], data["army_b"]),
+            data["reason"],
+        )
+
+    try:
+        actions.append(match.pk, "organizer", decide)
+    except rules.RuleViolation as error:
+        from tracker.views import rule_message
+
+        messages.error(request, rule_message(error))
+    except actions.Busy:
+        messages.error(request, _("The tracker is busy; try again."))
+    else:
+        messages.success(request, _("The result is settled; both players' phones show it."))
+    return redirect("organizer-audit", code=match.code)
 
 
 @require_POST

@@ -23,6 +23,12 @@ class Event:
     private_to: str | None = None
     # The RULES.md section that made the tracker do this, if any.
     rule: str | None = None
+    # Random, chosen by the server for every private event as it is appended
+    # (actions.append): the hash chain covers it, so a head hash given to a
+    # player (their receipt) is no function of guessable content alone, and
+    # lets no one test a guess of what they may not see. Empty (and left out
+    # of the data) on public events.
+    salt: str = ""
 
     describe_as: ClassVar[str | None] = None
 
@@ -35,7 +41,10 @@ class Event:
         return type(self).__name__
 
     def to_data(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        if not data["salt"]:
+            del data["salt"]  # public events read exactly as before salts existed
+        return data
 
     def visible_to(self, viewer: str | None) -> bool:
         return self.private_to is None or self.private_to == viewer

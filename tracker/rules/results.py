@@ -39,6 +39,7 @@ ORGANIZER_VIEWS = "organizer_views"
 PROPOSED = "proposed"
 CONFIRMED = "confirmed"
 DISPUTED = "disputed"
+SETTLED = "settled"
 
 
 # ---------------------------------------------------------------- events
@@ -111,6 +112,29 @@ class OrganizerViewedSecrets(Event):
         return self.describe_as, {}
 
 
+@dataclass(frozen=True, kw_only=True)
+class ResultSettled(Event):
+    """An organizer settled a disputed result. Appended by the organizer
+    pages through `actions.append` (decided by `settle` below), shown on both
+    phones; the match is over and leaves the organizer's dispute list."""
+
+    organizer: str
+    objective_points: dict
+    army_points: dict
+    reason: str
+    describe_as = _(
+        "The organizer settled the result: objective points %(op_a)s–%(op_b)s, "
+        "army points alive %(ap_a)s–%(ap_b)s (seat A first). Reason: %(reason)s"
+    )
+
+    def describe(self) -> tuple[str, dict]:
+        # The organizer's account name stays in the audit.
+        return self.describe_as, {
+            "reason": self.reason,
+            **_scores(self.objective_points, self.army_points),
+        }
+
+
 # --------------------------------------------------------------- commands
 
 
@@ -151,6 +175,11 @@ def is_disputed(state: MatchState) -> bool:
     return bool(record) and record["status"] == DISPUTED
 
 
+def is_settled(state: MatchState) -> bool:
+    record = result_of(state)
+    return bool(record) and record["status"] == SETTLED
+
+
 def organizer_views(state: MatchState) -> tuple[int, ...]:
     """The seqs at which an organizer opened the sealed information in play."""
     return tuple(state.seat(SEATS[0]).extra.get(ORGANIZER_VIEWS, ()))
@@ -187,6 +216,8 @@ def _open_for_results(state: MatchState) -> dict | None:
         raise NotAllowed(_("The result is already confirmed."))
     if record and record["status"] == DISPUTED:
         raise NotAllowed(_("The result is disputed; the organizer will settle it."))
+    if record and record["status"] == SETTLED:
+        raise NotAllowed(_("The organizer settled the result."))
     return record
 
 
@@ -257,6 +288,48 @@ def dispute_result(state: MatchState, seat: str, command: DisputeResult) -> list
     return [ResultDisputed(seat=seat, proposal_seq=record["proposal_seq"], reason=reason)]
 
 
+def settle(
+    state: MatchState,
+    organizer: str,
+    objective: tuple[object, object],
+    army: tuple[object, object],
+    reason: object,
+) -> list[Event]:
+    """An organizer's ruling on a disputed result (not a seat's command:
+    the organizer pages append it through `actions.append`). Ends the match
+    if time was called before it was over."""
+    record = result_of(state)
+    if not record or record["status"] != DISPUTED:
+        raise NotAllowed(_("Only a disputed result is settled by the organizer."))
+    text = " ".join(str(reason or "").split())
+    if not text:
+        raise InvalidInput(_("Write the reason for the ruling: both players will read it."))
+    if len(text) > MAX_REASON:
+        raise InvalidInput(
+            _("%(what)s is too long (at most %(max)s characters)."),
+            what=_("The reason"),
+            max=MAX_REASON,
+        )
+    limit = state.points_limit
+    events: list[Event] = [
+        ResultSettled(
+            organizer=organizer,
+            objective_points={
+                seat: _points(value, MAX_OBJECTIVE_POINTS, _("Objective points"))
+                for seat, value in zip(SEATS, objective, strict=True)
+            },
+            army_points={
+                seat: _points(value, limit, _("Army points alive"))
+                for seat, value in zip(SEATS, army, strict=True)
+            },
+            reason=text,
+        )
+    ]
+    if state.phase != FINISHED:
+        events.append(MatchEnded(reason="result"))
+    return events
+
+
 # ---------------------------------------------------------------- evolve
 
 
@@ -302,3 +375,16 @@ def _result_disputed(state: MatchState, event: ResultDisputed) -> MatchState:
 @applies(OrganizerViewedSecrets)
 def _organizer_viewed(state: MatchState, event: OrganizerViewedSecrets) -> MatchState:
     return _with_record(state, ORGANIZER_VIEWS, [*organizer_views(state), state.seq])
+
+
+@applies(ResultSettled)
+def _result_settled(state: MatchState, event: ResultSettled) -> MatchState:
+    record = dict(result_of(state) or {})
+    record.update(
+        status=SETTLED,
+        settled_seq=state.seq,
+        objective_points=dict(event.objective_points),
+        army_points=dict(event.army_points),
+        settled_reason=event.reason,
+    )
+    return _with_record(state, RESULT, record)

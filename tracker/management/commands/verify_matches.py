@@ -25,6 +25,14 @@ class Command(BaseCommand):
         parser.add_argument(
             "--event", help="only the matches of this event (its id, or its exact name)"
         )
+        parser.add_argument(
+            "--receipt",
+            action="append",
+            default=[],
+            metavar="CODE:SEQ:HASH",
+            help="a receipt a player's phone kept (match code, seq, and the short code or "
+            "the whole head hash); repeat for several. A rewritten or cut-short log fails it.",
+        )
 
     def handle(self, *args, **options):
         started = time.monotonic()
@@ -54,6 +62,7 @@ class Command(BaseCommand):
             finish(current, rows)
         for match_id in heads.keys() - checked:
             finish(match_id, [])  # no rows at all: only the match row says what was lost
+        receipts_broken = self._check_receipts(options["receipt"])
         broken.sort(key=lambda item: item[0].pk)
         for match, check in broken:
             for problem in check.problems:
@@ -63,6 +72,8 @@ class Command(BaseCommand):
                 )
         elapsed = time.monotonic() - started
         summary = f"{len(checked)} matches verified in {elapsed:.2f}s, {len(broken)} broken."
+        if receipts_broken and not broken:
+            raise CommandError(summary + f" {receipts_broken} receipt(s) do not match.")
         if broken:
             raise CommandError(
                 summary
@@ -70,6 +81,25 @@ class Command(BaseCommand):
                 + ", ".join(f"{m.code} (seq {c.first_broken_seq})" for m, c in broken)
             )
         self.stdout.write(self.style.SUCCESS(summary))
+
+    def _check_receipts(self, receipts: list[str]) -> int:
+        """Each receipt against its match's log; prints and counts mismatches."""
+        failed = 0
+        for text in receipts:
+            try:
+                code, seq, head = text.rsplit(":", 2)
+                seq_number = int(seq)
+            except ValueError:
+                raise CommandError(f"A receipt is CODE:SEQ:HASH, not {text!r}.") from None
+            rows = list(MatchEvent.objects.filter(match__code=code).order_by("seq"))
+            check = audit.check_receipt(rows, seq_number, head)
+            if check.ok:
+                self.stdout.write(f"receipt of match {code} at seq {seq_number}: ok")
+            else:
+                failed += 1
+                why = "differs from the log" if check.known else "is past the end of the log"
+                self.stdout.write(f"BROKEN receipt of match {code} at seq {seq_number}: {why}")
+        return failed
 
     def _event(self, value: str) -> TournamentEvent:
         found = None
