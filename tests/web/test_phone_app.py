@@ -35,7 +35,7 @@ def test_a_reveal_is_a_banner_on_both_phones_and_for_spectators(alice, bob, mall
     lieutenant = next(
         s for s in load_state(Match.objects.get()).secrets.values() if s.kind == "lieutenant"
     )
-    assert error_of(a.act("RevealSecret", secret_id=lieutenant.id)) is None
+    assert error_of(a.raw_post("RevealSecret", secret_id=lieutenant.id)) is None
     match = Match.objects.get()
     for html in (a.page(), b.page(), mallory.get(f"/m/{match.code}/").content.decode()):
         [banner] = banners(html)
@@ -51,7 +51,7 @@ def test_banners_never_carry_the_other_seats_secrets(alice, bob):
     seal_both(a, b, load_state(Match.objects.get()))
     for secret in load_state(Match.objects.get()).secrets.values():
         if secret.kind == "lieutenant" and secret.seat == "A":
-            assert error_of(a.act("RevealSecret", secret_id=secret.id)) is None
+            assert error_of(a.raw_post("RevealSecret", secret_id=secret.id)) is None
     for banner in banners(b.page()):
         assert CANARY_NINJA not in banner and CANARY_POSITION not in banner
 
@@ -151,9 +151,9 @@ def test_a_hidden_deployment_reveal_is_a_banner_with_the_written_position(alice,
     ids = seal_both(a, b, load_state(Match.objects.get()))
     for phase in ("tactical", "impetuous"):
         if load_state(Match.objects.get()).turn.phase == phase:
-            assert error_of(a.act("AdvancePhase", expected=phase)) is None
+            assert error_of(a.raw_post("AdvancePhase", expected=phase)) is None
     assert not any(CANARY_POSITION in banner for banner in banners(b.page()))
-    assert error_of(a.act("DeclareSkill", trooper_id=ids[CANARY_NINJA], skill="bs_attack")) is None
+    assert error_of(a.raw_post("DeclareSkill", trooper_id=ids[CANARY_NINJA], skill="bs_attack")) is None
     shown = [banner for banner in banners(b.page()) if CANARY_POSITION in banner]
     assert len(shown) == 1 and 'class="proof ok"' in shown[0] and "HD-C2" in shown[0]
     # The owner is asked to put the model on the table.

@@ -228,7 +228,7 @@ async def test_queued_socket_messages_apply_nothing_and_each_resync_is_a_full_fr
     # No fourth frame: instead of waiting some time for one, Alice acts and
     # her push (a new seq) must be the very next frame. The consumer handles
     # one message at a time, so a frame owed for the queue would come first.
-    await sync_to_async(lambda: a.act("SealNote", label="Objective", text="sentinel"))()
+    await sync_to_async(lambda: a.raw_post("SealNote", label="Objective", text="sentinel"))()
     after = await sync_to_async(_seq)()
     assert after > before
     nxt = await socket.receive_from(timeout=10)

@@ -277,7 +277,7 @@ def test_attack_admin_lookups_on_payloads_and_tokens_are_refused(alice, bob, dav
     a, b = seated(alice, bob)
     a.add_trooper("Hassassin Ayyar", 40, traits=["hidden_deployment"])
     b.add_trooper("Fusilier", 10)
-    a.act("LockArmyList")
+    a.raw_post("LockArmyList")
     assert "Hassassin" in a.match.events.get(kind="HiddenTroopersEnlisted").data
     response = dave.get(query.replace("{code_prefix}", a.match.code[:4]))
     body = response.content.decode()
@@ -476,7 +476,7 @@ def test_an_organizer_settles_a_dispute_in_the_log_and_both_phones_show_it(alice
     assert a.match.code not in carol.get("/organizer/?status=disputed").content.decode()
     assert audit.verify_match(match, list(match.events.order_by("seq"))).ok
     # Players can no longer reopen it.
-    again = a.act("ProposeResult", objective_a=1, objective_b=1, army_a=1, army_b=1)
+    again = a.raw_post("ProposeResult", objective_a=1, objective_b=1, army_a=1, army_b=1)
     assert "The organizer settled the result." in (error_of(again) or "")
 
 
