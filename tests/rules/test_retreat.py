@@ -7,6 +7,7 @@ from tracker.rules import retreat
 from tracker.rules.errors import NotAllowed
 from tracker.rules.orders import DeclareAro, DeclareSkill, EndOrder
 from tracker.rules.retreat import EvacuateTrooper, RetreatDeclared
+from tracker.rules.sealing import RevealSecret
 from tracker.rules.state import (
     COURAGE,
     DEAD,
@@ -129,13 +130,18 @@ def test_rt_a_the_declaration_carries_no_points():
 # ------------------------------------------------------------------ RT-1
 
 
-def test_rt_1_retreat_is_loss_of_lieutenant_and_reveals_the_lieutenant():
+def test_rt_1_retreat_is_loss_of_lieutenant_and_keeps_who_the_lieutenant_is_private():
+    """RT-1 says only that the army is in Loss of Lieutenant: who the
+    Lieutenant was stays sealed until a rule or its owner reveals it."""
     game = in_retreat()
     assert game.state.seat("A").loss_of_lieutenant
-    revealed = [e for e in game.events if e.kind == "SecretRevealed"]
-    assert [(e.secret_kind, e.rule, e.private_to) for e in revealed] == [
-        ("lieutenant", "RT-1", None)
-    ]
+    assert game.view("B").seat("A").loss_of_lieutenant
+    assert not [e for e in game.events if e.kind == "SecretRevealed"]
+    seen = next(s for s in game.view("B").seat("A").secrets if s.kind == "lieutenant")
+    assert seen.payload is None and seen.trooper_id is None and not seen.revealed
+    # The owner still may reveal it by hand.
+    mine = next(s for s in game.view("A").seat("A").secrets if s.kind == "lieutenant")
+    game.do("A", RevealSecret(secret_id=mine.id))
     seen = next(s for s in game.view("B").seat("A").secrets if s.kind == "lieutenant")
     assert seen.payload["name"] == "Lieutenant" and seen.verified
 
