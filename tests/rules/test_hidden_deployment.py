@@ -7,7 +7,15 @@ from tracker.rules.orders import ReportOutcome
 from tracker.rules.retreat import RETREAT_ENTERED
 from tracker.rules.sealing import RevealSecret, SealDeployment
 from tracker.rules.setup import SetInitiative
-from tracker.rules.state import CAMOUFLAGE, HD_POSITION, HOLOECHO, IMPETUOUS_PHASE, ORDERS, STATES
+from tracker.rules.state import (
+    CAMOUFLAGE,
+    HD_POSITION,
+    HOLOECHO,
+    IMPETUOUS,
+    IMPETUOUS_PHASE,
+    ORDERS,
+    STATES,
+)
 from tracker.rules.token_tactical import CoordinatedOrder
 from tracker.rules.token_uses import ChangeCombatGroup
 from tracker.rules.visibility import player_view
@@ -247,6 +255,9 @@ def _army_retreats(game):
 
 
 def _activated_in_impetuous_phase(game):
+    # Only a trooper with an Impetuous Order acts in the Impetuous Phase.
+    ninja = game.trooper("Ninja")
+    game.state = game.state.with_trooper(ninja.id, traits=ninja.traits | {IMPETUOUS})
     to_phase(game, IMPETUOUS_PHASE)
     declare(game, "Ninja", "move")
 

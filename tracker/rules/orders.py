@@ -234,7 +234,7 @@ def order_source(state: MatchState, trooper: Trooper) -> str:
     turn = state.turn
     assert turn is not None
     if turn.phase == IMPETUOUS_PHASE:
-        return "impetuous"
+        return impetuous_order(state, trooper)
     for source in ORDER_SOURCES:
         found = source(state, trooper)
         if found:
@@ -250,6 +250,51 @@ def order_source(state: MatchState, trooper: Trooper) -> str:
             _("No Regular Orders left in Combat Group %(group)s."), group=trooper.combat_group
         )
     return key
+
+
+IMPETUOUS_USED = "impetuous_used"  # Turn.extra: troopers whose Impetuous Order is spent
+
+
+def impetuous_order(state: MatchState, trooper: Trooper) -> str:
+    """N4 Impetuous Phase: only a trooper with an Impetuous Order acts, once,
+    on that Order; every other Order is spent in the Orders Phase (from the
+    Pool, or kept apart, HD-3). Refused rather than taken from the Pool."""
+    assert state.turn is not None
+    if not trooper.has_impetuous_order:
+        raise NotAllowed(
+            _(
+                "%(name)s has no Impetuous Order: only Impetuous troopers act in the "
+                "Impetuous Phase; its Order is spent in the Orders Phase."
+            ),
+            name=trooper.name,
+        )
+    if trooper.id in state.turn.extra.get(IMPETUOUS_USED, ()):
+        raise NotAllowed(
+            _("%(name)s has already used its Impetuous Order this Player Turn."),
+            name=trooper.name,
+        )
+    return "impetuous"
+
+
+def impetuous_troopers(state: MatchState, seat: str) -> tuple[str, ...]:
+    """The ids of `seat`'s troopers that may start their Impetuous Order now:
+    what the phone offers in the Impetuous Phase, asked of `impetuous_order`
+    itself so the offer and the refusal cannot drift apart."""
+    turn = state.turn
+    if state.phase != PLAYING or turn is None or turn.phase != IMPETUOUS_PHASE:
+        return ()
+    if turn.seat != seat or turn.order is not None:
+        return ()
+    found = []
+    for trooper in state.troopers_of(seat):
+        if trooper.out_of_action or trooper.reserved or trooper.evacuated:
+            continue
+        try:
+            impetuous_order(state, trooper)
+        except NotAllowed:
+            continue
+        found.append(trooper.id)
+    return tuple(found)
 
 
 def declaration_events(state: MatchState, declaration: Declaration) -> list[Event]:
@@ -433,6 +478,8 @@ def _order_started(state: MatchState, event: OrderStarted) -> MatchState:
         extra["irregular_used"] = [*extra.get("irregular_used", []), event.trooper_id]
     elif event.source == "own":
         extra["own_used"] = [*extra.get("own_used", []), event.trooper_id]
+    elif event.source == "impetuous":
+        extra[IMPETUOUS_USED] = [*extra.get(IMPETUOUS_USED, []), event.trooper_id]
     order = Order(trooper_id=event.trooper_id, seat=event.seat)
     return state.with_turn(order=order, extra=frozen_map(extra))
 
@@ -469,6 +516,9 @@ def with_order_extra(state: MatchState, **changes) -> MatchState:
 
 @applies(OutcomeReported)
 def _outcome(state: MatchState, event: OutcomeReported) -> MatchState:
+    if event.outcome == "impetuous" and event.trooper_id in state.troopers:
+        # It has an Impetuous Order from now on (Impetuous Phase).
+        return state.with_trooper(event.trooper_id, impetuous=True)
     return state
 
 

@@ -136,6 +136,9 @@ class Trooper:
     replacement_choice: str = ""
     # Immobilized-A for want of room (RP-3): ends only when the room changes.
     no_room: bool = False
+    # Became Impetuous in play (Frenzy and the like, reported by the table):
+    # from then on it has an Impetuous Order, like a trooper with the trait.
+    impetuous: bool = False
 
     def has(self, trait: str) -> bool:
         return trait in self.traits
@@ -143,6 +146,11 @@ class Trooper:
     @property
     def out_of_action(self) -> bool:
         return self.condition in OUT_OF_ACTION
+
+    @property
+    def has_impetuous_order(self) -> bool:
+        """Acts in the Impetuous Phase on its own Impetuous Order."""
+        return self.has(IMPETUOUS) or self.impetuous
 
     @property
     def in_holoecho(self) -> bool:

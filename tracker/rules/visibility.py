@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from .command_tokens import CANCELLED, TOKEN_LIMIT, open_uses
 from .commitments import canonical_json, fingerprint, verify
 from .events import Event
+from .orders import impetuous_troopers
 from .state import (
     HOLOECHO,
     IRREGULAR,
@@ -148,6 +149,9 @@ class PlayerView:
     # per use the troopers (and targets) the server would accept now.
     token_uses: tuple[str, ...] = ()
     token_offers: TokenOffers | None = None
+    # The viewer's own troopers that may start their Impetuous Order now
+    # (orders.impetuous_troopers): all the Impetuous Phase offers.
+    impetuous_ids: tuple[str, ...] = ()
 
     def seat(self, seat: str) -> SeatView:
         return next(s for s in self.seats if s.seat == seat)
@@ -316,7 +320,12 @@ def player_view(state: MatchState, viewer: str | None) -> PlayerView:
         orders_left=orders_left(state),
         **_public_results(state),
         **_token_facts(state, viewer),
+        impetuous_ids=_impetuous_ids(state, viewer),
     )
+
+
+def _impetuous_ids(state: MatchState, viewer: str | None) -> tuple[str, ...]:
+    return impetuous_troopers(state, viewer) if viewer else ()
 
 
 def _public_results(state: MatchState) -> dict:
