@@ -18,7 +18,7 @@ from tracker.rules.state import (
 )
 from tracker.rules.token_tactical import CoordinatedOrder
 from tracker.rules.token_uses import ChangeCombatGroup
-from tracker.rules.visibility import player_view
+from tracker.rules.visibility import player_view, redact_log
 
 from .game import Game, trooper
 from .hidden_games import (
@@ -436,6 +436,27 @@ def test_when_hd_ends_a_holoecho_trooper_checks_coherency_faq():
     events = report(game, "coherency", "Spectre", element="marker2", by="A")
     assert of_kind(events, "SecretRevealed")[0].rule == "HE-C7"
     assert game.trooper("Spectre").holoechoes == ()
+
+
+def test_when_hd_ends_bob_reads_the_three_written_holoecho_positions_not_the_real_one():
+    """FAQ HD + Holoecho: the three positions are on the table for Bob to
+    check; which one is real stays sealed (the same text whatever is real)."""
+    lines = {}
+    for real in ("model", "marker2"):
+        game = hidden_holo_game(real=real)
+        report(game, "discovered", "Spectre", by="A")
+        line = [
+            line
+            for line in redact_log(enumerate(game.events, 1), "B")
+            if line.kind == "HiddenDeploymentEnded"
+        ][-1]
+        text = line.message % line.params
+        for where in ("HEMODELCANARY roof", "HEONECANARY street", "HETWOCANARY tower"):
+            assert where in text
+        assert "real" not in line.params.get("positions", {})
+        lines[real] = text
+        assert not secret(game, "Spectre", HOLOECHO).revealed
+    assert lines["model"] == lines["marker2"]
 
 
 def test_hidden_holoecho_trooper_that_becomes_impetuous_ends_both_in_order():

@@ -95,7 +95,6 @@ FIRED_BY = {
     "HE-C5": {"ReportOutcome"},
     "HE-C6": {"ReportOutcome", "EndOrder", "DeclareSkill", "AdvancePhase"},
     "HE-C7": {"ReportOutcome"},
-    "RT-1": {"AdvancePhase"},
 }
 
 
@@ -291,7 +290,13 @@ def sealed_canaries(state, seat):
     for secret in state.secrets_of(seat):
         if secret.revealed:
             continue
+        trooper = state.troopers.get(secret.trooper_id or "")
         for value in re.findall(r"[A-Z]*POSCANARY[A-Z]\d+\w*", repr(dict(secret.payload))):
+            # FAQ (HD + Holoecho): the three written Holoecho positions are on
+            # the table once Hidden Deployment ends; only which one is real
+            # stays sealed (the twins check that).
+            if value.startswith("HEPOS") and trooper is not None and not trooper.hidden:
+                continue
             words.add(value)
     for trooper in state.troopers_of(seat):
         if trooper.hidden:

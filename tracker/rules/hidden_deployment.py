@@ -19,7 +19,7 @@ through `sealing.reveal`, so the placement below applies to them too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from .errors import NotAllowed
 from .events import Event
@@ -35,8 +35,10 @@ from .state import (
     DEPLOYMENT,
     HD_POSITION,
     HOLOECHO,
+    HOLOECHO_ELEMENTS,
     IMPETUOUS_PHASE,
     INFILTRATION,
+    PLACEMENT,
     TACTICAL,
     MatchState,
     Secret,
@@ -63,6 +65,10 @@ class HiddenDeploymentEnded(Event):
     on_edge: bool = False  # HD-4
     # FAQ: a Holoecho trooper checks Coherency now (reported as "coherency").
     holoecho: bool = False
+    # FAQ (HD + Holoecho): the three written positions, now on the table for
+    # the opponent to check, copied from the sealed Holoecho choice without
+    # which one is real (that stays sealed; its reveal proves these).
+    positions: dict = field(default_factory=dict)
 
     def describe(self) -> tuple[str, dict]:
         if self.on_edge:
@@ -76,6 +82,17 @@ class HiddenDeploymentEnded(Event):
                 "the written position, centre on the written point; it keeps its marker state "
                 "(HD-C3)."
             )
+        elif self.holoecho and self.positions:
+            message = _(
+                "Hidden Deployment of %(trooper_name)s ends (%(rule)s): its three Holoechoes go "
+                "at their written positions — the model: %(model_at)s; Holoecho marker 1: "
+                "%(marker1_at)s; Holoecho marker 2: %(marker2_at)s. Check them, and their "
+                "Coherency now: report any Holoecho out of Coherency (FAQ HD + Holoecho)."
+            )
+            params = self.to_data()
+            for element in HOLOECHO_ELEMENTS:
+                params[f"{element}_at"] = self.positions.get(element, "")
+            return message, params
         elif self.holoecho:
             message = _(
                 "Hidden Deployment of %(trooper_name)s ends (%(rule)s): its three Holoechoes go "
@@ -116,12 +133,17 @@ def end_hidden_deployment(
 def _placed(state: MatchState, secret: Secret, rule: str) -> list[Event]:
     """REVEAL_CONSEQUENCES[HD_POSITION]: the trooper is on the table."""
     trooper = state.troopers[secret.payload["trooper_id"]]
+    holoecho = holoecho_secret(state, trooper.id)
+    written = dict(holoecho.payload.get("positions") or {}) if holoecho is not None else {}
     events: list[Event] = [
         HiddenDeploymentEnded(
             trooper_id=trooper.id,
             trooper_name=trooper.name,
             seat=trooper.seat,
-            holoecho=holoecho_secret(state, trooper.id) is not None,
+            holoecho=holoecho is not None,
+            # Only the three texts, keyed in the fixed element order: nothing
+            # about which one is real leaves the seal.
+            positions={e: str(written.get(e, "")) for e in HOLOECHO_ELEMENTS} if written else {},
             rule=rule,
         )
     ]
@@ -325,6 +347,9 @@ def _ended(state: MatchState, event: HiddenDeploymentEnded) -> MatchState:
         replaced="" if event.on_edge else "RP-1",
         replacement_choice="",
     )
+    if not event.on_edge:
+        # RP-1/RP-3: its player confirms the placement, or that it did not fit.
+        state = state.with_choice(PLACEMENT, event.trooper_id, "RP-1")
     # Its Holoecho choice now exists for the opponent too (still sealed).
     for secret in state.secrets.values():
         if secret.trooper_id == event.trooper_id and secret.kind == HOLOECHO:

@@ -29,6 +29,7 @@ from .events import Event
 from .evolve import applies, evolve_all
 from .i18n import _
 from .state import (
+    ACTIVATE_ROLL,
     DEPLOYMENT,
     HOLOECHO_ELEMENTS,
     IMPETUOUS_PHASE,
@@ -442,6 +443,29 @@ def report_outcome(state: MatchState, seat: str, command: ReportOutcome) -> list
     return _run(state, [reported], OUTCOMES[command.outcome], seat, trooper, element)
 
 
+def _no_open_question(state: MatchState, seat: str) -> None:
+    """HE-T: a cancellation covers the whole Order and shows at its end, so an
+    Order cannot end while a Holoecho's Activate waits for its answer (HE-1)."""
+    for choice in state.choices.values():
+        if choice.kind != ACTIVATE_ROLL:
+            continue
+        name = state.troopers[choice.trooper_id].name
+        if choice.seat == seat:
+            raise NotAllowed(
+                _("First say whether the Activate of %(name)s needs a roll (HE-1, HE-C1)."),
+                name=name,
+                rule="HE-1",
+            )
+        raise NotAllowed(
+            _(
+                "Your opponent has yet to say whether the Activate of %(name)s needs a roll "
+                "(HE-1, HE-C1)."
+            ),
+            name=name,
+            rule="HE-1",
+        )
+
+
 @handles(EndOrder)
 def end_order(state: MatchState, seat: str, command: EndOrder) -> list[Event]:
     turn = state.turn
@@ -449,6 +473,7 @@ def end_order(state: MatchState, seat: str, command: EndOrder) -> list[Event]:
         raise NotAllowed(_("There is no Order to end."))
     if seat != turn.seat:
         raise NotAllowed(_("The active player ends the Order."))
+    _no_open_question(state, seat)
     trooper = state.troopers[turn.order.trooper_id]
     events = _run(state, [], END_ORDER)
     after = evolve_all(state, events).troopers[trooper.id]

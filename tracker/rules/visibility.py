@@ -117,6 +117,21 @@ class OrderView:
 
 
 @dataclass(frozen=True)
+class ChoiceView:
+    """A choice the rules leave open to one player (state.Choice). Its owner
+    sees it with the forms to make it; anyone else who sees the trooper
+    sees only that its owner has yet to choose."""
+
+    kind: str
+    seat: str
+    trooper_id: str
+    trooper_name: str
+    rule: str
+    since: int
+    mine: bool
+
+
+@dataclass(frozen=True)
 class PlayerView:
     viewer: str | None
     seq: int
@@ -152,6 +167,16 @@ class PlayerView:
     # The viewer's own troopers that may start their Impetuous Order now
     # (orders.impetuous_troopers): all the Impetuous Phase offers.
     impetuous_ids: tuple[str, ...] = ()
+    # Open choices on troopers the viewer sees, oldest first (ChoiceView).
+    choices: tuple[ChoiceView, ...] = ()
+
+    @property
+    def my_choices(self) -> tuple[ChoiceView, ...]:
+        return tuple(c for c in self.choices if c.mine)
+
+    @property
+    def awaited_choices(self) -> tuple[ChoiceView, ...]:
+        return tuple(c for c in self.choices if not c.mine)
 
     def seat(self, seat: str) -> SeatView:
         return next(s for s in self.seats if s.seat == seat)
@@ -321,7 +346,30 @@ def player_view(state: MatchState, viewer: str | None) -> PlayerView:
         **_public_results(state),
         **_token_facts(state, viewer),
         impetuous_ids=_impetuous_ids(state, viewer),
+        choices=_choices(state, viewer),
     )
+
+
+def _choices(state: MatchState, viewer: str | None) -> tuple[ChoiceView, ...]:
+    """Every open choice follows a public event (a reveal, a declaration), so
+    it is public; the trooper check is a second lock against a hidden one."""
+    found = []
+    for choice in sorted(state.choices.values(), key=lambda c: (c.since, c.key)):
+        trooper = state.troopers.get(choice.trooper_id)
+        if trooper is None or not trooper_visible(trooper, viewer):
+            continue
+        found.append(
+            ChoiceView(
+                kind=choice.kind,
+                seat=choice.seat,
+                trooper_id=choice.trooper_id,
+                trooper_name=trooper.name,
+                rule=choice.rule,
+                since=choice.since,
+                mine=choice.seat == viewer,
+            )
+        )
+    return tuple(found)
 
 
 def _impetuous_ids(state: MatchState, viewer: str | None) -> tuple[str, ...]:
