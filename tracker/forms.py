@@ -7,6 +7,7 @@ list draft) have a builder of their own in BUILDERS.
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 import types
 import typing
@@ -57,9 +58,29 @@ def _coerce(name: str, hint, post) -> object:
     return str(raw)[:MAX_FIELD]
 
 
+def _has_default(field: dataclasses.Field) -> bool:
+    return (
+        field.default is not dataclasses.MISSING or field.default_factory is not dataclasses.MISSING
+    )
+
+
 def generic_command(command_type: type[rules.Command], post) -> rules.Command:
+    """A command from the POST. A field the page did not send takes the
+    command's own default, so "the form does not render it" and "it has a
+    default" can never disagree (issue 8: the ARO form renders no
+    target_element against a trooper without Holoechoes). Only a field with
+    no default is missing information. An unticked checkbox is not sent: a
+    bool the page did not send is False (every command's bools default to
+    False; tests/web/test_forms_and_commands.py holds them to it)."""
     hints = typing.get_type_hints(command_type)
-    values = {f.name: _coerce(f.name, hints[f.name], post) for f in fields(command_type)}
+    values = {}
+    for field in fields(command_type):
+        if not field.init:
+            continue
+        hint = hints[field.name]
+        if field.name not in post and _has_default(field) and hint is not bool:
+            continue
+        values[field.name] = _coerce(field.name, hint, post)
     return command_type(**values)
 
 

@@ -12,22 +12,58 @@
     el.classList.toggle("offline", !online);
   }
 
-  /* Every action carries an id chosen once per form: a double tap or an htmx
-     retry repeats the id, and the server appends the action only once. */
-  function actionId(elt) {
-    if (!elt.dataset.actionId) {
-      var bytes = new Uint8Array(12);
-      (window.crypto || window.msCrypto).getRandomValues(bytes);
-      elt.dataset.actionId = Array.prototype.map.call(bytes, function (b) {
-        return ("0" + b.toString(16)).slice(-2);
-      }).join("");
-    }
-    return elt.dataset.actionId;
+  /* An action id stands for one tap, not for one form (issue 8). A tap is a
+     submit of a form. While that tap is in flight (a double tap, which htmx
+     queues behind it) or went unanswered (no network; tapping again is a
+     retry), tapping the same unchanged form repeats its id, and the server
+     appends it once. Once the server has answered, the next tap is a new
+     action with a new id, even if the form and its block did not change:
+     two reports in a row, two sealed notes, two AROs all count. */
+  function newActionId() {
+    var bytes = new Uint8Array(12);
+    (window.crypto || window.msCrypto).getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) {
+      return ("0" + b.toString(16)).slice(-2);
+    }).join("");
   }
 
+  function bodyOf(form) {
+    var pairs = [];
+    new FormData(form).forEach(function (value, name) {
+      if (name !== "action_id") { pairs.push([name, String(value)]); }
+    });
+    return JSON.stringify(pairs);
+  }
+
+  /* Capture phase: runs before htmx's own submit handler on the form. */
+  document.addEventListener("submit", function (evt) {
+    var form = evt.target;
+    if (!form || !form.hasAttribute || !form.hasAttribute("hx-post")) { return; }
+    var body = bodyOf(form);
+    var repeat = (form.dataset.tapPending === "1") && form.dataset.tapBody === body;
+    if (!repeat || !form.dataset.actionId) {
+      form.dataset.actionId = newActionId();
+    }
+    form.dataset.tapBody = body;
+    form.dataset.tapPending = "1";
+  }, true);
+
   document.addEventListener("htmx:configRequest", function (evt) {
-    if (evt.detail.verb === "post") {
-      evt.detail.parameters.action_id = actionId(evt.detail.elt);
+    if (evt.detail.verb !== "post") { return; }
+    var elt = evt.detail.elt;
+    if (!elt.dataset.actionId) {  // a post not started by a submit
+      elt.dataset.actionId = newActionId();
+    }
+    evt.detail.parameters.action_id = elt.dataset.actionId;
+  });
+
+  /* Answered (any HTTP status): the tap is over. Unanswered (status 0: no
+     network, aborted): it stays pending, so tapping again retries it. */
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    var elt = evt.detail.elt;
+    var xhr = evt.detail.xhr;
+    if (elt && elt.dataset && xhr && xhr.status > 0 && elt.dataset.tapPending) {
+      delete elt.dataset.tapPending;
     }
   });
 
