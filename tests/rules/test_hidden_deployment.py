@@ -489,7 +489,6 @@ def test_a_marker_left_by_hd_c3_that_attacks_is_replaced_by_its_model():
     the model on the table, with the replacement explained (RP-1/RP-2)."""
     from tracker.rules.orders import DeclareSkill, EndOrder
     from tracker.rules.state import CAMOUFLAGE, HIDDEN_DEPLOYMENT, ORDERS
-    from tracker.rules.turns import AdvancePhase
 
     from .game import Game, trooper
 
@@ -502,8 +501,7 @@ def test_a_marker_left_by_hd_c3_that_attacks_is_replaced_by_its_model():
         [trooper("Fusilier", 10)],
         seal_a={"lieutenant": "Kaplan", "hd": {"Ninja": "roof"}},
     )
-    while game.state.turn.phase != ORDERS:
-        game.do("A", AdvancePhase(expected=game.state.turn.phase))
+    to_phase(game, ORDERS)
     game.do("A", DeclareSkill(trooper_id=game.id("Ninja"), skill="cautious_move", as_marker=True))
     game.do("A", EndOrder())
     assert game.trooper("Ninja").marker

@@ -27,7 +27,7 @@ from tracker.rules.token_tactical import CoordinatedOrder, IgnoreRetreat
 from tracker.rules.visibility import surviving_points
 
 from .game import Game, trooper
-from .steps import end_turn, set_state, to_phase, to_turn
+from .steps import advance, end_turn, set_state, to_phase, to_turn
 
 
 def army(kept=10, other=15, big=75, traits=()):
@@ -234,15 +234,14 @@ def test_rt_4_no_impetuous_phase_in_retreat():
     phases = []
     while game.state.turn.seat == "A":
         phases.append(game.state.turn.phase)
-        end = game.state.turn.phase
-        game.do("A", rules.COMMAND_TYPES["AdvancePhase"](expected=end))
+        advance(game)
     assert IMPETUOUS_PHASE in phases
     set_state(game, "Big", DEAD, by="B")
     to_turn(game, 2, "A")
     phases = []
     while game.state.turn.seat == "A":
         phases.append(game.state.turn.phase)
-        game.do("A", rules.COMMAND_TYPES["AdvancePhase"](expected=game.state.turn.phase))
+        advance(game)
     assert phases == [TACTICAL, ORDERS, "states"]
 
 

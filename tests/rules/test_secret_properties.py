@@ -45,7 +45,7 @@ from tracker.rules.state import (
     SEATS,
     other_seat,
 )
-from tracker.rules.turns import AdvancePhase
+from tracker.rules.turns import AdvancePhase, DeclineStrategicUse
 from tracker.rules.visibility import player_view, redact_log
 
 KINDS = {
@@ -205,7 +205,12 @@ def candidates(state, counter):
     turn = state.turn
     active, reactive = turn.seat, other_seat(turn.seat)
     troopers = list(state.troopers.values())
-    families = {"advance": [(active, AdvancePhase(expected=turn.phase))]}
+    families = {
+        "advance": [
+            (active, AdvancePhase(expected=turn.phase)),
+            (reactive, DeclineStrategicUse()),  # TM-S2 moment after the Order Count
+        ]
+    }
     declare = families.setdefault("declare", [])
     for t in state.troopers_of(active):
         for skill in SKILLS:

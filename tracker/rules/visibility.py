@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .command_tokens import CANCELLED, TOKEN_LIMIT, open_uses
+from .command_tokens import CANCELLED, ORDERS_COUNTED, TOKEN_LIMIT, open_uses, s2_deciding
 from .commitments import canonical_json, fingerprint, verify
 from .events import Event
 from .orders import impetuous_troopers
@@ -160,6 +160,10 @@ class PlayerView:
     tokens_spent: int = 0
     token_limit: int | None = None
     cancelled_orders: dict = field(default_factory=dict)
+    # Public steps of the Tactical Phase: the Order Count is made; the seat
+    # still deciding on TM-S2 at its end (the Tactical Phase waits for it).
+    orders_counted: bool = False
+    s2_deciding: str | None = None
     # The viewer's own: the Command Token uses whose window is open now, and
     # per use the troopers (and targets) the server would accept now.
     token_uses: tuple[str, ...] = ()
@@ -392,6 +396,8 @@ def _token_facts(state: MatchState, viewer: str | None) -> dict:
         "tokens_spent": turn.tokens_spent if turn else 0,
         "token_limit": extra.get(TOKEN_LIMIT),
         "cancelled_orders": {int(group): n for group, n in extra.get(CANCELLED, {}).items()},
+        "orders_counted": bool(extra.get(ORDERS_COUNTED)),
+        "s2_deciding": s2_deciding(state),
         "token_uses": open_uses(state, viewer),
         "token_offers": token_offers(state, viewer),
     }
