@@ -511,3 +511,19 @@ def test_a_marker_left_by_hd_c3_that_attacks_is_replaced_by_its_model():
     events = game.do("A", DeclareSkill(trooper_id=game.id("Ninja"), skill="bs_attack"))
     assert not game.trooper("Ninja").marker
     assert "MarkerRevealed" in game.kinds(events) and "ElementReplaced" in game.kinds(events)
+
+
+def test_successfully_discovered_needs_something_to_discover_hd_c1_he_5():
+    """HD-C1, HE-5: a Discover finds a hidden trooper, a marker or a Holoecho;
+    a report on a plain model is refused with a reason, and nothing is logged."""
+    game = started()
+    to_phase(game, ORDERS)
+    before = len(game.events)
+    with pytest.raises(NotAllowed) as refused:
+        report(game, "discovered", "Kaplan", by="B")
+    assert "nothing to Discover" in str(refused.value) and refused.value.rule == "HE-5"
+    assert len(game.events) == before
+    # The same report on a Holoecho, or by its owner on a hidden trooper, stands.
+    report(game, "discovered", "Hassassin", element="marker2", by="B")
+    report(game, "discovered", "Ninja", by="A")
+    assert not game.trooper("Ninja").hidden

@@ -425,6 +425,19 @@ def report_outcome(state: MatchState, seat: str, command: ReportOutcome) -> list
     if state.phase != PLAYING and not in_deployment:
         raise NotAllowed(_("Outcomes are reported while the match is in play."))
     trooper = visible_trooper(state, seat, command.trooper_id)
+    if command.outcome == "discovered" and not (
+        trooper.hidden or trooper.marker or trooper.holoechoes
+    ):
+        # Discover targets a hidden trooper (HD-C1), a marker (HD-C3) or a
+        # Holoecho (HE-5); only public facts decide, so nothing leaks.
+        raise NotAllowed(
+            _(
+                "%(name)s is neither in Hidden Deployment, nor a marker, nor a Holoecho: "
+                "there is nothing to Discover (HD-C1, HE-5)."
+            ),
+            name=trooper.name,
+            rule="HE-5",
+        )
     element = command.element or ""
     if element and element not in HOLOECHO_ELEMENTS:
         raise InvalidInput(_("Pick a Holoecho that is on the table."))
