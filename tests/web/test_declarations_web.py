@@ -11,7 +11,11 @@ from .table import error_of
 pytestmark = pytest.mark.django_db
 
 
-def to_orders(a):
+def to_orders(a, b):
+    """The Order Count (Bob lets TM-S2 pass), then the rest of the Tactical
+    and Impetuous Phases."""
+    assert error_of(a.act("AdvancePhase", expected="tactical")) is None
+    assert error_of(b.act("DeclineStrategicUse")) is None
     for phase in ("tactical", "impetuous"):
         if load_state(Match.objects.get()).turn.phase == phase:
             assert error_of(a.act("AdvancePhase", expected=phase)) is None
@@ -20,7 +24,7 @@ def to_orders(a):
 def started(alice, bob, holoecho="marker1"):
     a, b = set_up(alice, bob)
     ids = seal_both(a, b, load_state(Match.objects.get()), holoecho=holoecho)
-    to_orders(a)
+    to_orders(a, b)
     return a, b, ids
 
 

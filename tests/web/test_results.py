@@ -4,6 +4,7 @@ their phones; a disagreement marks the match disputed for the organizer."""
 import pytest
 
 from tests.rules.game import Game, trooper
+from tests.rules.steps import advance
 from tests.web.organizer_table import fresh, playing, text_of
 from tests.web.organizer_table import play_out as play_out_phones
 from tests.web.table import error_of
@@ -12,7 +13,6 @@ from tracker.reading import load_state
 from tracker.rules.errors import InvalidInput, NotAllowed
 from tracker.rules.results import ConfirmResult, DisputeResult, ProposeResult, result_of
 from tracker.rules.state import FINISHED, LIEUTENANT_CANDIDATE, PLAYING
-from tracker.rules.turns import AdvancePhase
 
 
 def started_game():
@@ -31,7 +31,7 @@ def propose(game, seat, op=(7, 3), ap=(150, 90)):
 def play_to_the_end(game, limit=50):
     while game.state.phase == PLAYING and limit:
         limit -= 1
-        game.do(game.state.turn.seat, AdvancePhase(expected=game.state.turn.phase))
+        advance(game)
 
 
 # ------------------------------------------------------------ pure rules
