@@ -4,7 +4,6 @@ import pytest
 from django.utils import translation
 
 from tracker import rules
-from tracker.rules.i18n import _
 from tracker.views import rule_message
 
 
@@ -13,21 +12,21 @@ from tracker.views import rule_message
     [
         # The message cites the rule among others: no second suffix.
         (
-            _("A trooper in Hidden Deployment is not on the table (HD-2, %(use)s)."),
+            "A trooper in Hidden Deployment is not on the table (HD-2, %(use)s).",
             "TM-E2",
             {"use": "TM-E2"},
             "A trooper in Hidden Deployment is not on the table (HD-2, TM-E2).",
         ),
         (
-            _("The Executive Use step ended with your Order Count (%(use)s)."),
+            "The Executive Use step ended with your Order Count (%(use)s).",
             "TM-E1",
             {"use": "TM-E1"},
             "The Executive Use step ended with your Order Count (TM-E1).",
         ),
         # A message that does not cite it gets it once.
-        (_("Unknown action."), "HE-1", {}, "Unknown action. (HE-1)"),
+        ("Unknown action.", "HE-1", {}, "Unknown action. (HE-1)"),
         # HE-C1 is not HE-C10, nor HD-C1 HD-C1x: whole IDs only.
-        (_("First say whether it needs a roll (HE-1, HE-C1)."), "HE-C", {}, None),
+        ("First say whether it needs a roll (HE-1, HE-C1).", "HE-C", {}, None),
     ],
 )
 def test_a_refusal_cites_its_rule_once(message, rule, params, expected):
