@@ -179,7 +179,10 @@ def test_a_placement_left_open_is_kept_in_the_state_until_its_owner_makes_it_rp_
     mine = game.view("A").my_choices
     assert [(c.kind, c.trooper_id, c.rule) for c in mine] == [("placement", hassassin, "RP-2")]
     assert game.view("B").my_choices == ()
-    assert [c.trooper_name for c in game.view("B").awaited_choices] == ["Hassassin"]
+    awaited = game.view("B").awaited_choices
+    assert [(c.seat, c.rule, c.trooper_id, c.trooper_name) for c in awaited] == [
+        ("A", "RP-2", "", "")
+    ]
     events = game.do("A", ChooseReplacement(trooper_id=hassassin, how="edge"))
     assert events[0].kind == "ReplacementChosen" and events[0].private_to is None
     assert game.view("A").choices == () and game.view("B").choices == ()

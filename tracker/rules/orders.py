@@ -462,19 +462,17 @@ def _no_open_question(state: MatchState, seat: str) -> None:
     for choice in state.choices.values():
         if choice.kind != ACTIVATE_ROLL:
             continue
-        name = state.troopers[choice.trooper_id].name
         if choice.seat == seat:
             raise NotAllowed(
                 _("First say whether the Activate of %(name)s needs a roll (HE-1, HE-C1)."),
-                name=name,
+                name=state.troopers[choice.trooper_id].name,
                 rule="HE-1",
             )
         raise NotAllowed(
             _(
-                "Your opponent has yet to say whether the Activate of %(name)s needs a roll "
+                "Your opponent has yet to say whether an Activate of this Order needs a roll "
                 "(HE-1, HE-C1)."
             ),
-            name=name,
             rule="HE-1",
         )
 

@@ -119,8 +119,8 @@ class OrderView:
 @dataclass(frozen=True)
 class ChoiceView:
     """A choice the rules leave open to one player (state.Choice). Its owner
-    sees it with the forms to make it; anyone else who sees the trooper
-    sees only that its owner has yet to choose."""
+    sees it with the forms to make it; anyone else sees only that its owner
+    has yet to choose (no trooper id or name)."""
 
     kind: str
     seat: str
@@ -356,21 +356,24 @@ def player_view(state: MatchState, viewer: str | None) -> PlayerView:
 
 def _choices(state: MatchState, viewer: str | None) -> tuple[ChoiceView, ...]:
     """Every open choice follows a public event (a reveal, a declaration), so
-    it is public; the trooper check is a second lock against a hidden one."""
+    that one is open is public. Only its owner is told which trooper: a trooper
+    may be known to others by another name (a marker, a masked troop type), so
+    anyone else reads only who has to choose, and under which rule."""
     found = []
     for choice in sorted(state.choices.values(), key=lambda c: (c.since, c.key)):
         trooper = state.troopers.get(choice.trooper_id)
         if trooper is None or not trooper_visible(trooper, viewer):
             continue
+        mine = choice.seat == viewer
         found.append(
             ChoiceView(
                 kind=choice.kind,
                 seat=choice.seat,
-                trooper_id=choice.trooper_id,
-                trooper_name=trooper.name,
+                trooper_id=choice.trooper_id if mine else "",
+                trooper_name=trooper.name if mine else "",
                 rule=choice.rule,
                 since=choice.since,
-                mine=choice.seat == viewer,
+                mine=mine,
             )
         )
     return tuple(found)
