@@ -10,15 +10,30 @@ a reconnecting phone always gets a full render.
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import translation
 
 from tracker import seats
 from tracker.models import Match
 from tracker.rendering import blocks_for, oob_frame
 
 MAX_MESSAGE = 2048
+
+
+def language_of(scope) -> str:
+    """The phone's language, chosen as LocaleMiddleware chooses it for its
+    pages (language cookie, then Accept-Language), so a pushed block speaks
+    the same language as the page it lands in (issue 8: Spanish pages got
+    English blocks by push)."""
+    headers = dict(scope.get("headers") or [])
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    request = SimpleNamespace(
+        COOKIES=scope.get("cookies") or {}, META={"HTTP_ACCEPT_LANGUAGE": accept}
+    )
+    return translation.get_language_from_request(request, check_path=False)
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
@@ -71,7 +86,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # Re-read the seat each time: a PIN move takes the seat from this phone.
         self.letter = seats.seat_of(self.scope["session"], match)
         seat = match.seats.get(letter=self.letter) if self.letter else None
-        return blocks_for(match, seat)
+        with translation.override(language_of(self.scope)):
+            return blocks_for(match, seat)
 
     async def _push(self, full: bool):
         seq, blocks = await database_sync_to_async(self._render)()

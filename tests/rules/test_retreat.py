@@ -6,6 +6,7 @@ from tracker import rules
 from tracker.rules import retreat
 from tracker.rules.errors import NotAllowed
 from tracker.rules.orders import DeclareAro, DeclareSkill, EndOrder
+from tracker.rules.queries import surviving_points
 from tracker.rules.retreat import EvacuateTrooper, RetreatDeclared
 from tracker.rules.sealing import RevealSecret
 from tracker.rules.state import (
@@ -24,7 +25,6 @@ from tracker.rules.state import (
     VETERAN,
 )
 from tracker.rules.token_tactical import CoordinatedOrder, IgnoreRetreat
-from tracker.rules.visibility import surviving_points
 
 from .game import Game, trooper
 from .steps import advance, end_turn, set_state, to_phase, to_turn

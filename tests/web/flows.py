@@ -18,15 +18,15 @@ def set_up(alice, bob, holoecho="marker2"):
         assert error_of(a.add_trooper(*args)) is None
     assert error_of(b.add_trooper("Fusilier", 10, traits=["lieutenant_candidate"])) is None
     assert error_of(b.add_trooper("Bolt", 15)) is None
-    assert error_of(a.act("LockArmyList")) is None
-    assert error_of(b.act("LockArmyList")) is None
-    assert error_of(a.act("SetInitiative", first_turn="A", deploys_first="A")) is None
+    assert error_of(a.raw_post("LockArmyList")) is None
+    assert error_of(b.raw_post("LockArmyList")) is None
+    assert error_of(a.raw_post("SetInitiative", first_turn="A", deploys_first="A")) is None
     return a, b
 
 
 def seal_both(a, b, state, holoecho="marker2"):
     ids = {t.name: t.id for t in state.troopers.values()}
-    response = a.act(
+    response = a.raw_post(
         "SealDeployment",
         lieutenant=ids["Kaplan"],
         **{
@@ -37,6 +37,6 @@ def seal_both(a, b, state, holoecho="marker2"):
         },
     )
     assert error_of(response) is None, error_of(response)
-    response = b.act("SealDeployment", lieutenant=ids["Fusilier"])
+    response = b.raw_post("SealDeployment", lieutenant=ids["Fusilier"])
     assert error_of(response) is None, error_of(response)
     return ids

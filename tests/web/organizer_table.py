@@ -28,11 +28,11 @@ def playing(alice, bob, rounds=1):
         assert error_of(a.add_trooper(*args)) is None
     assert error_of(b.add_trooper("Fusilier", 10, traits=["lieutenant_candidate"])) is None
     assert error_of(b.add_trooper("Bolt", 15)) is None
-    assert error_of(a.act("LockArmyList")) is None
-    assert error_of(b.act("LockArmyList")) is None
-    assert error_of(a.act("SetInitiative", first_turn="A", deploys_first="A")) is None
+    assert error_of(a.raw_post("LockArmyList")) is None
+    assert error_of(b.raw_post("LockArmyList")) is None
+    assert error_of(a.raw_post("SetInitiative", first_turn="A", deploys_first="A")) is None
     ids = {t.name: t.id for t in load_state(fresh(a.match)).troopers.values()}
-    response = a.act(
+    response = a.raw_post(
         "SealDeployment",
         lieutenant=ids["Kaplan"],
         **{
@@ -41,7 +41,7 @@ def playing(alice, bob, rounds=1):
         },
     )
     assert error_of(response) is None, error_of(response)
-    assert error_of(b.act("SealDeployment", lieutenant=ids["Fusilier"])) is None
+    assert error_of(b.raw_post("SealDeployment", lieutenant=ids["Fusilier"])) is None
     assert load_state(fresh(a.match)).phase == PLAYING
     return a, b
 
@@ -60,21 +60,22 @@ def play_out(a, b, limit=60):
             return
         deciding = s2_deciding(state)
         if deciding is not None:  # TM-S2 after the first Order Count: it passes
-            assert error_of(phones[deciding].act("DeclineStrategicUse")) is None
+            assert error_of(phones[deciding].raw_post("DeclineStrategicUse")) is None
             continue
         assert (
-            error_of(phones[state.turn.seat].act("AdvancePhase", expected=state.turn.phase)) is None
+            error_of(phones[state.turn.seat].raw_post("AdvancePhase", expected=state.turn.phase))
+            is None
         )
 
 
 def agree(a, b, op=(7, 3), ap=(90, 25)):
     """Alice proposes the result and Bob confirms it."""
-    response = a.act(
+    response = a.raw_post(
         "ProposeResult", objective_a=op[0], objective_b=op[1], army_a=ap[0], army_b=ap[1]
     )
     assert error_of(response) is None, error_of(response)
     proposal = fresh(a.match).result["proposal_seq"]
-    assert error_of(b.act("ConfirmResult", proposal=proposal)) is None
+    assert error_of(b.raw_post("ConfirmResult", proposal=proposal)) is None
 
 
 def finished(alice, bob):

@@ -39,6 +39,8 @@ from bs4 import BeautifulSoup, Tag
 from django_webtest import DjangoTestApp
 from webtest.forms import Checkbox, Form, Hidden, MultipleSelect, Radio, Select, Submit
 
+__all__ = ["Checkbox", "Hidden", "Phone", "PhoneError", "Radio", "RenderedForm", "Select"]
+
 _taps = itertools.count(1)
 
 # Words the views use for a refusal that is the page's fault (a field the

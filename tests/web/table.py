@@ -25,7 +25,10 @@ class Phone:
     def page(self) -> str:
         return self.client.get(f"/m/{self.match.code}/").content.decode()
 
-    def act(self, command: str, action_id: str | None = None, **data):
+    def raw_post(self, command: str, action_id: str | None = None, **data):
+        """A POST built by hand, fields the page may never render included:
+        for attack, forge, fuzz and replay tests only. A player's action in a
+        web test is a form its page rendered (tests/web/phone.py)."""
         payload = {"action_id": action_id or next_action_id(), **data}
         return self.client.post(
             f"/m/{self.match.code}/act/{command}/", payload, HTTP_HX_REQUEST="true"
@@ -69,6 +72,21 @@ def claim(client: Client, match: Match, letter: str, name: str, pin: str = "1234
 def seated(alice: Client, bob: Client, **kwargs) -> tuple[Phone, Phone]:
     match = create_match(alice, **kwargs)
     return claim(alice, match, "A", "Alice"), claim(bob, match, "B", "Bob")
+
+
+def raw_post_as(phone, command: str, action_id: str | None = None, **data):
+    """A hand-built POST from a tests/web/phone.Phone (its cookies, its CSRF
+    token): the forged requests a page would never send."""
+    from .phone import new_action_id as tap
+
+    token = phone.soup.select_one("body")["hx-headers"]
+    import json
+
+    headers = {"HX-Request": "true", **json.loads(token)}
+    payload = {"action_id": action_id or tap(), **data}
+    return phone.app.post(
+        f"/m/{phone.code}/act/{command}/", payload, headers=headers, expect_errors=True
+    )
 
 
 def error_of(response) -> str | None:

@@ -232,14 +232,14 @@ def test_a_replayed_action_id_appends_nothing_even_with_other_fields(scene):
     """The action id is the idempotency key: the second post with it appends
     nothing, whatever else changed (a double tap, an htmx retry)."""
     a, _b = scene.matches["playing"]
-    first = a.act("SealNote", action_id="fuzz-replay-01", label="Plan", text="flank left")
+    first = a.raw_post("SealNote", action_id="fuzz-replay-01", label="Plan", text="flank left")
     assert error_of(first) is None
     after = snapshot(a.match)
 
     @FEWER
     @given(label=st.one_of(ANY_TEXT, ODD), text=st.one_of(ANY_TEXT, ODD))
     def replay(label, text):
-        response = a.act("SealNote", action_id="fuzz-replay-01", label=label, text=text)
+        response = a.raw_post("SealNote", action_id="fuzz-replay-01", label=label, text=text)
         assert_clear(response, "replay")
         assert snapshot(a.match) == after
 
@@ -291,7 +291,7 @@ def test_commands_out_of_phase_are_refused_with_a_message_and_change_nothing(sce
         for name in sorted(rules.COMMAND_TYPES):
             for phone in (a, b):
                 before = snapshot(phone.match)
-                response = phone.act(name, **plausible(name, phone))
+                response = phone.raw_post(name, **plausible(name, phone))
                 assert response.status_code == 200, (stage, name)
                 if error_of(response) is not None:
                     explained += 1
@@ -307,11 +307,12 @@ def test_a_nul_character_never_reaches_what_is_stored(scene):
     database holds, so that SQLite runs catch it too."""
     a, b = scene.matches["playing"]
     assert (
-        error_of(a.act("ProposeResult", objective_a=5, objective_b=3, army_a=90, army_b=80)) is None
+        error_of(a.raw_post("ProposeResult", objective_a=5, objective_b=3, army_a=90, army_b=80))
+        is None
     )
     proposal = Match.objects.get(pk=a.match.pk).seq
-    assert error_of(b.act("DisputeResult", proposal=proposal, reason="too\x00many")) is None
-    assert error_of(a.act("SealNote", label="a\x00b", text="c\x00d", **{"x\x00": "y"})) is None
+    assert error_of(b.raw_post("DisputeResult", proposal=proposal, reason="too\x00many")) is None
+    assert error_of(a.raw_post("SealNote", label="a\x00b", text="c\x00d", **{"x\x00": "y"})) is None
     match = Match.objects.get(pk=a.match.pk)
     assert match.result["reason"] == "toomany"
     stored = [match.result, *MatchEvent.objects.filter(match=match).values_list("data", flat=True)]

@@ -63,7 +63,7 @@ def test_every_rules_label_is_in_the_catalogue():
 def test_refusals_are_shown_in_spanish(alice, bob):
     a, _b = seated(alice, bob)
     alice.cookies["django_language"] = "es"
-    response = a.act("LockArmyList")
+    response = a.raw_post("LockArmyList")
     assert error_of(response) == _spanish("Add at least one trooper before locking the list.")
     assert error_of(response) != "Add at least one trooper before locking the list."
 

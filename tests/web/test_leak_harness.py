@@ -257,17 +257,17 @@ def test_a_reserve_deployed_in_hidden_deployment_is_not_named_when_deployment_en
     ):
         assert error_of(a.add_trooper(*args)) is None
     assert error_of(b.add_trooper("Fusilier", 10, traits=["lieutenant_candidate"])) is None
-    assert error_of(a.act("LockArmyList")) is None
-    assert error_of(b.act("LockArmyList")) is None
-    assert error_of(a.act("SetInitiative", first_turn="A", deploys_first="A")) is None
+    assert error_of(a.raw_post("LockArmyList")) is None
+    assert error_of(b.raw_post("LockArmyList")) is None
+    assert error_of(a.raw_post("SetInitiative", first_turn="A", deploys_first="A")) is None
     ids = {t.name: t.id for t in load_state(Match.objects.get()).troopers.values()}
     seal = {
         "lieutenant": ids["Kaplan"],
         f"hd_position_{ids[CANARY_NINJA]}": CANARY_POSITION,
         "reserve": ids[CANARY_NINJA],
     }
-    assert error_of(a.act("SealDeployment", **seal)) is None
-    response = b.act("SealDeployment", lieutenant=ids["Fusilier"])
+    assert error_of(a.raw_post("SealDeployment", **seal)) is None
+    response = b.raw_post("SealDeployment", lieutenant=ids["Fusilier"])
     assert error_of(response) is None
     state = load_state(Match.objects.get())
     assert state.phase == "playing"
@@ -285,11 +285,11 @@ def test_a_reserve_deployed_in_hidden_deployment_is_not_named_when_deployment_en
     assert not state.troopers[ids[CANARY_NINJA]].reserved  # deployed, hidden
     # The Ninja can act: declaring places it (HD-C2), and then its reserve seal
     # opens too, with its proof.
-    a.act("AdvancePhase", expected="tactical")  # the Order Count
-    b.act("DeclineStrategicUse")  # TM-S2 passes
-    a.act("AdvancePhase", expected="tactical")
-    a.act("AdvancePhase", expected="impetuous")
-    assert error_of(a.act("DeclareSkill", trooper_id=ids[CANARY_NINJA], skill="move")) is None
+    a.raw_post("AdvancePhase", expected="tactical")  # the Order Count
+    b.raw_post("DeclineStrategicUse")  # TM-S2 passes
+    a.raw_post("AdvancePhase", expected="tactical")
+    a.raw_post("AdvancePhase", expected="impetuous")
+    assert error_of(a.raw_post("DeclareSkill", trooper_id=ids[CANARY_NINJA], skill="move")) is None
     state = load_state(Match.objects.get())
     assert state.secrets[reserve.id].revealed and not state.troopers[ids[CANARY_NINJA]].hidden
     assert "Matches what was sealed" in bob.get(f"/m/{code}/").content.decode()
@@ -303,12 +303,12 @@ def test_a_reserve_on_the_table_is_revealed_when_deployment_ends(alice, bob):
     assert error_of(a.add_trooper("Kaplan", 20, traits=["lieutenant_candidate"])) is None
     assert error_of(a.add_trooper("Zhanshi", 10)) is None
     assert error_of(b.add_trooper("Fusilier", 10, traits=["lieutenant_candidate"])) is None
-    assert error_of(a.act("LockArmyList")) is None
-    assert error_of(b.act("LockArmyList")) is None
-    assert error_of(a.act("SetInitiative", first_turn="A", deploys_first="A")) is None
+    assert error_of(a.raw_post("LockArmyList")) is None
+    assert error_of(b.raw_post("LockArmyList")) is None
+    assert error_of(a.raw_post("SetInitiative", first_turn="A", deploys_first="A")) is None
     ids = {t.name: t.id for t in load_state(Match.objects.get()).troopers.values()}
-    a.act("SealDeployment", lieutenant=ids["Kaplan"], reserve=ids["Zhanshi"])
-    b.act("SealDeployment", lieutenant=ids["Fusilier"])
+    a.raw_post("SealDeployment", lieutenant=ids["Kaplan"], reserve=ids["Zhanshi"])
+    b.raw_post("SealDeployment", lieutenant=ids["Fusilier"])
     reserve = next(
         s for s in load_state(Match.objects.get()).secrets.values() if s.kind == "reserve"
     )

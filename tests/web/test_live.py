@@ -45,7 +45,7 @@ async def test_a_change_by_alice_reaches_bobs_socket(alice, bob):
     assert 'id="blk-seat_B"' in first and "You: Bob" in first
     await sync_to_async(a.add_trooper)("Hassassin Ayyar", 40)
     await sync_to_async(b.add_trooper)("Fusilier", 10)
-    await sync_to_async(a.act)("LockArmyList")
+    await sync_to_async(a.raw_post)("LockArmyList")
     frame, _ = await receive_until(socket, "Hassassin Ayyar")
     assert 'hx-swap-oob="true"' in frame
     await socket.disconnect()
@@ -94,7 +94,7 @@ async def test_a_socket_renders_the_seat_of_its_session_not_one_it_names(alice, 
 async def test_reconnecting_phone_gets_the_full_current_view(alice, bob):
     a, b = await sync_to_async(seated)(alice, bob)
     await sync_to_async(a.add_trooper)("Hassassin Ayyar", 40)
-    await sync_to_async(a.act)("LockArmyList")  # while Bob is offline
+    await sync_to_async(a.raw_post)("LockArmyList")  # while Bob is offline
     socket = socket_for(bob, a.match)
     await socket.connect()
     frame = await socket.receive_from(timeout=3)
@@ -127,9 +127,32 @@ async def test_only_changed_blocks_are_pushed(alice, bob):
     await socket.connect()
     await socket.receive_from(timeout=3)
     await sync_to_async(a.add_trooper)("Hassassin Ayyar", 40)
-    await sync_to_async(a.act)("LockArmyList")
+    await sync_to_async(a.raw_post)("LockArmyList")
     frame, _ = await receive_until(socket, "Hassassin Ayyar")
     # Bob's own block (his draft, mid-edit) was not re-sent.
     assert 'id="blk-seat_A"' in frame
     assert "Fusilier" not in frame
+    await socket.disconnect()
+
+
+async def test_a_pushed_block_speaks_the_language_of_its_phone(alice, bob):
+    """A Spanish phone's pushes are in Spanish, like its page (issue 8): the
+    language cookie first, then Accept-Language, as for the page itself."""
+    a, _b = await sync_to_async(seated)(alice, bob)
+    socket = socket_for(bob, a.match)
+    socket.scope["headers"].append((b"accept-language", b"es-ES,es;q=0.9"))
+    await socket.connect()
+    first = await socket.receive_from(timeout=3)
+    assert "Tokens de Mando" in first and "Command Tokens" not in first
+    await socket.disconnect()
+
+    socket = socket_for(alice, a.match)
+    socket.scope["headers"].append((b"accept-language", b"es-ES"))
+    socket.scope["headers"] = [
+        (k, v + b"; django_language=en" if k == b"cookie" else v)
+        for k, v in socket.scope["headers"]
+    ]
+    await socket.connect()
+    first = await socket.receive_from(timeout=3)
+    assert "Command Tokens" in first and "Tokens de Mando" not in first
     await socket.disconnect()

@@ -19,9 +19,9 @@ def deployment(alice, bob):
     assert error_of(a.add_trooper("Kaplan", 20, traits=["lieutenant_candidate"])) is None
     assert error_of(a.add_trooper("Zhanshi", 10)) is None
     assert error_of(b.add_trooper("Fusilier", 10, traits=["lieutenant_candidate"])) is None
-    assert error_of(a.act("LockArmyList")) is None
-    assert error_of(b.act("LockArmyList")) is None
-    assert error_of(a.act("SetInitiative", first_turn="A", deploys_first="A")) is None
+    assert error_of(a.raw_post("LockArmyList")) is None
+    assert error_of(b.raw_post("LockArmyList")) is None
+    assert error_of(a.raw_post("SetInitiative", first_turn="A", deploys_first="A")) is None
     ids = {t.name: t.id for t in load_state(Match.objects.get()).troopers.values()}
     return a, b, ids
 
@@ -39,7 +39,7 @@ def test_a_retried_reserve_spends_one_command_token(alice, bob):
     before = Match.objects.get().seq
     seal = {"lieutenant": ids["Kaplan"], "reserve": ids["Zhanshi"]}
     for _ in range(3):
-        response = a.act("SealDeployment", action_id="reserve-tap-0001", **seal)
+        response = a.raw_post("SealDeployment", action_id="reserve-tap-0001", **seal)
         assert response.status_code == 200 and error_of(response) is None
     state = load_state(Match.objects.get())
     assert state.seat("A").command_tokens == COMMAND_TOKENS_PER_GAME - 1  # TM-S1
@@ -51,7 +51,7 @@ def test_a_retried_reserve_spends_one_command_token(alice, bob):
     assert Match.objects.get().seq == before + 3
     assert f"{COMMAND_TOKENS_PER_GAME - 1} Command Tokens" in b.page()
     # A new tap (a new id) is a new action, and the rules refuse it: nothing more is spent.
-    response = a.act("SealDeployment", action_id="reserve-tap-0002", **seal)
+    response = a.raw_post("SealDeployment", action_id="reserve-tap-0002", **seal)
     assert "already sealed" in error_of(response)
     assert load_state(Match.objects.get()).seat("A").command_tokens == COMMAND_TOKENS_PER_GAME - 1
 
@@ -63,11 +63,11 @@ def test_a_replayed_offline_queue_applies_each_action_once_and_in_order(alice, b
     # (their answers were lost); on reconnecting it replays the whole queue,
     # some entries twice.
     for action_id in queue[:2]:
-        a.act("SealNote", action_id=action_id, label="Objective", text=action_id)
+        a.raw_post("SealNote", action_id=action_id, label="Objective", text=action_id)
     replay = [queue[0], queue[1], queue[1], queue[2], queue[3], queue[2], queue[4], queue[5]]
     replay.append(queue[5])
     for action_id in replay:
-        response = a.act("SealNote", action_id=action_id, label="Objective", text=action_id)
+        response = a.raw_post("SealNote", action_id=action_id, label="Objective", text=action_id)
         assert response.status_code == 200 and error_of(response) is None
     rows = list(MatchEvent.objects.filter(action_id__in=queue).order_by("seq"))
     assert [row.action_id for row in rows] == queue
@@ -80,8 +80,8 @@ def test_a_replayed_offline_queue_applies_each_action_once_and_in_order(alice, b
 
 def test_a_retry_carrying_changed_fields_is_still_the_first_action(alice, bob):
     a, _b, _ids = deployment(alice, bob)
-    a.act("SealNote", action_id="edited-retry-01", label="Objective", text="first words")
-    response = a.act("SealNote", action_id="edited-retry-01", label="Objective", text="second")
+    a.raw_post("SealNote", action_id="edited-retry-01", label="Objective", text="first words")
+    response = a.raw_post("SealNote", action_id="edited-retry-01", label="Objective", text="second")
     assert response.status_code == 200 and error_of(response) is None
     notes = [s for s in load_state(Match.objects.get()).secrets.values() if s.kind == "note"]
     assert [s.payload["text"] for s in notes] == ["first words"]
@@ -91,18 +91,18 @@ def test_a_retry_after_a_refusal_is_decided_again(alice, bob):
     # A refusal writes nothing, so it does not burn the action id: the same
     # tap, once the rule allows it, is applied.
     a, _b = seated(alice, bob)
-    assert error_of(a.act("LockArmyList", action_id="lock-retry-0001"))
+    assert error_of(a.raw_post("LockArmyList", action_id="lock-retry-0001"))
     assert error_of(a.add_trooper("Kaplan", 20)) is None
-    assert error_of(a.act("LockArmyList", action_id="lock-retry-0001")) is None
+    assert error_of(a.raw_post("LockArmyList", action_id="lock-retry-0001")) is None
     assert kinds_for("lock-retry-0001")
 
 
 def test_a_double_tapped_tactical_use_spends_one_command_token(alice, bob):
     a, b, ids = deployment(alice, bob)
-    assert error_of(a.act("SealDeployment", lieutenant=ids["Kaplan"])) is None
-    assert error_of(b.act("SealDeployment", lieutenant=ids["Fusilier"])) is None
+    assert error_of(a.raw_post("SealDeployment", lieutenant=ids["Kaplan"])) is None
+    assert error_of(b.raw_post("SealDeployment", lieutenant=ids["Fusilier"])) is None
     for _ in range(3):  # TM-T2 in Alice's first Player Turn, tapped three times
-        response = a.act(
+        response = a.raw_post(
             "ForceGutsRoll", action_id="guts-tap-00001", trooper_id=ids["Zhanshi"], passed="1"
         )
         assert response.status_code == 200 and error_of(response) is None

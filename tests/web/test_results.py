@@ -126,7 +126,7 @@ def test_a_result_after_the_last_round_keeps_the_match_finished():
 
 
 def propose_on_phone(phone, op=(7, 3), ap=(90, 25)):
-    return phone.act(
+    return phone.raw_post(
         "ProposeResult", objective_a=op[0], objective_b=op[1], army_a=ap[0], army_b=ap[1]
     )
 
@@ -141,7 +141,7 @@ def test_both_players_confirm_the_result_from_their_phones(alice, bob):
     assert "Proposed result: Alice 7 – 3 Bob objective points; army points alive 90 – 25." in page_b
     assert "Waiting for your opponent to confirm" in text_of(a.page())
     proposal = fresh(a.match).result["proposal_seq"]
-    assert error_of(b.act("ConfirmResult", proposal=proposal)) is None
+    assert error_of(b.raw_post("ConfirmResult", proposal=proposal)) is None
     match = fresh(a.match)
     assert match.status == Match.Status.FINISHED
     assert match.result["status"] == "confirmed"
@@ -156,7 +156,10 @@ def test_both_players_confirm_the_result_from_their_phones(alice, bob):
 def test_time_called_a_confirmed_result_finishes_a_match_in_play(alice, bob):
     a, b = playing(alice, bob, rounds=3)
     assert error_of(propose_on_phone(b, op=(4, 6))) is None
-    assert error_of(a.act("ConfirmResult", proposal=fresh(a.match).result["proposal_seq"])) is None
+    assert (
+        error_of(a.raw_post("ConfirmResult", proposal=fresh(a.match).result["proposal_seq"]))
+        is None
+    )
     assert fresh(a.match).status == Match.Status.FINISHED
     assert load_state(fresh(a.match)).phase == FINISHED
 
@@ -167,7 +170,7 @@ def test_a_disagreement_marks_the_match_disputed_on_the_organizers_list(alice, b
     play_out_phones(a, b)
     assert error_of(propose_on_phone(a)) is None
     proposal = fresh(a.match).result["proposal_seq"]
-    response = b.act("DisputeResult", proposal=proposal, reason="I held the objective")
+    response = b.raw_post("DisputeResult", proposal=proposal, reason="I held the objective")
     assert error_of(response) is None
     match = fresh(a.match)
     assert match.status == Match.Status.DISPUTED
@@ -185,7 +188,10 @@ def test_a_disagreement_marks_the_match_disputed_on_the_organizers_list(alice, b
 def test_disputed_stays_disputed(alice, bob, carol):
     a, b = playing(alice, bob, rounds=3)
     assert error_of(propose_on_phone(a)) is None
-    assert error_of(b.act("DisputeResult", proposal=fresh(a.match).result["proposal_seq"])) is None
+    assert (
+        error_of(b.raw_post("DisputeResult", proposal=fresh(a.match).result["proposal_seq"]))
+        is None
+    )
     carol.post(f"/organizer/matches/{a.match.code}/open/")
     play_out_phones(a, b)
     assert load_state(fresh(a.match)).phase == FINISHED
@@ -209,7 +215,7 @@ def test_bad_result_input_is_explained_and_changes_nothing(alice, bob, data, mes
     payload.update(data)
     payload = {k: v for k, v in payload.items() if v is not None}
     before = fresh(a.match).seq
-    assert message in error_of(a.act("ProposeResult", **payload))
+    assert message in error_of(a.raw_post("ProposeResult", **payload))
     assert fresh(a.match).seq == before and fresh(a.match).result is None
 
 
@@ -219,7 +225,7 @@ def test_a_stale_confirmation_is_refused_with_a_message(alice, bob):
     assert error_of(propose_on_phone(a)) is None
     old = fresh(a.match).result["proposal_seq"]
     assert error_of(propose_on_phone(a, op=(6, 4))) is None
-    assert "has changed" in error_of(b.act("ConfirmResult", proposal=old))
+    assert "has changed" in error_of(b.raw_post("ConfirmResult", proposal=old))
     assert fresh(a.match).result["status"] == "proposed"
 
 

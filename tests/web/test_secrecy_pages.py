@@ -1,49 +1,63 @@
 """Sealed secrets never reach the opponent's bytes before their reveal:
-pages, htmx partials, error responses."""
+pages, htmx partials, error responses.
+
+Players act through the forms their pages render (tests/web/phone.py); the
+requests a page never sends (revealing the opponent's secret) are forged
+with `raw_post_as`."""
 
 import pytest
 
 from tracker.models import Match
 from tracker.reading import load_state
 
-from .flows import CANARY_NINJA, CANARY_POSITION, seal_both, set_up
-from .table import error_of
+from .phone import Phone
+from .phone_flows import CANARY_NINJA, CANARY_POSITION, ok, seal_both, seated, set_up
+from .table import error_of, raw_post_as
 
 pytestmark = pytest.mark.django_db
 
 
-def everything_bob_can_fetch(b):
-    code = b.match.code
+def everything_bob_can_fetch(b: Phone) -> bytes:
+    code = b.code
+    b.open()
     return b"".join(
         [
-            b.client.get(f"/m/{code}/").content,
-            b.client.get(f"/m/{code}/blocks/", HTTP_HX_REQUEST="true").content,
-            b.act("UndoLastStep").content,  # a refused action renders an error partial
+            b.app.get(f"/m/{code}/").body,
+            b.app.get(f"/m/{code}/blocks/", headers={"HX-Request": "true"}).body,
+            # A refused action renders an error partial (forged: no Undo is offered).
+            raw_post_as(b, "UndoLastStep").body,
         ]
     )
 
 
-def test_hidden_trooper_and_its_position_never_reach_the_opponent(alice, bob, mallory):
-    a, b = set_up(alice, bob)
-    seal_both(a, b, load_state(Match.objects.get()))
-    assert CANARY_POSITION.encode() in alice.get(f"/m/{a.match.code}/").content
-    for client_bytes in (everything_bob_can_fetch(b), mallory.get(f"/m/{a.match.code}/").content):
+def secret_of(kind: str, seat: str = "A"):
+    return next(
+        s
+        for s in load_state(Match.objects.get()).secrets.values()
+        if s.kind == kind and s.seat == seat
+    )
+
+
+def test_hidden_trooper_and_its_position_never_reach_the_opponent():
+    a, b = set_up()
+    seal_both(a, b)
+    a.open()
+    assert CANARY_POSITION in a.text
+    mallory = Phone()
+    mallory.visit(f"/m/{a.code}/")
+    for client_bytes in (everything_bob_can_fetch(b), mallory.html.encode()):
         assert CANARY_NINJA.encode() not in client_bytes
         assert CANARY_POSITION.encode() not in client_bytes
         assert b"Hidden Deployment position" not in client_bytes
 
 
-def test_lieutenant_and_real_holoecho_stay_private_until_revealed(alice, bob):
-    a, b = set_up(alice, bob)
-    ids = seal_both(a, b, load_state(Match.objects.get()), holoecho="marker1")
+def test_lieutenant_and_real_holoecho_stay_private_until_revealed():
+    a, b = set_up()
+    ids = seal_both(a, b, holoecho="marker1")
     bob_bytes = everything_bob_can_fetch(b)
     assert b"The real one is" not in bob_bytes
     assert b"Kaplan</strong>" not in bob_bytes
-    lieutenant = next(
-        s
-        for s in load_state(Match.objects.get()).secrets.values()
-        if s.kind == "lieutenant" and s.seat == "A"
-    )
+    lieutenant = secret_of("lieutenant")
     assert lieutenant.nonce.encode() not in bob_bytes
     assert ids["Kaplan"].encode() in bob_bytes  # Kaplan itself is public, only its role is not
     # The fingerprint of the seal is shown to Bob.
@@ -52,50 +66,48 @@ def test_lieutenant_and_real_holoecho_stay_private_until_revealed(alice, bob):
     assert fingerprint(lieutenant.commitment).encode() in bob_bytes
 
 
-def test_a_revealed_lieutenant_shows_verified_on_the_opponents_page(alice, bob):
-    a, b = set_up(alice, bob)
-    seal_both(a, b, load_state(Match.objects.get()))
-    lieutenant = next(
-        s
-        for s in load_state(Match.objects.get()).secrets.values()
-        if s.kind == "lieutenant" and s.seat == "A"
-    )
-    assert error_of(a.act("RevealSecret", secret_id=lieutenant.id)) is None
-    page = b.page()
-    assert "Kaplan</strong>" in page
-    assert "Matches what was sealed at" in page
-    assert lieutenant.nonce in page
+def test_a_revealed_lieutenant_shows_verified_on_the_opponents_page():
+    a, b = set_up()
+    seal_both(a, b)
+    lieutenant = secret_of("lieutenant")
+    a.open()
+    ok(a, a.submit("RevealSecret", secret_id=lieutenant.id))
+    b.open()
+    assert "Kaplan</strong>" in b.html
+    assert "Matches what was sealed at" in b.text
+    assert lieutenant.nonce in b.html
 
 
-def test_opponent_cannot_reveal_or_even_name_a_hidden_secret(alice, bob):
-    a, b = set_up(alice, bob)
-    seal_both(a, b, load_state(Match.objects.get()))
-    hd = next(
-        s for s in load_state(Match.objects.get()).secrets.values() if s.kind == "hd_position"
-    )
-    theirs = error_of(b.act("RevealSecret", secret_id=hd.id))
-    nothing = error_of(b.act("RevealSecret", secret_id="abcdef123456"))
+def test_opponent_cannot_reveal_or_even_name_a_hidden_secret_forged():
+    a, b = set_up()
+    seal_both(a, b)
+    hd = secret_of("hd_position")
+    b.open()
+    assert not b.can("RevealSecret", secret_id=hd.id)  # no page offers it
+    theirs = error_of(raw_post_as(b, "RevealSecret", secret_id=hd.id))
+    nothing = error_of(raw_post_as(b, "RevealSecret", secret_id="abcdef123456"))
     assert theirs == nothing == "There is no such secret."
     assert not load_state(Match.objects.get()).secrets[hd.id].revealed
 
 
-def test_draft_list_is_private_until_locked(alice, bob):
-    from .table import seated
+def test_draft_list_is_private_until_locked():
+    a, b = seated()
+    ok(a, a.submit("draft/add", name="Draft-only-canary", cost="25"))
+    b.open()
+    assert "Draft-only-canary" not in b.html
+    assert "Draft-only-canary" in a.html
 
-    a, b = seated(alice, bob)
-    a.add_trooper("Draft-only-canary", 25)
-    assert b"Draft-only-canary" not in bob.get(f"/m/{a.match.code}/").content
-    assert b"Draft-only-canary" in alice.get(f"/m/{a.match.code}/").content
 
-
-def test_opponent_counts_do_not_change_with_a_hidden_trooper(alice, bob):
+def test_opponent_counts_do_not_change_with_a_hidden_trooper():
     """HD intro / HD-3: the order pool and trooper list Bob sees are what they
     would be if the hidden trooper were not in Alice's list at all."""
-    a, b = set_up(alice, bob)
-    seal_both(a, b, load_state(Match.objects.get()))
+    a, b = set_up()
+    seal_both(a, b)
     state = load_state(Match.objects.get())
     from tracker.rules import player_view
 
     seen = player_view(state, "B").seat("A")
     assert [t.name for t in seen.troopers] == ["Hassassin Ayyar", "Kaplan"]
     assert seen.regular_orders == {1: 2}
+    b.open()
+    assert "Group 1: 2" in b.soup.select_one("#blk-seat_A").get_text(" ")

@@ -279,7 +279,7 @@ def test_every_kind_of_page_carries_the_security_headers_and_no_inline_script(al
         "claim page": mallory.get(f"/m/{fresh.code}/s/{fresh.seats.get(letter='A').token}/"),
         "move page": mallory.get(f"/m/{code}/s/{token}/"),
         "wrong PIN": mallory.post(f"/m/{code}/s/{token}/", {"pin": "0000"}),
-        "htmx action": a.act("SealNote", label="x", text="y"),
+        "htmx action": a.raw_post("SealNote", label="x", text="y"),
         "htmx partial": alice.get(f"/m/{code}/blocks/", HTTP_HX_REQUEST="true"),
         "spectator act": mallory.post(f"/m/{code}/act/SealNote/", {"action_id": "abcdefgh"}),
         "unknown match": mallory.get("/m/no-such-match/"),

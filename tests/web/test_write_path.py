@@ -18,11 +18,11 @@ def test_the_same_action_id_twice_appends_once(alice, bob):
     a, b = seated(alice, bob)
     a.add_trooper("Hassassin Ayyar", 40)
     b.add_trooper("Fusilier", 10)
-    a.act("LockArmyList")
-    b.act("LockArmyList")
+    a.raw_post("LockArmyList")
+    b.raw_post("LockArmyList")
     before = Match.objects.get().seq
     for _ in range(3):
-        response = a.act(
+        response = a.raw_post(
             "SetInitiative", action_id="double-tap-0001", first_turn="A", deploys_first="B"
         )
         assert response.status_code == 200 and error_of(response) is None
@@ -81,7 +81,7 @@ def test_events_cannot_be_edited_or_deleted_through_the_orm(alice, bob):
 def test_a_rule_refusal_is_shown_in_the_page_and_appends_nothing(alice, bob):
     a, _b = seated(alice, bob)
     before = Match.objects.get().seq
-    response = a.act("LockArmyList")
+    response = a.raw_post("LockArmyList")
     assert response.status_code == 200
     assert error_of(response) == "Add at least one trooper before locking the list."
     assert Match.objects.get().seq == before
@@ -103,7 +103,7 @@ def test_a_rule_refusal_is_shown_in_the_page_and_appends_nothing(alice, bob):
 def test_bad_input_gets_a_message_never_a_500(alice, bob, command, data):
     a, _b = seated(alice, bob)
     before = Match.objects.get().seq
-    response = a.act(command, **data)
+    response = a.raw_post(command, **data)
     assert response.status_code == 200
     assert error_of(response)
     assert Match.objects.get().seq == before

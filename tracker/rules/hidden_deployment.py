@@ -4,7 +4,7 @@ A hidden trooper is a Trooper with `hidden=True` (HD-1, set when the list is
 locked) and a sealed HD_POSITION secret whose very existence is private. While
 hidden, everything about it stays with its owner: the opponent cannot name it
 (conditions.visible_trooper), its Order is kept apart from the Pool (HD-3,
-visibility.order_pool) and events about it are private to its owner.
+queries.order_pool) and events about it are private to its owner.
 
 The tracker, never the owner, ends it (sealing.OWNER_REVEALABLE leaves HD
 out): each cancellation calls `end_hidden_deployment`, which reveals the

@@ -2,7 +2,7 @@
 
 Checked at the start of each Player Turn from the list's costs and the
 troopers' states (the survivors are computed in one place,
-`visibility.surviving_points`). RETREAT_ENTERED hooks run when an army enters
+`queries.surviving_points`). RETREAT_ENTERED hooks run when an army enters
 Retreat!: marker states and Holoechoes end there (RT-5, HD-C4, HE-C6),
 registered by their own modules; a hook should leave alone the troopers that
 ignore Retreat! (`ignores_retreat`, RT-X1).
@@ -25,6 +25,7 @@ from .events import Event
 from .evolve import applies, evolve_all
 from .i18n import _
 from .orders import SKILL_GUARDS, Skill
+from .queries import surviving_points
 from .state import (
     COURAGE,
     LIEUTENANT,
@@ -36,7 +37,6 @@ from .state import (
     Trooper,
 )
 from .turns import SKIP_IMPETUOUS, TURN_START_HOOKS, MatchEnded
-from .visibility import surviving_points
 
 # fn(state_after_retreat_declared, seat) -> events
 RETREAT_ENTERED: list[Callable[[MatchState, str], list[Event]]] = []

@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields
 from .command_tokens import COORDINATED, open_uses
 from .commands import Command, decide
 from .errors import RuleViolation
+from .queries import orders_left, trooper_visible
 from .setup import MAX_GROUPS
 from .state import MatchState, Trooper
 from .token_tactical import (
@@ -32,7 +33,6 @@ from .token_uses import (
     StrategicSuppressiveFire,
 )
 from .turns import DeclineStrategicUse
-from .visibility import orders_left, trooper_visible
 
 Ids = tuple[str, ...]
 

@@ -16,6 +16,7 @@ from .events import Event
 from .evolve import applies, evolve_all
 from .i18n import _
 from .orders import OrderStarted
+from .queries import orders_left
 from .retreat import ignores_retreat
 from .state import (
     CUBE,
@@ -30,7 +31,6 @@ from .state import (
     frozen_map,
 )
 from .token_uses import ends_hiding, move_pool_order, on_table, own_trooper, with_turn_extra
-from .visibility import orders_left
 
 COORDINATED_MAX = 4  # a Coordinated Order activates up to four troopers
 

@@ -25,6 +25,7 @@ from .events import Event
 from .evolve import applies, evolve_all
 from .i18n import _, ngettext
 from .orders import SKILL_GUARDS, Skill, order_source
+from .queries import order_pool, orders_left
 from .sealing import reveal
 from .setup import MAX_GROUP_SIZE, MAX_GROUPS
 from .state import (
@@ -37,7 +38,6 @@ from .state import (
     Trooper,
     frozen_map,
 )
-from .visibility import order_pool, orders_left
 
 CANCEL_COUNT = 2  # TM-S2: Regular Orders cancelled
 

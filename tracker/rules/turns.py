@@ -15,6 +15,7 @@ from .errors import InvalidInput, NotAllowed
 from .events import Event
 from .evolve import applies, evolve_all
 from .i18n import _
+from .queries import order_pool
 from .state import (
     FINISHED,
     IMPETUOUS_PHASE,
@@ -26,7 +27,6 @@ from .state import (
     frozen_map,
     other_seat,
 )
-from .visibility import order_pool
 
 # fn(state_after_turn_started) -> events; e.g. the Retreat! check (RT-A).
 TURN_START_HOOKS: list[Callable[[MatchState], list[Event]]] = []

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from .command_tokens import CANCELLED, ORDERS_COUNTED, TOKEN_LIMIT, open_uses, s2_deciding
 from .commitments import canonical_json, fingerprint, verify
 from .events import Event
 from .orders import impetuous_troopers
+from .queries import order_pool, orders_left, secret_visible, surviving_points, trooper_visible
+from .results import organizer_views, result_of
+from .retreat import carries_retreat_marker
 from .state import (
     HOLOECHO,
     IRREGULAR,
@@ -26,9 +28,7 @@ from .state import (
     Secret,
     Trooper,
 )
-
-if TYPE_CHECKING:
-    from .token_offers import TokenOffers
+from .token_offers import TokenOffers, token_offers
 
 
 @dataclass(frozen=True)
@@ -203,15 +203,6 @@ class PlayerView:
         return None
 
 
-def trooper_visible(trooper: Trooper, viewer: str | None) -> bool:
-    # HD intro: while hidden, nothing about the trooper reaches the opponent.
-    return not trooper.hidden or trooper.seat == viewer
-
-
-def secret_visible(secret: Secret, viewer: str | None) -> bool:
-    return secret.seat == viewer or secret.revealed or secret.existence_public
-
-
 def _trooper_view(trooper: Trooper, viewer: str | None, retreat_marker: bool) -> TrooperView:
     mine = trooper.seat == viewer
     return TrooperView(
@@ -263,31 +254,7 @@ def _secret_view(secret: Secret, viewer: str | None) -> SecretView:
     )
 
 
-def order_pool(troopers: Iterable[Trooper]) -> tuple[dict, int]:
-    """Regular Orders per Combat Group and the Irregular count, from troopers
-    on the table. Hidden troopers keep their Order apart (HD-3), so the pool is
-    the same whoever looks at it."""
-    regular: dict[int, int] = {}
-    irregular = 0
-    for trooper in troopers:
-        if trooper.hidden or trooper.out_of_action or trooper.evacuated:
-            continue
-        if trooper.has(IRREGULAR) and not trooper.regular_this_turn:
-            irregular += 1
-        else:
-            regular[trooper.combat_group] = regular.get(trooper.combat_group, 0) + 1
-    return dict(sorted(regular.items())), irregular
-
-
-def surviving_points(state: MatchState, seat: str) -> int:
-    """RT-A survivors: not Dead/Unconscious/Sepsitorized (on the table or in
-    HD), plus those evacuated by their deployment edge during Retreat! (RT-6)."""
-    return sum(t.cost for t in state.troopers_of(seat) if not t.out_of_action or t.evacuated)
-
-
 def _seat_view(state: MatchState, seat: SeatState, viewer: str | None) -> SeatView:
-    from .retreat import carries_retreat_marker  # retreat imports turns imports us
-
     mine = seat.seat == viewer
     troopers = state.troopers_of(seat.seat)
     regular, irregular = order_pool(troopers)
@@ -384,15 +351,11 @@ def _impetuous_ids(state: MatchState, viewer: str | None) -> tuple[str, ...]:
 
 
 def _public_results(state: MatchState) -> dict:
-    from .results import organizer_views, result_of  # results imports turns imports us
-
     return {"result": result_of(state), "organizer_views": organizer_views(state)}
 
 
 def _token_facts(state: MatchState, viewer: str | None) -> dict:
     """Only named public keys of the turn are read: it may hold private notes."""
-    from .token_offers import token_offers  # it asks the handlers, which import us
-
     turn = state.turn
     extra = turn.extra if turn else {}
     return {
@@ -403,21 +366,6 @@ def _token_facts(state: MatchState, viewer: str | None) -> dict:
         "s2_deciding": s2_deciding(state),
         "token_uses": open_uses(state, viewer),
         "token_offers": token_offers(state, viewer),
-    }
-
-
-def orders_left(state: MatchState) -> dict:
-    """Regular Orders per Combat Group still in the active player's Pool.
-    Read from the public parts of the turn only (never its private notes)."""
-    turn = state.turn
-    if turn is None:
-        return {}
-    pool = turn.extra.get("pool", {})
-    spent = turn.extra.get("spent", {})
-    cancelled = turn.extra.get("cancelled", {})
-    return {
-        int(group): max(0, count - spent.get(f"group:{group}", 0) - cancelled.get(group, 0))
-        for group, count in sorted(pool.items(), key=lambda item: int(item[0]))
     }
 
 
