@@ -198,6 +198,14 @@ class FullMatch:
         self.end_order(a)
         self.at("round 1: a decoy removed")
 
+        # HE-1: the Hassassin Activates a console; Alice says it needs no roll.
+        self.order(a, "Hassassin Ayyar", "activate")
+        self.at("round 1: an Activate by a Holoecho trooper")
+        a.open()
+        hassassin = self.ids["Hassassin Ayyar"]
+        ok(a, a.submit("AnswerActivateRoll", trooper_id=hassassin, answer="no_roll"))
+        self.end_order(a)
+
         # Kaplan moves: Bob's hidden Ninja shoots (HD-C2 by ARO), Bolt dodges.
         self.order(a, "Kaplan", "move")
         self.aro(b, "Bolt", "dodge")

@@ -87,6 +87,12 @@ class Expectations:
         # Bob learns nothing of which one is real.
         assert gettext("The real one is %(element)s.").split("%")[0] not in b.text
 
+    def round_1_an_activate_by_a_holoecho_trooper(self, a, b):
+        # HE-1: only Alice is asked whether it needs a roll; the Order waits.
+        assert a.can("AnswerActivateRoll", answer="roll")
+        assert a.can("AnswerActivateRoll", answer="no_roll")
+        assert not b.can("AnswerActivateRoll")
+
     def round_1_hidden_deployment_ended_by_an_aro(self, a, b):
         assert HD_NINJA in a.text and "HD-C2" in a.text
         assert gettext("Matches what was sealed at %(time)s.").split("%")[0] in a.text
@@ -114,7 +120,9 @@ class Expectations:
         assert real in b.text
         # RP-2: a 40 mm model replaces a 25 mm marker; only Alice chooses.
         assert a.can("ChooseReplacement", how="edge")
-        assert not b.can("ChooseReplacement")
+        hassassin = b.trooper_id("Hassassin Ayyar")
+        assert not b.can("ChooseReplacement", trooper_id=hassassin)
+        assert not b.can("ReportNoRoom", trooper_id=hassassin)
 
     # round 2 -------------------------------------------------------------------
 
