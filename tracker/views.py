@@ -39,9 +39,15 @@ def rule_message(error: rules.RuleViolation) -> str:
         text = _(error.message) % params if params else _(error.message)
     except (KeyError, TypeError, ValueError):
         text = _(error.message)
-    if error.rule and f"({error.rule})" not in text:
+    if error.rule and not cites(text, error.rule):
         text = f"{text} ({error.rule})"
     return text
+
+
+def cites(text: str, rule: str) -> bool:
+    """Whether `text` already names `rule` anywhere, "(HD-2, TM-E2)" included:
+    the suffix is added once, only to a message that does not cite it."""
+    return re.search(rf"(?<![\w-]){re.escape(rule)}(?![\w-])", text) is not None
 
 
 def _match(code: str) -> Match:

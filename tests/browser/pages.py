@@ -41,8 +41,16 @@ def lock_list(page):
 
 
 def end_phase(page, phase_label):
-    confirm_next_dialog(page)  # TM-S2 may ask first; harmless otherwise
     page.click(f"button:has-text('End {phase_label}')")
+
+
+def first_order_count(first, second):
+    """The first player's first Order Count; the second player's phone then
+    offers TM-S2 and she lets it pass; the first player ends the phase."""
+    first.click("button:has-text('Order Count done')")
+    expect(first.locator("#s2-waiting")).to_be_visible()
+    second.click("button:has-text('No Strategic Use')")
+    end_phase(first, "Tactical Phase")
 
 
 def declare(page, trooper, skill, as_marker=False):

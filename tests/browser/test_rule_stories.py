@@ -11,6 +11,7 @@ from .pages import (
     create_match,
     declare,
     end_phase,
+    first_order_count,
     lock_list,
     report,
 )
@@ -47,7 +48,7 @@ def play_until_orders(server, phone):
     bob.click("text=Seal my deployment")
     expect(alice.locator("#blk-header")).to_contain_text("Round 1 of 3")
 
-    end_phase(alice, "Tactical Phase")
+    first_order_count(alice, bob)
     expect(alice.locator("#blk-header .phase")).to_contain_text("Impetuous Phase")
     end_phase(alice, "Impetuous Phase")
     expect(alice.locator("#blk-header .phase")).to_contain_text("· Orders")

@@ -12,9 +12,9 @@ from tracker.rules.state import (
     INFILTRATION,
     LIEUTENANT_CANDIDATE,
 )
-from tracker.rules.turns import AdvancePhase
 
 from .game import Game, trooper
+from .steps import advance
 
 NINJA_AT = "NINJACANARY behind the blue container, prone, facing north"
 YAOGAT_AT = "YAOGATCANARY in the ruined tower"
@@ -73,15 +73,14 @@ def hidden_holo_game(real: str = "marker2") -> Game:
 
 
 def to_phase(game: Game, phase: str) -> None:
-    seat = game.state.turn.seat
     while game.state.turn.phase != phase:
-        game.do(seat, AdvancePhase(expected=game.state.turn.phase))
+        advance(game)
 
 
 def end_turn(game: Game) -> None:
     seat = game.state.turn.seat
     while game.state.turn.seat == seat:
-        game.do(seat, AdvancePhase(expected=game.state.turn.phase))
+        advance(game)
 
 
 def declare(game: Game, name: str, skill: str, seat: str = "A", **kw):

@@ -40,10 +40,11 @@ from tracker.rules.token_uses import (
     LimitOpponentTokens,
     StrategicSuppressiveFire,
 )
+from tracker.rules.turns import AdvancePhase, DeclineStrategicUse
 from tracker.rules.visibility import redact_log
 
 from .game import Game, trooper
-from .steps import end_turn, set_state, to_phase, to_turn
+from .steps import count_orders, end_turn, set_state, to_phase, to_turn
 
 
 def lists():
@@ -70,6 +71,13 @@ def new_game():
     """Round 1, Alice (seat A) plays first and is in her Tactical Phase."""
     a, b = lists()
     return Game.started(a, b, first="A", seal_b={"hd": {"Ninja": "behind the wall"}})
+
+
+def at_s2():
+    """Alice has made her first Order Count: Bob's TM-S2 moment (TM-S2)."""
+    game = new_game()
+    count_orders(game)
+    return game
 
 
 def tokens(game, seat):
@@ -135,6 +143,9 @@ def test_no_token_is_spent_when_none_are_left():
 def test_the_phone_is_offered_only_the_uses_whose_window_is_open():
     game = new_game()
     assert game.view("A").token_uses == ("TM-E1", "TM-E2", *[f"TM-T{i}" for i in range(1, 7)])
+    assert game.view("B").token_uses == ()
+    count_orders(game)
+    assert game.view("A").token_uses == tuple(f"TM-T{i}" for i in range(1, 7))
     assert game.view("B").token_uses == ("TM-S2",)
     assert game.view(None).token_uses == ()
     to_phase(game, ORDERS)
@@ -193,7 +204,7 @@ def test_tm_s1_reserve_is_sealed_with_the_deployment_in_one_private_event():
 
 
 def test_tm_s2_is_spent_in_the_opponents_turn_as_an_exception_to_tm_0():
-    game = new_game()
+    game = at_s2()
     game.do("B", LimitOpponentTokens())
     assert tokens(game, "B") == 3 and game.state.seat("B").strategic_used
     # It is not one of the active player's tokens for this Turn.
@@ -249,7 +260,7 @@ def test_tm_s2_only_in_the_tactical_phase_of_the_opponents_first_turn(option, co
 
 @pytest.mark.parametrize(("option", "command"), S2_OPTIONS, ids=[o for o, _ in S2_OPTIONS])
 def test_tm_s2_allows_exactly_one_option_once_per_game(option, command):
-    game = new_game()
+    game = at_s2()
     game.do("B", command(game))
     for _other, other_command in S2_OPTIONS:
         with pytest.raises(NotAllowed) as refused:
@@ -259,7 +270,7 @@ def test_tm_s2_allows_exactly_one_option_once_per_game(option, command):
 
 
 def test_tm_s2_cancels_two_regular_orders_from_the_chosen_groups():
-    game = new_game()
+    game = at_s2()
     assert game.view("A").orders_left == {1: 7, 2: 1}
     events = game.do("B", CancelOpponentOrders(groups=["1", "2"]))
     assert all(e.private_to is None for e in events)
@@ -280,7 +291,7 @@ def test_tm_s2_cancels_two_regular_orders_from_the_chosen_groups():
 
 
 def test_tm_s2_may_cancel_both_orders_from_one_group():
-    game = new_game()
+    game = at_s2()
     game.do("B", CancelOpponentOrders(groups=["1", "1"]))
     assert game.view("A").orders_left == {1: 5, 2: 1}
 
@@ -295,14 +306,14 @@ def test_tm_s2_may_cancel_both_orders_from_one_group():
     ],
 )
 def test_tm_s2_cancel_refuses_a_wrong_choice(groups, why):
-    game = new_game()
+    game = at_s2()
     with pytest.raises(InvalidInput, match=why):
         game.do("B", CancelOpponentOrders(groups=groups))
     assert tokens(game, "B") == 4
 
 
 def test_tm_s2_limit_stops_the_opponent_after_one_token_that_turn():
-    game = new_game()
+    game = at_s2()
     game.do("B", LimitOpponentTokens())
     assert game.view("A").token_limit == 1
     to_phase(game, ORDERS)
@@ -319,18 +330,69 @@ def test_tm_s2_limit_stops_the_opponent_after_one_token_that_turn():
     assert tokens(game, "A") == 1
 
 
-def test_tm_s2_ends_the_executive_step_of_that_tactical_phase():
-    """TM-S2 comes after the Order Count, which follows the Executive Use."""
+def test_tm_s2_is_offered_only_at_the_end_of_the_opponents_order_count():
+    """TM-S2 (seed: "al final del Recuento de Órdenes de su adversario"):
+    not during Alice's Executive Use, only once she has made the Order Count."""
+    game = new_game()
+    assert "TM-S2" not in game.view("B").token_uses
+    assert not game.view("B").token_offers
+    with pytest.raises(NotAllowed) as early:
+        game.do("B", LimitOpponentTokens())
+    assert early.value.rule == "TM-S2" and tokens(game, "B") == 4
+    # Executive Use first, and using it does not open TM-S2.
+    game.do("A", ChangeCombatGroup(trooper_id=game.id("Fusilier"), group=2))
+    assert "TM-S2" not in game.view("B").token_uses
+    count_orders(game)
+    assert game.state.turn.phase == TACTICAL and game.view("B").orders_counted
+    assert game.view("B").token_uses == ("TM-S2",)
+    assert game.view("A").s2_deciding == game.view("B").s2_deciding == "B"
+    offers = game.view("B").token_offers
+    assert offers.s2_orders and offers.s2_limit and offers.s2_decline
+
+
+def test_the_order_count_ends_executive_use_and_tm_s2_does_not():
+    """TM-E1 is made in the Executive Use step, before the Order Count; the
+    count ends it, whether Bob then uses TM-S2 or not."""
     game = new_game()
     game.do("A", ChangeCombatGroup(trooper_id=game.id("Fusilier"), group=2))
-    game.do("B", CancelOpponentOrders(groups=["1", "1"]))
+    count_orders(game)
     with pytest.raises(NotAllowed) as refused:
         game.do("A", ChangeCombatGroup(trooper_id=game.id("Kaplan"), group=2))
     assert refused.value.rule == "TM-E1"
+    assert "(TM-E1)" in str(refused.value) and "TM-S2" not in str(refused.value)
+    # In a later Turn, Executive Use is open until that Turn's Order Count.
+    to_turn(game, 2, "A")
+    game.do("A", ChangeCombatGroup(trooper_id=game.id("Kaplan"), group=2))
+    game.do("A", ChangeCombatGroup(trooper_id=game.id("Kaplan"), group=1))
+
+
+def test_the_tactical_phase_waits_for_the_second_players_tm_s2_decision():
+    """TM-S2: the choice is Bob's; Alice cannot end the phase past it, and
+    letting it pass is recorded (once per game, so never asked again)."""
+    game = at_s2()
+    with pytest.raises(NotAllowed) as waiting:
+        game.do("A", AdvancePhase(expected=TACTICAL))
+    assert waiting.value.rule == "TM-S2" and game.state.turn.phase == TACTICAL
+    with pytest.raises(NotAllowed):
+        game.do("A", DeclineStrategicUse())
+    events = game.do("B", DeclineStrategicUse())
+    assert events[0].kind == "StrategicUseDeclined" and events[0].private_to is None
+    assert tokens(game, "B") == 4 and game.view("A").s2_deciding is None
+    with pytest.raises(NotAllowed):
+        game.do("B", LimitOpponentTokens())
+    game.do("A", AdvancePhase(expected=TACTICAL))
+    assert game.state.turn.phase != TACTICAL
+
+
+def test_after_tm_s2_is_used_the_first_player_ends_the_tactical_phase():
+    game = at_s2()
+    game.do("B", LimitOpponentTokens())
+    game.do("A", AdvancePhase(expected=TACTICAL))
+    assert game.state.turn.phase != TACTICAL
 
 
 def test_tm_s2_suppressive_fire_cancels_a_marker_without_declaring_an_order():
-    game = new_game()
+    game = at_s2()
     game.state = game.state.with_trooper(game.id("Alguacil"), marker=True)
     events = game.do("B", StrategicSuppressiveFire(trooper_id=game.id("Alguacil")))
     assert [e.kind for e in events] == ["CommandTokenSpent", "SuppressiveFireEntered"]
@@ -343,7 +405,7 @@ def test_tm_s2_suppressive_fire_cancels_a_marker_without_declaring_an_order():
 def test_tm_s2_suppressive_fire_never_names_a_hidden_trooper_before_its_reveal():
     """HD-C2 + TM-S2: a hidden trooper may enter Suppressive Fire; the reveal
     of its Hidden Deployment comes first. (This used to pass on a refusal.)"""
-    game = new_game()
+    game = at_s2()
     events = game.do("B", StrategicSuppressiveFire(trooper_id=game.id("Ninja")))
     kinds = [e.kind for e in events]
     assert kinds == [
@@ -358,7 +420,7 @@ def test_tm_s2_suppressive_fire_never_names_a_hidden_trooper_before_its_reveal()
 
 
 def test_tm_s2_suppressive_fire_needs_a_trooper_in_the_fight():
-    game = new_game()
+    game = at_s2()
     set_state(game, "Alguacil", DEAD, by="B")
     with pytest.raises(NotAllowed) as refused:
         game.do("B", StrategicSuppressiveFire(trooper_id=game.id("Alguacil")))
@@ -706,6 +768,7 @@ def test_wip_reroll_needs_the_skill_and_the_right_target(use, actor, target, com
 def test_tokens_spent_and_replay_agree():
     game = new_game()
     game.do("A", ChangeCombatGroup(trooper_id=game.id("Fusilier"), group=2))
+    count_orders(game)
     game.do("B", CancelOpponentOrders(groups=["1", "1"]))
     to_phase(game, ORDERS)
     game.do("A", CoordinatedOrder(trooper_ids=[game.id("Kaplan"), game.id("Cubed")]))
@@ -717,7 +780,7 @@ def test_tokens_spent_and_replay_agree():
 def test_the_strategic_use_is_made_once_per_game():
     """A player who already made a Strategic Use (TM-S1 or TM-S2) may not make
     another, even in a window that is open (TM-S2)."""
-    game = new_game()
+    game = at_s2()
     game.state = game.state.with_seat("B", strategic_used=True)
     with pytest.raises(NotAllowed, match="once per game") as refused:
         game.do("B", LimitOpponentTokens())

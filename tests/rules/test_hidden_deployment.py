@@ -7,10 +7,18 @@ from tracker.rules.orders import ReportOutcome
 from tracker.rules.retreat import RETREAT_ENTERED
 from tracker.rules.sealing import RevealSecret, SealDeployment
 from tracker.rules.setup import SetInitiative
-from tracker.rules.state import CAMOUFLAGE, HD_POSITION, HOLOECHO, IMPETUOUS_PHASE, ORDERS, STATES
+from tracker.rules.state import (
+    CAMOUFLAGE,
+    HD_POSITION,
+    HOLOECHO,
+    IMPETUOUS,
+    IMPETUOUS_PHASE,
+    ORDERS,
+    STATES,
+)
 from tracker.rules.token_tactical import CoordinatedOrder
 from tracker.rules.token_uses import ChangeCombatGroup
-from tracker.rules.visibility import player_view
+from tracker.rules.visibility import player_view, redact_log
 
 from .game import Game, trooper
 from .hidden_games import (
@@ -247,6 +255,9 @@ def _army_retreats(game):
 
 
 def _activated_in_impetuous_phase(game):
+    # Only a trooper with an Impetuous Order acts in the Impetuous Phase.
+    ninja = game.trooper("Ninja")
+    game.state = game.state.with_trooper(ninja.id, traits=ninja.traits | {IMPETUOUS})
     to_phase(game, IMPETUOUS_PHASE)
     declare(game, "Ninja", "move")
 
@@ -427,6 +438,27 @@ def test_when_hd_ends_a_holoecho_trooper_checks_coherency_faq():
     assert game.trooper("Spectre").holoechoes == ()
 
 
+def test_when_hd_ends_bob_reads_the_three_written_holoecho_positions_not_the_real_one():
+    """FAQ HD + Holoecho: the three positions are on the table for Bob to
+    check; which one is real stays sealed (the same text whatever is real)."""
+    lines = {}
+    for real in ("model", "marker2"):
+        game = hidden_holo_game(real=real)
+        report(game, "discovered", "Spectre", by="A")
+        line = [
+            line
+            for line in redact_log(enumerate(game.events, 1), "B")
+            if line.kind == "HiddenDeploymentEnded"
+        ][-1]
+        text = line.message % line.params
+        for where in ("HEMODELCANARY roof", "HEONECANARY street", "HETWOCANARY tower"):
+            assert where in text
+        assert "real" not in line.params.get("positions", {})
+        lines[real] = text
+        assert not secret(game, "Spectre", HOLOECHO).revealed
+    assert lines["model"] == lines["marker2"]
+
+
 def test_hidden_holoecho_trooper_that_becomes_impetuous_ends_both_in_order():
     game = hidden_holo_game()
     events = report(game, "impetuous", "Spectre", by="A")
@@ -457,7 +489,6 @@ def test_a_marker_left_by_hd_c3_that_attacks_is_replaced_by_its_model():
     the model on the table, with the replacement explained (RP-1/RP-2)."""
     from tracker.rules.orders import DeclareSkill, EndOrder
     from tracker.rules.state import CAMOUFLAGE, HIDDEN_DEPLOYMENT, ORDERS
-    from tracker.rules.turns import AdvancePhase
 
     from .game import Game, trooper
 
@@ -470,8 +501,7 @@ def test_a_marker_left_by_hd_c3_that_attacks_is_replaced_by_its_model():
         [trooper("Fusilier", 10)],
         seal_a={"lieutenant": "Kaplan", "hd": {"Ninja": "roof"}},
     )
-    while game.state.turn.phase != ORDERS:
-        game.do("A", AdvancePhase(expected=game.state.turn.phase))
+    to_phase(game, ORDERS)
     game.do("A", DeclareSkill(trooper_id=game.id("Ninja"), skill="cautious_move", as_marker=True))
     game.do("A", EndOrder())
     assert game.trooper("Ninja").marker
@@ -481,3 +511,19 @@ def test_a_marker_left_by_hd_c3_that_attacks_is_replaced_by_its_model():
     events = game.do("A", DeclareSkill(trooper_id=game.id("Ninja"), skill="bs_attack"))
     assert not game.trooper("Ninja").marker
     assert "MarkerRevealed" in game.kinds(events) and "ElementReplaced" in game.kinds(events)
+
+
+def test_successfully_discovered_needs_something_to_discover_hd_c1_he_5():
+    """HD-C1, HE-5: a Discover finds a hidden trooper, a marker or a Holoecho;
+    a report on a plain model is refused with a reason, and nothing is logged."""
+    game = started()
+    to_phase(game, ORDERS)
+    before = len(game.events)
+    with pytest.raises(NotAllowed) as refused:
+        report(game, "discovered", "Kaplan", by="B")
+    assert "nothing to Discover" in str(refused.value) and refused.value.rule == "HE-5"
+    assert len(game.events) == before
+    # The same report on a Holoecho, or by its owner on a hidden trooper, stands.
+    report(game, "discovered", "Hassassin", element="marker2", by="B")
+    report(game, "discovered", "Ninja", by="A")
+    assert not game.trooper("Ninja").hidden

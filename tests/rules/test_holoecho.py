@@ -4,7 +4,12 @@ import pytest
 
 from tracker.rules.conditions import SetTrooperState
 from tracker.rules.errors import InvalidInput, NotAllowed
-from tracker.rules.holoecho import ActivateHoloecho, PlaceHoloechoToken, refuse_fireteam
+from tracker.rules.holoecho import (
+    ActivateHoloecho,
+    AnswerActivateRoll,
+    PlaceHoloechoToken,
+    refuse_fireteam,
+)
 from tracker.rules.orders import DeclareSkill
 from tracker.rules.retreat import RETREAT_ENTERED
 from tracker.rules.sealing import RevealSecret
@@ -140,10 +145,55 @@ def test_activation_needs_a_well_formed_seal():
 
 
 def test_decoys_are_idle_on_activate_and_nothing_is_revealed_he_1():
-    """HE-1."""
+    """HE-1: an Activate that needs no roll keeps Holoecho."""
     game = in_orders()
     events = declare(game, "Hassassin", "activate")
     assert of_kind(events, "DecoysIdle")[0].rule == "HE-1"
+    game.do("A", AnswerActivateRoll(trooper_id=game.id("Hassassin"), answer="no_roll"))
+    end_order(game)
+    assert not secret(game, "Hassassin", HOLOECHO).revealed
+
+
+def test_activate_by_a_holoecho_asks_its_player_whether_it_needs_a_roll_he_1_he_c1():
+    """HE-1, then HE-C1 when the Activate needs a roll: the question is a
+    choice kept for its owner, and the Order cannot end before the answer."""
+    game = in_orders(real="marker2")
+    hassassin = game.id("Hassassin")
+    events = declare(game, "Hassassin", "activate")
+    asked = of_kind(events, "ActivateRollAsked")
+    assert asked and asked[0].rule == "HE-1" and asked[0].private_to is None
+    assert [(c.kind, c.rule) for c in game.view("A").my_choices] == [("activate_roll", "HE-1")]
+    assert game.view("B").my_choices == ()
+    with pytest.raises(NotAllowed) as too_early:
+        end_order(game)
+    assert too_early.value.rule == "HE-1"
+    with pytest.raises(NotAllowed):
+        game.do("B", AnswerActivateRoll(trooper_id=hassassin, answer="roll"))
+    with pytest.raises(InvalidInput):
+        game.do("A", AnswerActivateRoll(trooper_id=hassassin, answer=""))
+    events = game.do("A", AnswerActivateRoll(trooper_id=hassassin, answer="roll"))
+    assert of_kind(events, "HoloechoCancelled")[0].rule == "HE-C1"
+    assert game.view("A").choices == ()
+    end_order(game)
+    revealed = secret(game, "Hassassin", HOLOECHO)
+    assert revealed.revealed and revealed.revealed_rule == "HE-C1"
+
+
+def test_activate_of_a_trooper_without_holoecho_asks_nothing():
+    game = in_orders()
+    events = declare(game, "Kaplan", "activate")
+    assert not of_kind(events, "ActivateRollAsked") and game.view("A").choices == ()
+    end_order(game)
+
+
+def test_cautious_movement_keeps_holoecho_and_says_why_he_c2():
+    """HE-C2: the one Entire Order that does not end Holoecho."""
+    game = in_orders()
+    events = declare(game, "Hassassin", "cautious_move")
+    kept = of_kind(events, "HoloechoKept")
+    assert kept and kept[0].rule == "HE-C2" and kept[0].private_to is None
+    assert "Cautious Movement" in kept[0].describe()[0]
+    assert not of_kind(events, "HoloechoCancelled")
     end_order(game)
     assert not secret(game, "Hassassin", HOLOECHO).revealed
 

@@ -23,6 +23,7 @@ from tracker.rules.state import (
 from tracker.rules.turns import AdvancePhase
 
 from .game import Game, trooper
+from .steps import advance, to_phase
 
 
 def two_lists():
@@ -163,8 +164,10 @@ def test_turn_phases_run_tactical_impetuous_orders_states_then_other_player():
     seen = []
     while game.state.turn.seat == "A":
         seen.append(game.state.turn.phase)
-        game.do("A", AdvancePhase(expected=game.state.turn.phase))
-    assert seen == ["tactical", "impetuous", "orders", "states"]
+        advance(game)
+    # The first tap in the Tactical Phase is its Order Count (then Bob lets
+    # TM-S2 pass), the second ends it.
+    assert seen == ["tactical", "tactical", "impetuous", "orders", "states"]
     assert game.state.turn.seat == "B" and game.state.turn.round == 1
 
 
@@ -179,7 +182,7 @@ def test_match_ends_after_the_last_round():
     game = Game.started([trooper("X", 10)], [trooper("Y", 10)], rounds=1)
     for seat in ("A", "B"):
         while game.state.phase == PLAYING and game.state.turn.seat == seat:
-            game.do(seat, AdvancePhase(expected=game.state.turn.phase))
+            advance(game)
     assert game.state.phase == FINISHED
 
 
@@ -215,9 +218,7 @@ def test_only_the_author_of_a_step_can_undo_it():
 
 def test_orders_spend_the_pool_of_the_troopers_combat_group():
     game = Game.started([trooper("X", 10), trooper("W", 10, group=2)], [trooper("Y", 10)])
-    game.do("A", AdvancePhase(expected=TACTICAL))
-    game.do("A", AdvancePhase(expected=game.state.turn.phase))
-    assert game.state.turn.phase == ORDERS
+    to_phase(game, ORDERS)
     game.do("A", DeclareSkill(trooper_id=game.id("X"), skill="move"))
     game.do("A", DeclareSkill(trooper_id=game.id("X"), skill="move"))
     game.do("A", EndOrder())

@@ -13,7 +13,7 @@ from tracker.rules.replacement import (
 )
 from tracker.rules.state import IMMOBILIZED_A, ORDERS
 
-from .hidden_games import declare, end_order, of_kind, report, started, to_phase
+from .hidden_games import declare, end_order, end_turn, of_kind, report, started, to_phase
 
 
 def holoecho_ended_on_a_marker(silhouette=2, real="marker1"):
@@ -90,7 +90,7 @@ def test_no_room_for_a_mandatory_replacement_immobilizes_until_the_room_changes_
     """RP-3."""
     game = holoecho_ended_on_a_marker()
     hassassin = game.id("Hassassin")
-    events = game.do("B", ReportNoRoom(trooper_id=hassassin))
+    events = game.do("A", ReportNoRoom(trooper_id=hassassin))
     assert events[0].rule == "RP-3"
     trooper = game.trooper("Hassassin")
     assert IMMOBILIZED_A in trooper.tokens and trooper.no_room
@@ -146,3 +146,70 @@ def test_failed_infiltration_on_the_table_edge_is_no_replacement_hd_4_rp():
     )
     game.do("A", ReportOutcome(outcome="infiltration_failed", trooper_id=game.id("Yaogat")))
     assert game.trooper("Yaogat").replaced == ""
+
+
+# ------------------------------------------------ who places, and when (RP)
+
+
+def test_only_the_owner_resolves_a_placement_rp_2_rp_3():
+    """RP-2, RP-3: the opponent can neither choose nor immobilize."""
+    game = holoecho_ended_on_a_marker(silhouette=5)
+    hassassin = game.id("Hassassin")
+    with pytest.raises(NotAllowed) as choose:
+        game.do("B", ChooseReplacement(trooper_id=hassassin, how="centre"))
+    with pytest.raises(NotAllowed) as no_room:
+        game.do("B", ReportNoRoom(trooper_id=hassassin))
+    assert choose.value.rule == "RP-2" and no_room.value.rule == "RP-3"
+    assert IMMOBILIZED_A not in game.trooper("Hassassin").tokens
+    assert game.state.choice("placement", hassassin) is not None
+
+
+def test_a_placement_left_open_is_kept_in_the_state_until_its_owner_makes_it_rp_2():
+    """RP-2: the choice is state, not a log line; three Orders later it is
+    still on the owner's phone only, and it goes once made."""
+    game = holoecho_ended_on_a_marker(silhouette=5)
+    hassassin = game.id("Hassassin")
+    declare(game, "Kaplan", "move")
+    end_order(game)
+    end_turn(game)
+    for name in ("Fusilier", "Bolt"):
+        to_phase(game, ORDERS)
+        declare(game, name, "move", seat="B")
+        end_order(game)
+    mine = game.view("A").my_choices
+    assert [(c.kind, c.trooper_id, c.rule) for c in mine] == [("placement", hassassin, "RP-2")]
+    assert game.view("B").my_choices == ()
+    awaited = game.view("B").awaited_choices
+    assert [(c.seat, c.rule, c.trooper_id, c.trooper_name) for c in awaited] == [
+        ("A", "RP-2", "", "")
+    ]
+    events = game.do("A", ChooseReplacement(trooper_id=hassassin, how="edge"))
+    assert events[0].kind == "ReplacementChosen" and events[0].private_to is None
+    assert game.view("A").choices == () and game.view("B").choices == ()
+    # Made once: neither a second choice nor a late "no room".
+    with pytest.raises(NotAllowed):
+        game.do("A", ReportNoRoom(trooper_id=hassassin))
+
+
+def test_rp_1_placement_is_confirmed_centre_on_centre_or_reported_without_room():
+    """RP-1 leaves only RP-3 open: placed as it was, or no room."""
+    game = holoecho_ended_on_a_marker(silhouette=2)
+    hassassin = game.id("Hassassin")
+    assert [c.rule for c in game.view("A").my_choices] == ["RP-1"]
+    game.do("A", ChooseReplacement(trooper_id=hassassin, how="centre"))
+    assert game.view("A").choices == ()
+    assert game.trooper("Hassassin").replacement_choice == "centre"
+
+
+def test_a_hidden_deployment_placement_is_pending_for_its_owner_rp_1_rp_3():
+    """HD-C2 places the model on the written point (RP-1); RP-3 stays open
+    to its owner only, and only until it is placed."""
+    game = started()
+    to_phase(game, ORDERS)
+    declare(game, "Ninja", "move")
+    ninja = game.id("Ninja")
+    assert [(c.trooper_id, c.rule) for c in game.view("A").my_choices] == [(ninja, "RP-1")]
+    with pytest.raises(NotAllowed):
+        game.do("B", ReportNoRoom(trooper_id=ninja))
+    game.do("A", ReportNoRoom(trooper_id=ninja))
+    assert game.trooper("Ninja").no_room and game.view("A").choices == ()

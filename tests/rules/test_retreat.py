@@ -8,6 +8,7 @@ from tracker.rules.errors import NotAllowed
 from tracker.rules.orders import DeclareAro, DeclareSkill, EndOrder
 from tracker.rules.queries import surviving_points
 from tracker.rules.retreat import EvacuateTrooper, RetreatDeclared
+from tracker.rules.sealing import RevealSecret
 from tracker.rules.state import (
     COURAGE,
     DEAD,
@@ -26,7 +27,7 @@ from tracker.rules.state import (
 from tracker.rules.token_tactical import CoordinatedOrder, IgnoreRetreat
 
 from .game import Game, trooper
-from .steps import end_turn, set_state, to_phase, to_turn
+from .steps import advance, end_turn, set_state, to_phase, to_turn
 
 
 def army(kept=10, other=15, big=75, traits=()):
@@ -129,13 +130,18 @@ def test_rt_a_the_declaration_carries_no_points():
 # ------------------------------------------------------------------ RT-1
 
 
-def test_rt_1_retreat_is_loss_of_lieutenant_and_reveals_the_lieutenant():
+def test_rt_1_retreat_is_loss_of_lieutenant_and_keeps_who_the_lieutenant_is_private():
+    """RT-1 says only that the army is in Loss of Lieutenant: who the
+    Lieutenant was stays sealed until a rule or its owner reveals it."""
     game = in_retreat()
     assert game.state.seat("A").loss_of_lieutenant
-    revealed = [e for e in game.events if e.kind == "SecretRevealed"]
-    assert [(e.secret_kind, e.rule, e.private_to) for e in revealed] == [
-        ("lieutenant", "RT-1", None)
-    ]
+    assert game.view("B").seat("A").loss_of_lieutenant
+    assert not [e for e in game.events if e.kind == "SecretRevealed"]
+    seen = next(s for s in game.view("B").seat("A").secrets if s.kind == "lieutenant")
+    assert seen.payload is None and seen.trooper_id is None and not seen.revealed
+    # The owner still may reveal it by hand.
+    mine = next(s for s in game.view("A").seat("A").secrets if s.kind == "lieutenant")
+    game.do("A", RevealSecret(secret_id=mine.id))
     seen = next(s for s in game.view("B").seat("A").secrets if s.kind == "lieutenant")
     assert seen.payload["name"] == "Lieutenant" and seen.verified
 
@@ -228,15 +234,14 @@ def test_rt_4_no_impetuous_phase_in_retreat():
     phases = []
     while game.state.turn.seat == "A":
         phases.append(game.state.turn.phase)
-        end = game.state.turn.phase
-        game.do("A", rules.COMMAND_TYPES["AdvancePhase"](expected=end))
+        advance(game)
     assert IMPETUOUS_PHASE in phases
     set_state(game, "Big", DEAD, by="B")
     to_turn(game, 2, "A")
     phases = []
     while game.state.turn.seat == "A":
         phases.append(game.state.turn.phase)
-        game.do("A", rules.COMMAND_TYPES["AdvancePhase"](expected=game.state.turn.phase))
+        advance(game)
     assert phases == [TACTICAL, ORDERS, "states"]
 
 

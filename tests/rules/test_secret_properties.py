@@ -45,7 +45,7 @@ from tracker.rules.state import (
     SEATS,
     other_seat,
 )
-from tracker.rules.turns import AdvancePhase
+from tracker.rules.turns import AdvancePhase, DeclineStrategicUse
 from tracker.rules.visibility import player_view, redact_log
 
 KINDS = {
@@ -98,7 +98,6 @@ FIRED_BY = {
     "HE-C5": {"ReportOutcome"},
     "HE-C6": {"ReportOutcome", "EndOrder", "DeclareSkill", "AdvancePhase"},
     "HE-C7": {"ReportOutcome"},
-    "RT-1": {"AdvancePhase"},
 }
 
 
@@ -209,7 +208,12 @@ def candidates(state, counter):
     turn = state.turn
     active, reactive = turn.seat, other_seat(turn.seat)
     troopers = list(state.troopers.values())
-    families = {"advance": [(active, AdvancePhase(expected=turn.phase))]}
+    families = {
+        "advance": [
+            (active, AdvancePhase(expected=turn.phase)),
+            (reactive, DeclineStrategicUse()),  # TM-S2 moment after the Order Count
+        ]
+    }
     declare = families.setdefault("declare", [])
     for t in state.troopers_of(active):
         for skill in SKILLS:
@@ -294,7 +298,13 @@ def sealed_canaries(state, seat):
     for secret in state.secrets_of(seat):
         if secret.revealed:
             continue
+        trooper = state.troopers.get(secret.trooper_id or "")
         for value in re.findall(r"[A-Z]*POSCANARY[A-Z]\d+\w*", repr(dict(secret.payload))):
+            # FAQ (HD + Holoecho): the three written Holoecho positions are on
+            # the table once Hidden Deployment ends; only which one is real
+            # stays sealed (the twins check that).
+            if value.startswith("HEPOS") and trooper is not None and not trooper.hidden:
+                continue
             words.add(value)
     for trooper in state.troopers_of(seat):
         if trooper.hidden:

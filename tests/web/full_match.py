@@ -176,7 +176,10 @@ class FullMatch:
 
     def round_1_alice(self) -> None:
         a, b = self.a, self.b
-        # TM-S2: Bob limits Alice to one Command Token this Turn.
+        # Alice's Order Count ends her Executive Use; at its end, TM-S2: Bob
+        # limits Alice to one Command Token this Turn.
+        self.advance(a, "tactical")
+        self.at("round 1: Alice's Order Count made")
         b.open()
         ok(b, b.submit("LimitOpponentTokens"))
         self.at("round 1: after TM-S2")
@@ -194,6 +197,14 @@ class FullMatch:
         self.report(b, "saving_roll", "Hassassin Ayyar", "marker2")  # HE-D3
         self.end_order(a)
         self.at("round 1: a decoy removed")
+
+        # HE-1: the Hassassin Activates a console; Alice says it needs no roll.
+        self.order(a, "Hassassin Ayyar", "activate")
+        self.at("round 1: an Activate by a Holoecho trooper")
+        a.open()
+        hassassin = self.ids["Hassassin Ayyar"]
+        ok(a, a.submit("AnswerActivateRoll", trooper_id=hassassin, answer="no_roll"))
+        self.end_order(a)
 
         # Kaplan moves: Bob's hidden Ninja shoots (HD-C2 by ARO), Bolt dodges.
         self.order(a, "Kaplan", "move")

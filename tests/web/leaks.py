@@ -1117,9 +1117,17 @@ class Table:
     def to_orders(self) -> None:
         """Most matches skip straight to the Orders Phase of the first Player
         Turn (where declarations end secrets), by the active player's taps."""
-        for _ in range(2):
+        for _ in range(4):
             seat = self.active_seat()
             form = self.first_form(seat, "AdvancePhase") if seat else None
+            if seat and form is None:
+                # After the first Order Count the opponent decides on TM-S2.
+                other = "B" if seat == "A" else "A"
+                decline = self.first_form(other, "DeclineStrategicUse")
+                if decline is None:
+                    return
+                self.tap(other, decline)
+                continue
             if form is None or "orders" in (form.fields[0].value if form.fields else ""):
                 return
             self.tap(seat, form)

@@ -101,17 +101,39 @@ def seal_both(a: Phone, b: Phone, holoecho="marker2", position=CANARY_POSITION):
     return ids
 
 
-def to_orders(a: Phone):
-    """End the Tactical and Impetuous Phases from the active phone."""
+def let_s2_pass(b: Phone | None) -> None:
+    """The second player, asked at the end of the first Order Count, makes no
+    Strategic Use (TM-S2) by tapping the form her phone shows."""
+    if b is None:
+        return
+    b.open()
+    if b.can("DeclineStrategicUse"):
+        ok(b, b.submit("DeclineStrategicUse"))
+
+
+def to_orders(a: Phone, b: Phone | None = None):
+    """End the Tactical and Impetuous Phases from the active phone. The first
+    tap in the Tactical Phase is the Order Count; in the first Turn of the
+    match the opponent's phone `b` then lets TM-S2 pass."""
     a.open()
-    for phase in ("tactical", "impetuous"):
-        if a.can("AdvancePhase", expected=phase):
-            ok(a, a.submit("AdvancePhase", expected=phase))
+    for _ in range(4):
+        phase = next(
+            (p for p in ("tactical", "impetuous") if a.can("AdvancePhase", expected=p)), ""
+        )
+        if not phase:
+            let_s2_pass(b)
+            a.open()
+            phase = next(
+                (p for p in ("tactical", "impetuous") if a.can("AdvancePhase", expected=p)), ""
+            )
+            if not phase:
+                return
+        ok(a, a.submit("AdvancePhase", expected=phase))
 
 
 def started(holoecho="marker1", **match):
     a, b = set_up(**match)
     ids = seal_both(a, b, holoecho=holoecho)
-    to_orders(a)
+    to_orders(a, b)
     b.open()
     return a, b, ids

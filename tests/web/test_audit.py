@@ -158,7 +158,9 @@ def test_a_secret_sealed_after_the_organizer_looked_stays_sealed_until_opened_ag
 ):
     a, b = playing(alice, bob)
     carol.post(f"/organizer/matches/{a.match.code}/open/")
-    assert error_of(b.raw_post("SealNote", label="Classified", text="note-canary-after-view")) is None
+    assert (
+        error_of(b.raw_post("SealNote", label="Classified", text="note-canary-after-view")) is None
+    )
     assert "note-canary-after-view" not in audit_page(carol, a.match)
     carol.post(f"/organizer/matches/{a.match.code}/open/")
     assert "note-canary-after-view" in audit_page(carol, a.match)

@@ -13,7 +13,7 @@ from tracker.models import Match
 from tracker.reading import load_state
 from tracker.rules.orders import DeclareAro
 
-from .phone_flows import lists_locked, ok, seated
+from .phone_flows import lists_locked, ok, seated, to_orders
 
 POSITION = "Bob's sniper nest: behind the water tower, prone"
 
@@ -78,9 +78,7 @@ def test_aro_against_an_ordinary_trooper_and_hd_c2_by_aro_from_the_rendered_form
     b.open()
     sniper = b.trooper_id("Sniper")
     ok(b, b.submit("SealDeployment", lieutenant="Fusilier", **{f"hd_position_{sniper}": POSITION}))
-    a.open()
-    for phase in ("tactical", "impetuous"):
-        ok(a, a.submit("AdvancePhase", expected=phase))
+    to_orders(a, b)
     ok(a, a.submit("DeclareSkill", trooper_id="Kaplan", skill="move"))
 
     b.open()

@@ -54,10 +54,21 @@ class Expectations:
     def round_1_alice_s_tactical_phase(self, a, b):
         assert tokens_shown(3) in a.text  # TM-S1 spent
         assert gettext("Your turn") in a.text and gettext("You are reactive") in b.text
-        assert b.can("LimitOpponentTokens") and not a.can("LimitOpponentTokens")
+        # TM-S2 waits for the end of Alice's Order Count.
+        assert not b.can("LimitOpponentTokens") and not a.can("LimitOpponentTokens")
+
+    def round_1_alice_s_order_count_made(self, a, b):
+        assert b.can("LimitOpponentTokens") and b.can("DeclineStrategicUse")
+        assert not a.can("AdvancePhase") and not a.can("LimitOpponentTokens")
 
     def round_1_after_tm_s2(self, a, b):
-        limit = gettext("TM-S2: at most %(limit)s Command Token this Turn (%(spent)s spent).")
+        limit = ngettext(
+            "TM-S2: your opponent limited you to %(limit)s Command Token this Turn "
+            "(%(spent)s spent).",
+            "TM-S2: your opponent limited you to %(limit)s Command Tokens this Turn "
+            "(%(spent)s spent).",
+            1,
+        )
         assert limit % {"limit": 1, "spent": 0} in a.text
         assert tokens_shown(3) in b.text
 
@@ -75,6 +86,12 @@ class Expectations:
             assert "HE-D3" in phone.text
         # Bob learns nothing of which one is real.
         assert gettext("The real one is %(element)s.").split("%")[0] not in b.text
+
+    def round_1_an_activate_by_a_holoecho_trooper(self, a, b):
+        # HE-1: only Alice is asked whether it needs a roll; the Order waits.
+        assert a.can("AnswerActivateRoll", answer="roll")
+        assert a.can("AnswerActivateRoll", answer="no_roll")
+        assert not b.can("AnswerActivateRoll")
 
     def round_1_hidden_deployment_ended_by_an_aro(self, a, b):
         assert HD_NINJA in a.text and "HD-C2" in a.text
@@ -103,7 +120,9 @@ class Expectations:
         assert real in b.text
         # RP-2: a 40 mm model replaces a 25 mm marker; only Alice chooses.
         assert a.can("ChooseReplacement", how="edge")
-        assert not b.can("ChooseReplacement")
+        hassassin = b.trooper_id("Hassassin Ayyar")
+        assert not b.can("ChooseReplacement", trooper_id=hassassin)
+        assert not b.can("ReportNoRoom", trooper_id=hassassin)
 
     # round 2 -------------------------------------------------------------------
 

@@ -307,7 +307,8 @@ def test_a_nul_character_never_reaches_what_is_stored(scene):
     database holds, so that SQLite runs catch it too."""
     a, b = scene.matches["playing"]
     assert (
-        error_of(a.raw_post("ProposeResult", objective_a=5, objective_b=3, army_a=90, army_b=80)) is None
+        error_of(a.raw_post("ProposeResult", objective_a=5, objective_b=3, army_a=90, army_b=80))
+        is None
     )
     proposal = Match.objects.get(pk=a.match.pk).seq
     assert error_of(b.raw_post("DisputeResult", proposal=proposal, reason="too\x00many")) is None

@@ -258,6 +258,8 @@ def script(twin: Twin) -> list:
         twin.bob_act("RevealSecret", refused=True, secret_id="abcdef123456")
 
     def alice_to_orders():
+        twin.alice_act("AdvancePhase", expected="tactical")  # the Order Count
+        twin.bob_act("DeclineStrategicUse")  # TM-S2 passes
         twin.alice_act("AdvancePhase", expected="tactical")
         twin.alice_act("AdvancePhase", expected="impetuous")
 

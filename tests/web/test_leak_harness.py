@@ -343,6 +343,8 @@ def test_a_reserve_deployed_in_hidden_deployment_is_not_named_when_deployment_en
     assert not state.troopers[ids[CANARY_NINJA]].reserved  # deployed, hidden
     # The Ninja can act: declaring places it (HD-C2), and then its reserve seal
     # opens too, with its proof.
+    a.raw_post("AdvancePhase", expected="tactical")  # the Order Count
+    b.raw_post("DeclineStrategicUse")  # TM-S2 passes
     a.raw_post("AdvancePhase", expected="tactical")
     a.raw_post("AdvancePhase", expected="impetuous")
     assert error_of(a.raw_post("DeclareSkill", trooper_id=ids[CANARY_NINJA], skill="move")) is None

@@ -19,6 +19,7 @@ from asgiref.sync import sync_to_async
 from tests.scale.servers import blocks_of, seq_of
 from tracker.models import Match, MatchEvent
 from tracker.reading import load_state
+from tracker.rules.command_tokens import s2_deciding
 from tracker.rules.state import NORMAL, PRONE, STUNNED, UNCONSCIOUS
 
 from .flows import seal_both, set_up
@@ -99,6 +100,8 @@ class Table:
             )
         elif roll < 0.65:
             response = self._act(phone, "UndoLastStep")
+        elif roll < 0.8 and s2_deciding(state) == phone.letter:
+            response = self._act(phone, "DeclineStrategicUse")  # TM-S2 passes
         elif roll < 0.8 and state.turn is not None:
             response = self._act(phone, "AdvancePhase", expected=state.turn.phase)
         else:

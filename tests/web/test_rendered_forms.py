@@ -148,6 +148,10 @@ def test_the_walker_fails_a_form_the_server_cannot_build(monkeypatch):
     match.deploy()
     a, b = match.a, match.b
     a.open()
+    a.submit("AdvancePhase", expected="tactical")  # the Order Count
+    b.open()
+    b.submit("DeclineStrategicUse")  # TM-S2 passes
+    a.open()
     a.submit("AdvancePhase", expected="tactical")
     a.submit("AdvancePhase", expected="impetuous")
     a.submit("DeclareSkill", trooper_id="Kaplan", skill="move")

@@ -4,6 +4,7 @@ their phones; a disagreement marks the match disputed for the organizer."""
 import pytest
 
 from tests.rules.game import Game, trooper
+from tests.rules.steps import advance
 from tests.web.organizer_table import fresh, playing, text_of
 from tests.web.organizer_table import play_out as play_out_phones
 from tests.web.table import error_of
@@ -12,7 +13,6 @@ from tracker.reading import load_state
 from tracker.rules.errors import InvalidInput, NotAllowed
 from tracker.rules.results import ConfirmResult, DisputeResult, ProposeResult, result_of
 from tracker.rules.state import FINISHED, LIEUTENANT_CANDIDATE, PLAYING
-from tracker.rules.turns import AdvancePhase
 
 
 def started_game():
@@ -31,7 +31,7 @@ def propose(game, seat, op=(7, 3), ap=(150, 90)):
 def play_to_the_end(game, limit=50):
     while game.state.phase == PLAYING and limit:
         limit -= 1
-        game.do(game.state.turn.seat, AdvancePhase(expected=game.state.turn.phase))
+        advance(game)
 
 
 # ------------------------------------------------------------ pure rules
@@ -156,7 +156,10 @@ def test_both_players_confirm_the_result_from_their_phones(alice, bob):
 def test_time_called_a_confirmed_result_finishes_a_match_in_play(alice, bob):
     a, b = playing(alice, bob, rounds=3)
     assert error_of(propose_on_phone(b, op=(4, 6))) is None
-    assert error_of(a.raw_post("ConfirmResult", proposal=fresh(a.match).result["proposal_seq"])) is None
+    assert (
+        error_of(a.raw_post("ConfirmResult", proposal=fresh(a.match).result["proposal_seq"]))
+        is None
+    )
     assert fresh(a.match).status == Match.Status.FINISHED
     assert load_state(fresh(a.match)).phase == FINISHED
 
@@ -185,7 +188,10 @@ def test_a_disagreement_marks_the_match_disputed_on_the_organizers_list(alice, b
 def test_disputed_stays_disputed(alice, bob, carol):
     a, b = playing(alice, bob, rounds=3)
     assert error_of(propose_on_phone(a)) is None
-    assert error_of(b.raw_post("DisputeResult", proposal=fresh(a.match).result["proposal_seq"])) is None
+    assert (
+        error_of(b.raw_post("DisputeResult", proposal=fresh(a.match).result["proposal_seq"]))
+        is None
+    )
     carol.post(f"/organizer/matches/{a.match.code}/open/")
     play_out_phones(a, b)
     assert load_state(fresh(a.match)).phase == FINISHED

@@ -11,7 +11,7 @@ from django.http import QueryDict
 from django.template.loader import render_to_string
 
 from tests.rules.game import Game, trooper
-from tests.rules.steps import set_state, to_phase, to_turn
+from tests.rules.steps import count_orders, set_state, to_phase, to_turn
 from tracker import rules
 from tracker.forms import generic_command
 from tracker.rules.orders import DeclareSkill
@@ -73,13 +73,16 @@ def test_the_active_player_is_offered_executive_and_tactical_uses_with_rule_ids(
     assert "CancelPossessed" in forms(render(g, "A"))
 
 
-def test_the_second_player_is_offered_tm_s2_in_the_opponents_first_tactical_phase():
+def test_the_second_player_is_offered_tm_s2_at_the_end_of_the_opponents_order_count():
     g = game()
+    assert forms(render(g, "B")) == {}  # Executive Use first: not yet (TM-S2)
+    count_orders(g)
     html = render(g, "B")
     assert set(forms(html)) == {
         "CancelOpponentOrders",
         "LimitOpponentTokens",
         "StrategicSuppressiveFire",
+        "DeclineStrategicUse",
     }
     assert "TM-S2" in html
     to_phase(g, ORDERS)
@@ -122,7 +125,9 @@ def test_every_form_posts_the_fields_of_its_command_and_no_inline_script():
     to_turn(g, 2, "A")
     to_phase(g, ORDERS)
     g.do("A", DeclareSkill(trooper_id=g.id("Trauma Doc"), skill="roll_skill"))
-    pages = [render(g, "A"), render(game(), "B")]
+    at_s2 = game()
+    count_orders(at_s2)
+    pages = [render(g, "A"), render(at_s2, "B")]
     seen = {}
     for html in pages:
         assert "<script" not in html and "style=" not in html and "hx-on" not in html

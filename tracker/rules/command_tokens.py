@@ -28,6 +28,11 @@ USES = STRATEGIC + EXECUTIVE + TACTICAL_USES
 STRATEGIC_USED = "strategic"  # the TM-S2 option used this Turn
 TOKEN_LIMIT = "token_limit"  # noqa: S105 (not a password: most tokens spendable this Turn)
 CANCELLED = "cancelled"  # {"group": Regular Orders cancelled}
+# Public keys of Turn.extra for the steps of the Tactical Phase: the Order
+# Count was made (the Executive Use step is over), and the second player let
+# the TM-S2 moment at its end pass.
+ORDERS_COUNTED = "orders_counted"
+S2_DECLINED = "s2_declined"
 # Order.extra key: the ids of the troopers taking part in a Coordinated Order
 # (TM-T1); the first one carries the Order in orders.py.
 COORDINATED = "coordinated"
@@ -96,14 +101,10 @@ def _check_play_window(state: MatchState, seat: str, use: str) -> None:
                 rule=use,
                 use=use,
             )
-        if STRATEGIC_USED in turn.extra:
-            # TM-S2 is spent at the end of the Order Count, which comes after
-            # the Executive Use step of the Tactical Phase: that step is over.
+        if turn.extra.get(ORDERS_COUNTED):
+            # The Executive Use step comes before the Order Count.
             raise NotAllowed(
-                _(
-                    "The Executive Use step is over: your opponent used the Strategic Use "
-                    "after your Order Count (%(use)s, TM-S2)."
-                ),
+                _("The Executive Use step ended with your Order Count (%(use)s)."),
                 rule=use,
                 use=use,
             )
@@ -118,7 +119,8 @@ def _check_s2_window(state: MatchState, seat: str) -> None:
         raise NotAllowed(
             _("Only the player with the second Player Turn may use this (TM-S2)."), rule="TM-S2"
         )
-    if turn.round != 1 or turn.seat != first or turn.phase != TACTICAL:
+    at_count_end = turn.extra.get(ORDERS_COUNTED) and not turn.extra.get(S2_DECLINED)
+    if turn.round != 1 or turn.seat != first or turn.phase != TACTICAL or not at_count_end:
         raise NotAllowed(
             _(
                 "This Strategic Use is made in the Tactical Phase of your opponent's first "
@@ -128,6 +130,27 @@ def _check_s2_window(state: MatchState, seat: str) -> None:
         )
     if STRATEGIC_USED in turn.extra:
         raise NotAllowed(_("Only one Strategic Use option may be chosen (TM-S2)."), rule="TM-S2")
+
+
+def s2_deciding(state: MatchState) -> str | None:
+    """The seat that has yet to decide on TM-S2 now, or None. The moment is
+    the end of the first player's Order Count in its first Tactical Phase;
+    the second player uses one option or lets it pass, and until then the
+    Tactical Phase cannot end (the choice stays with her)."""
+    turn = state.turn
+    first = state.first_turn
+    if state.phase != PLAYING or turn is None or first is None:
+        return None
+    if turn.round != 1 or turn.seat != first or turn.phase != TACTICAL:
+        return None
+    if not turn.extra.get(ORDERS_COUNTED) or turn.extra.get(S2_DECLINED):
+        return None
+    if STRATEGIC_USED in turn.extra:
+        return None
+    second = state.seat(other_seat(first))
+    if second.command_tokens <= 0 or second.strategic_used:
+        return None
+    return second.seat
 
 
 def spend_token(state: MatchState, seat: str, use: str) -> CommandTokenSpent:

@@ -19,7 +19,7 @@ through `sealing.reveal`, so the placement below applies to them too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from .errors import NotAllowed
 from .events import Event
@@ -35,8 +35,10 @@ from .state import (
     DEPLOYMENT,
     HD_POSITION,
     HOLOECHO,
+    HOLOECHO_ELEMENTS,
     IMPETUOUS_PHASE,
     INFILTRATION,
+    PLACEMENT,
     TACTICAL,
     MatchState,
     Secret,
@@ -74,6 +76,10 @@ class HiddenDeploymentEnded(Event):
     holoecho: bool = False
     # HD-C3: the public number of the Camouflage marker placed (identity.py).
     marker_number: int = 0
+    # FAQ (HD + Holoecho): the three written positions, now on the table for
+    # the opponent to check, copied from the sealed Holoecho choice without
+    # which one is real (that stays sealed; its reveal proves these).
+    positions: dict = field(default_factory=dict)
 
     def describe(self) -> tuple[str, dict]:
         if self.on_edge:
@@ -88,6 +94,17 @@ class HiddenDeploymentEnded(Event):
                 "(HD-C3). Which trooper it is stays private until the marker state ends; the "
                 "written position is shown with its proof then."
             )
+        elif self.holoecho and self.positions:
+            message = _(
+                "Hidden Deployment of %(trooper_name)s ends (%(rule)s): its three Holoechoes go "
+                "at their written positions — the model: %(model_at)s; Holoecho marker 1: "
+                "%(marker1_at)s; Holoecho marker 2: %(marker2_at)s. Check them, and their "
+                "Coherency now: report any Holoecho out of Coherency (FAQ HD + Holoecho)."
+            )
+            params = self.to_data()
+            for element in HOLOECHO_ELEMENTS:
+                params[f"{element}_at"] = self.positions.get(element, "")
+            return message, params
         elif self.holoecho:
             message = _(
                 "Hidden Deployment of %(trooper_name)s ends (%(rule)s): its three Holoechoes go "
@@ -173,12 +190,19 @@ def _placed(state: MatchState, secret: Secret, rule: str) -> list[Event]:
     a seal kept closed by HD-C3, its marker state ends)."""
     trooper = state.troopers[secret.payload["trooper_id"]]
     if trooper.hidden:
+        holoecho = holoecho_secret(state, trooper.id)
+        written = dict(holoecho.payload.get("positions") or {}) if holoecho is not None else {}
         events: list[Event] = [
             HiddenDeploymentEnded(
                 trooper_id=trooper.id,
                 trooper_name=trooper.name,
                 seat=trooper.seat,
-                holoecho=holoecho_secret(state, trooper.id) is not None,
+                holoecho=holoecho is not None,
+                # FAQ (HD + Holoecho): only the three texts, keyed in the fixed
+                # element order: nothing about which one is real leaves the seal.
+                positions={e: str(written.get(e, "")) for e in HOLOECHO_ELEMENTS}
+                if written
+                else {},
                 rule=rule,
             )
         ]
@@ -388,6 +412,9 @@ def _ended(state: MatchState, event: HiddenDeploymentEnded) -> MatchState:
         replaced="" if event.on_edge else "RP-1",
         replacement_choice="",
     )
+    if not event.on_edge:
+        # RP-1/RP-3: its player confirms the placement, or that it did not fit.
+        state = state.with_choice(PLACEMENT, event.trooper_id, "RP-1")
     # Its Holoecho choice now exists for the opponent too (still sealed), and
     # so does the written position an HD-C3 marker keeps closed (a fingerprint
     # beside the marker; which trooper it names stays sealed).

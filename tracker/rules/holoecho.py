@@ -57,6 +57,7 @@ from .sealing import (
     reveal,
 )
 from .state import (
+    ACTIVATE_ROLL,
     HOLOECHO,
     HOLOECHO_ELEMENTS,
     HOLOPROJECTOR,
@@ -276,6 +277,52 @@ class DecoysIdle(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ActivateRollAsked(Event):
+    """HE-1 then HE-C1: Activate needs a roll or not depending on what is
+    activated, which only the table knows; its player answers (choices)."""
+
+    trooper_id: str
+    trooper_name: str
+    seat: str
+    describe_as = _(
+        "%(trooper_name)s declared Activate with its Holoechoes: its player says whether this "
+        "Activate needs a roll. If it does, its Holoecho ends at the end of this Order (HE-C1); "
+        "if not, it stays and the decoys are Idle (HE-1)."
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActivateRollAnswered(Event):
+    trooper_id: str
+    trooper_name: str
+    seat: str
+    needs_roll: bool
+
+    def describe(self) -> tuple[str, dict]:
+        if self.needs_roll:
+            message = _("The Activate of %(trooper_name)s needs a roll (HE-C1).")
+        else:
+            message = _(
+                "The Activate of %(trooper_name)s needs no roll: its Holoecho stays, and for the "
+                "decoys it is Idle (HE-1)."
+            )
+        return message, self.to_data()
+
+
+@dataclass(frozen=True, kw_only=True)
+class HoloechoKept(Event):
+    """HE-C2 names Cautious Movement as the one Entire Order that keeps
+    Holoecho: said aloud, so nobody wonders why nothing was revealed."""
+
+    trooper_id: str
+    trooper_name: str
+    describe_as = _(
+        "%(trooper_name)s keeps its Holoecho: Cautious Movement is the one Entire Order that "
+        "does not end it (HE-C2)."
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
 class CoherencyChecksDue(Event):
     trooper_id: str
     trooper_name: str
@@ -339,6 +386,49 @@ class PlaceHoloechoToken(Command):
 
     trooper_id: str
     element: str
+
+
+ROLL_ANSWERS = {"roll": True, "no_roll": False}
+
+
+@dataclass(frozen=True, kw_only=True)
+class AnswerActivateRoll(Command):
+    """HE-1/HE-C1: whether the Activate a Holoecho trooper declared needs a
+    roll, "roll" or "no_roll" (words, not a checkbox: no answer is no answer)."""
+
+    trooper_id: str
+    answer: str
+
+
+@handles(AnswerActivateRoll)
+def answer_activate_roll(state: MatchState, seat: str, command: AnswerActivateRoll) -> list[Event]:
+    trooper = visible_trooper(state, seat, command.trooper_id)
+    if trooper.seat != seat:
+        raise NotAllowed(
+            _("Only its player says whether its Activate needs a roll (HE-1)."), rule="HE-1"
+        )
+    if state.choice(ACTIVATE_ROLL, trooper.id) is None:
+        raise NotAllowed(
+            _("%(name)s has no Activate waiting for that answer (HE-1)."),
+            name=trooper.name,
+            rule="HE-1",
+        )
+    if command.answer not in ROLL_ANSWERS:
+        raise InvalidInput(_("Say whether the Activate needs a roll."), rule="HE-1")
+    needs_roll = ROLL_ANSWERS[command.answer]
+    events: list[Event] = [
+        ActivateRollAnswered(
+            trooper_id=trooper.id,
+            trooper_name=trooper.name,
+            seat=seat,
+            needs_roll=needs_roll,
+            rule="HE-C1" if needs_roll else "HE-1",
+        )
+    ]
+    if needs_roll:
+        after = evolve_all(state, events)
+        events += cancel_at_end_of_order(after, after.troopers[trooper.id], "HE-C1")
+    return events
 
 
 @handles(ActivateHoloecho)
@@ -591,6 +681,18 @@ def _after_skill(state: MatchState, seat: str, trooper: Trooper, skill: Skill, a
                     trooper_id=trooper.id, trooper_name=trooper.name, skill=skill.name, rule="HE-1"
                 )
             )
+        if skill.name == "activate" and not cancelled_this_order(
+            evolve_all(state, events), trooper.id
+        ):
+            events.append(
+                ActivateRollAsked(
+                    trooper_id=trooper.id, trooper_name=trooper.name, seat=trooper.seat, rule="HE-1"
+                )
+            )
+        if skill.name == "cautious_move":
+            events.append(
+                HoloechoKept(trooper_id=trooper.id, trooper_name=trooper.name, rule="HE-C2")
+            )
         if aro or len(order.skills) == 1:
             events.append(
                 CoherencyChecksDue(
@@ -783,7 +885,18 @@ def _token_placed(state: MatchState, event: HoloechoTokenPlaced) -> MatchState:
     return state.with_trooper(event.trooper_id, holoecho_token=event.element)
 
 
+@applies(ActivateRollAsked)
+def _roll_asked(state: MatchState, event: ActivateRollAsked) -> MatchState:
+    return state.with_choice(ACTIVATE_ROLL, event.trooper_id, "HE-1")
+
+
+@applies(ActivateRollAnswered)
+def _roll_answered(state: MatchState, event: ActivateRollAnswered) -> MatchState:
+    return state.without_choice(ACTIVATE_ROLL, event.trooper_id)
+
+
 @applies(DecoysIdle)
+@applies(HoloechoKept)
 @applies(CoherencyChecksDue)
 def _note(state: MatchState, event: Event) -> MatchState:
     return state

@@ -6,6 +6,29 @@ player in their language. `_` only marks a string for extraction
 when it renders. Messages use %(name)s placeholders filled afterwards.
 """
 
+from __future__ import annotations
+
 
 def _(message: str) -> str:
     return message
+
+
+class Plural(str):
+    """A message with a singular and a plural form, chosen by the number in
+    params[`key`] when the web layer translates it (ngettext). As a str it is
+    the plural msgid, so anything that ignores plurals still reads it."""
+
+    singular: str
+    key: str
+
+    def __new__(cls, singular: str, plural: str, key: str) -> Plural:
+        message = super().__new__(cls, plural)
+        message.singular = singular
+        message.key = key
+        return message
+
+
+def ngettext(singular: str, plural: str, key: str) -> Plural:
+    """Marks a plural message for extraction (makemessages reads ngettext's
+    first two arguments); `key` names the param that holds the number."""
+    return Plural(singular, plural, key)

@@ -29,6 +29,7 @@ from .events import Event
 from .evolve import applies, evolve_all
 from .i18n import _
 from .state import (
+    ACTIVATE_ROLL,
     DEPLOYMENT,
     HOLOECHO_ELEMENTS,
     IMPETUOUS_PHASE,
@@ -234,7 +235,7 @@ def order_source(state: MatchState, trooper: Trooper) -> str:
     turn = state.turn
     assert turn is not None
     if turn.phase == IMPETUOUS_PHASE:
-        return "impetuous"
+        return impetuous_order(state, trooper)
     for source in ORDER_SOURCES:
         found = source(state, trooper)
         if found:
@@ -250,6 +251,51 @@ def order_source(state: MatchState, trooper: Trooper) -> str:
             _("No Regular Orders left in Combat Group %(group)s."), group=trooper.combat_group
         )
     return key
+
+
+IMPETUOUS_USED = "impetuous_used"  # Turn.extra: troopers whose Impetuous Order is spent
+
+
+def impetuous_order(state: MatchState, trooper: Trooper) -> str:
+    """N4 Impetuous Phase: only a trooper with an Impetuous Order acts, once,
+    on that Order; every other Order is spent in the Orders Phase (from the
+    Pool, or kept apart, HD-3). Refused rather than taken from the Pool."""
+    assert state.turn is not None
+    if not trooper.has_impetuous_order:
+        raise NotAllowed(
+            _(
+                "%(name)s has no Impetuous Order: only Impetuous troopers act in the "
+                "Impetuous Phase; its Order is spent in the Orders Phase."
+            ),
+            name=trooper.name,
+        )
+    if trooper.id in state.turn.extra.get(IMPETUOUS_USED, ()):
+        raise NotAllowed(
+            _("%(name)s has already used its Impetuous Order this Player Turn."),
+            name=trooper.name,
+        )
+    return "impetuous"
+
+
+def impetuous_troopers(state: MatchState, seat: str) -> tuple[str, ...]:
+    """The ids of `seat`'s troopers that may start their Impetuous Order now:
+    what the phone offers in the Impetuous Phase, asked of `impetuous_order`
+    itself so the offer and the refusal cannot drift apart."""
+    turn = state.turn
+    if state.phase != PLAYING or turn is None or turn.phase != IMPETUOUS_PHASE:
+        return ()
+    if turn.seat != seat or turn.order is not None:
+        return ()
+    found = []
+    for trooper in state.troopers_of(seat):
+        if trooper.out_of_action or trooper.reserved or trooper.evacuated:
+            continue
+        try:
+            impetuous_order(state, trooper)
+        except NotAllowed:
+            continue
+        found.append(trooper.id)
+    return tuple(found)
 
 
 def declaration_events(state: MatchState, declaration: Declaration) -> list[Event]:
@@ -379,6 +425,19 @@ def report_outcome(state: MatchState, seat: str, command: ReportOutcome) -> list
     if state.phase != PLAYING and not in_deployment:
         raise NotAllowed(_("Outcomes are reported while the match is in play."))
     trooper = visible_trooper(state, seat, command.trooper_id)
+    if command.outcome == "discovered" and not (
+        trooper.hidden or trooper.marker or trooper.holoechoes
+    ):
+        # Discover targets a hidden trooper (HD-C1), a marker (HD-C3) or a
+        # Holoecho (HE-5); only public facts decide, so nothing leaks.
+        raise NotAllowed(
+            _(
+                "%(name)s is neither in Hidden Deployment, nor a marker, nor a Holoecho: "
+                "there is nothing to Discover (HD-C1, HE-5)."
+            ),
+            name=trooper.name,
+            rule="HE-5",
+        )
     element = command.element or ""
     if element and element not in HOLOECHO_ELEMENTS:
         raise InvalidInput(_("Pick a Holoecho that is on the table."))
@@ -397,6 +456,27 @@ def report_outcome(state: MatchState, seat: str, command: ReportOutcome) -> list
     return _run(state, [reported], OUTCOMES[command.outcome], seat, trooper, element)
 
 
+def _no_open_question(state: MatchState, seat: str) -> None:
+    """HE-T: a cancellation covers the whole Order and shows at its end, so an
+    Order cannot end while a Holoecho's Activate waits for its answer (HE-1)."""
+    for choice in state.choices.values():
+        if choice.kind != ACTIVATE_ROLL:
+            continue
+        if choice.seat == seat:
+            raise NotAllowed(
+                _("First say whether the Activate of %(name)s needs a roll (HE-1, HE-C1)."),
+                name=state.troopers[choice.trooper_id].name,
+                rule="HE-1",
+            )
+        raise NotAllowed(
+            _(
+                "Your opponent has yet to say whether an Activate of this Order needs a roll "
+                "(HE-1, HE-C1)."
+            ),
+            rule="HE-1",
+        )
+
+
 @handles(EndOrder)
 def end_order(state: MatchState, seat: str, command: EndOrder) -> list[Event]:
     turn = state.turn
@@ -404,6 +484,7 @@ def end_order(state: MatchState, seat: str, command: EndOrder) -> list[Event]:
         raise NotAllowed(_("There is no Order to end."))
     if seat != turn.seat:
         raise NotAllowed(_("The active player ends the Order."))
+    _no_open_question(state, seat)
     trooper = state.troopers[turn.order.trooper_id]
     events = _run(state, [], END_ORDER)
     after = evolve_all(state, events).troopers[trooper.id]
@@ -433,6 +514,8 @@ def _order_started(state: MatchState, event: OrderStarted) -> MatchState:
         extra["irregular_used"] = [*extra.get("irregular_used", []), event.trooper_id]
     elif event.source == "own":
         extra["own_used"] = [*extra.get("own_used", []), event.trooper_id]
+    elif event.source == "impetuous":
+        extra[IMPETUOUS_USED] = [*extra.get(IMPETUOUS_USED, []), event.trooper_id]
     order = Order(trooper_id=event.trooper_id, seat=event.seat)
     return state.with_turn(order=order, extra=frozen_map(extra))
 
@@ -469,6 +552,9 @@ def with_order_extra(state: MatchState, **changes) -> MatchState:
 
 @applies(OutcomeReported)
 def _outcome(state: MatchState, event: OutcomeReported) -> MatchState:
+    if event.outcome == "impetuous" and event.trooper_id in state.troopers:
+        # It has an Impetuous Order from now on (Impetuous Phase).
+        return state.with_trooper(event.trooper_id, impetuous=True)
     return state
 
 

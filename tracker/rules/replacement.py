@@ -25,7 +25,7 @@ from .errors import InvalidInput, NotAllowed
 from .events import Event
 from .evolve import applies
 from .i18n import _
-from .state import FINISHED, IMMOBILIZED_A, SETUP, MatchState, Trooper
+from .state import FINISHED, IMMOBILIZED_A, PLACEMENT, SETUP, MatchState, Trooper
 
 MARKER_MM = 25
 # The usual base diameter of a model of each Silhouette value.
@@ -167,23 +167,40 @@ def _in_play(state: MatchState) -> None:
         raise NotAllowed(_("Trooper states change only while the match is on."))
 
 
+def _own_placement(state: MatchState, seat: str, trooper_id: object, rule: str) -> Trooper:
+    """RP-2/RP-3: only its player places a replaced trooper."""
+    trooper = visible_trooper(state, seat, trooper_id)
+    if trooper.seat != seat:
+        raise NotAllowed(
+            _("Only its player places a replaced trooper (%(rule_id)s)."), rule=rule, rule_id=rule
+        )
+    return trooper
+
+
 @handles(ChooseReplacement)
 def choose_replacement(state: MatchState, seat: str, command: ChooseReplacement) -> list[Event]:
+    """The owner records how the model was placed: under RP-2 centre on centre
+    or edge on edge; under RP-1 the only way, centre on centre, confirms it."""
     _in_play(state)
-    trooper = visible_trooper(state, seat, command.trooper_id)
-    if trooper.seat != seat:
-        raise NotAllowed(_("Only its player places a replaced trooper (RP-2)."), rule="RP-2")
+    trooper = _own_placement(state, seat, command.trooper_id, "RP-2")
     if command.how not in HOW:
         raise InvalidInput(_("Choose centre on centre or edge on edge."))
-    if trooper.replaced != "RP-2":
+    pending = state.choice(PLACEMENT, trooper.id)
+    if pending is None:
+        if trooper.replacement_choice:
+            raise NotAllowed(_("The placement has already been chosen (RP-2)."), rule="RP-2")
+        raise NotAllowed(
+            _("%(name)s has no placement to choose: nothing replaced it (RP-1, RP-2)."),
+            name=trooper.name,
+            rule="RP-2",
+        )
+    if pending.rule != "RP-2" and command.how != "centre":
         raise NotAllowed(
             _("Same bases go centre on centre: there is nothing to choose (RP-1)."), rule="RP-1"
         )
-    if trooper.replacement_choice:
-        raise NotAllowed(_("The placement has already been chosen (RP-2)."), rule="RP-2")
     return [
         ReplacementChosen(
-            trooper_id=trooper.id, trooper_name=trooper.name, how=command.how, rule="RP-2"
+            trooper_id=trooper.id, trooper_name=trooper.name, how=command.how, rule=pending.rule
         )
     ]
 
@@ -191,13 +208,22 @@ def choose_replacement(state: MatchState, seat: str, command: ChooseReplacement)
 @handles(ReportNoRoom)
 def report_no_room(state: MatchState, seat: str, command: ReportNoRoom) -> list[Event]:
     _in_play(state)
-    trooper = visible_trooper(state, seat, command.trooper_id)
-    if not trooper.replaced:
+    trooper = _own_placement(state, seat, command.trooper_id, "RP-3")
+    if command.equipment:
+        if not trooper.replaced:
+            raise NotAllowed(
+                _("Only an element the rules had to replace can lack room (RP-3)."), rule="RP-3"
+            )
+    elif state.choice(PLACEMENT, trooper.id) is None:
+        if trooper.no_room:
+            raise NotAllowed(_("%(name)s is already Immobilized-A (RP-3)."), name=trooper.name)
         raise NotAllowed(
-            _("Only an element the rules had to replace can lack room (RP-3)."), rule="RP-3"
+            _(
+                "Only an element the rules had to replace, and not yet placed, can lack "
+                "room (RP-3)."
+            ),
+            rule="RP-3",
         )
-    if trooper.no_room and not command.equipment:
-        raise NotAllowed(_("%(name)s is already Immobilized-A (RP-3)."), name=trooper.name)
     return [
         NoRoomReported(
             trooper_id=trooper.id,
@@ -227,12 +253,15 @@ def report_room_changed(state: MatchState, seat: str, command: ReportRoomChanged
 
 @applies(ElementReplaced)
 def _replaced(state: MatchState, event: ElementReplaced) -> MatchState:
-    return state.with_trooper(event.trooper_id, replaced=event.rule or "", replacement_choice="")
+    state = state.with_trooper(event.trooper_id, replaced=event.rule or "", replacement_choice="")
+    # RP-1/RP-2 and RP-3: its player says how it went down, or that it did not fit.
+    return state.with_choice(PLACEMENT, event.trooper_id, event.rule or "RP-1")
 
 
 @applies(ReplacementChosen)
 def _chosen(state: MatchState, event: ReplacementChosen) -> MatchState:
-    return state.with_trooper(event.trooper_id, replacement_choice=event.how)
+    state = state.with_trooper(event.trooper_id, replacement_choice=event.how)
+    return state.without_choice(PLACEMENT, event.trooper_id)
 
 
 @applies(NoRoomReported)
@@ -240,6 +269,7 @@ def _no_room(state: MatchState, event: NoRoomReported) -> MatchState:
     if event.equipment:
         return state
     trooper = state.troopers[event.trooper_id]
+    state = state.without_choice(PLACEMENT, event.trooper_id)
     return state.with_trooper(
         event.trooper_id, no_room=True, tokens=trooper.tokens | {IMMOBILIZED_A}
     )

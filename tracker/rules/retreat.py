@@ -26,7 +26,6 @@ from .evolve import applies, evolve_all
 from .i18n import _
 from .orders import SKILL_GUARDS, Skill
 from .queries import surviving_points
-from .sealing import reveal
 from .state import (
     COURAGE,
     LIEUTENANT,
@@ -146,21 +145,11 @@ def _run_hooks(state: MatchState, events: list[Event], seat: str) -> list[Event]
 
 
 def enter_retreat(state: MatchState, seat: str) -> list[Event]:
-    """RT-A and its effects: RT-1 Loss of Lieutenant (and the Lieutenant is
-    revealed), RT-5 through the RETREAT_ENTERED hooks."""
-    events = _run_hooks(state, [RetreatDeclared(seat=seat, rule="RT-A")], seat)
-    after = evolve_all(state, events)
-    for secret in after.secrets_of(seat):
-        if secret.kind != LIEUTENANT or secret.revealed:
-            continue
-        named = after.troopers.get(secret.payload.get("trooper_id", ""))
-        if named is not None and named.hidden:
-            # A Lieutenant still in Hidden Deployment (it ignores Retreat!):
-            # revealing it would reveal that it exists (HD intro). Its owner
-            # may still reveal it by hand.
-            continue
-        events += reveal(after, secret, "RT-1")
-    return events
+    """RT-A and its effects: RT-1 Loss of Lieutenant, RT-5 through the
+    RETREAT_ENTERED hooks. RT-1 says only that the army is in Loss of
+    Lieutenant: who the Lieutenant is stays sealed until a rule or its owner
+    reveals it (sealing.OWNER_REVEALABLE)."""
+    return _run_hooks(state, [RetreatDeclared(seat=seat, rule="RT-A")], seat)
 
 
 def check_retreat(state: MatchState) -> list[Event]:

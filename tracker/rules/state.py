@@ -144,6 +144,9 @@ class Trooper:
     replacement_choice: str = ""
     # Immobilized-A for want of room (RP-3): ends only when the room changes.
     no_room: bool = False
+    # Became Impetuous in play (Frenzy and the like, reported by the table):
+    # from then on it has an Impetuous Order, like a trooper with the trait.
+    impetuous: bool = False
 
     def has(self, trait: str) -> bool:
         return trait in self.traits
@@ -151,6 +154,11 @@ class Trooper:
     @property
     def out_of_action(self) -> bool:
         return self.condition in OUT_OF_ACTION
+
+    @property
+    def has_impetuous_order(self) -> bool:
+        """Acts in the Impetuous Phase on its own Impetuous Order."""
+        return self.has(IMPETUOUS) or self.impetuous
 
     @property
     def in_holoecho(self) -> bool:
@@ -214,6 +222,33 @@ class Turn:
     extra: Mapping = field(default_factory=frozen_map)
 
 
+# Choices the rules leave open to one player (choices are kept in the state
+# until made, never read back from the log).
+PLACEMENT = "placement"  # RP-1/RP-2 how the model was placed, or RP-3 no room
+ACTIVATE_ROLL = "activate_roll"  # HE-1/HE-C1 does a Holoecho's Activate need a roll?
+CHOICE_KINDS = (PLACEMENT, ACTIVATE_ROLL)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A choice the rules leave to `seat`, about one of its troopers, open
+    since event `since`; `rule` is the section that leaves it open."""
+
+    kind: str
+    seat: str
+    trooper_id: str
+    rule: str
+    since: int
+
+    @property
+    def key(self) -> str:
+        return choice_key(self.kind, self.trooper_id)
+
+
+def choice_key(kind: str, trooper_id: str) -> str:
+    return f"{kind}:{trooper_id}"
+
+
 @dataclass(frozen=True)
 class UndoStep:
     """A public step that a correction may take back (see conditions.py)."""
@@ -244,6 +279,8 @@ class MatchState:
     turn: Turn | None = None
     undo: tuple[UndoStep, ...] = ()
     winner_note: str = ""
+    # Open choices by key (Choice.key): shown to their owner until made.
+    choices: Mapping[str, Choice] = field(default_factory=frozen_map)
 
     # Small helpers so rule modules read alike.
     def seat(self, seat: str) -> SeatState:
@@ -290,6 +327,22 @@ class MatchState:
         secrets = dict(self.secrets)
         secrets[secret.id] = secret
         return replace(self, secrets=frozen_map(secrets))
+
+    def choice(self, kind: str, trooper_id: str) -> Choice | None:
+        return self.choices.get(choice_key(kind, trooper_id))
+
+    def with_choice(self, kind: str, trooper_id: str, rule: str) -> MatchState:
+        """Open (or re-open, on a new cause) a choice for the trooper's owner."""
+        choice = Choice(kind, self.troopers[trooper_id].seat, trooper_id, rule, self.seq)
+        choices = dict(self.choices)
+        choices[choice.key] = choice
+        return replace(self, choices=frozen_map(choices))
+
+    def without_choice(self, kind: str, trooper_id: str) -> MatchState:
+        choices = dict(self.choices)
+        if choices.pop(choice_key(kind, trooper_id), None) is None:
+            return self
+        return replace(self, choices=frozen_map(choices))
 
     def with_turn(self, **changes) -> MatchState:
         assert self.turn is not None

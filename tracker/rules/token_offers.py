@@ -33,6 +33,7 @@ from .token_uses import (
     LimitOpponentTokens,
     StrategicSuppressiveFire,
 )
+from .turns import DeclineStrategicUse
 
 Ids = tuple[str, ...]
 
@@ -54,6 +55,8 @@ class TokenOffers:
     s2_orders: bool = False
     s2_limit: bool = False
     s2_fire: Ids = ()
+    # TM-S2: the viewer may let the moment pass (turns.DeclineStrategicUse).
+    s2_decline: bool = False
     e1: Ids = ()
     e2: Ids = ()
     t1: Ids = ()
@@ -97,6 +100,7 @@ def token_offers(state: MatchState, seat: str | None) -> TokenOffers:
     ask = _Asker(state, seat)
     s2 = "TM-S2" in ask.uses
     return TokenOffers(
+        s2_decline=s2 and ask.accepted(DeclineStrategicUse()),
         s2_orders=s2 and ask.accepted(CancelOpponentOrders(groups=_two_orders(state))),
         s2_limit=s2 and ask.accepted(LimitOpponentTokens()),
         s2_fire=ask.each("TM-S2", lambda t: StrategicSuppressiveFire(trooper_id=t.id)),

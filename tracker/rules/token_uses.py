@@ -23,7 +23,7 @@ from .conditions import visible_trooper
 from .errors import InvalidInput, NotAllowed
 from .events import Event
 from .evolve import applies, evolve_all
-from .i18n import _
+from .i18n import _, ngettext
 from .orders import SKILL_GUARDS, Skill, order_source
 from .queries import order_pool, orders_left
 from .sealing import reveal
@@ -52,9 +52,12 @@ class OrdersCancelled(Event):
     seat: str  # the player who cancelled them
     cancelled: dict  # {"group": count}
     count: int
-    describe_as = _(
+    describe_as = ngettext(
+        "%(seat_name)s cancelled %(count)s Regular Order of the opponent's Order Pool "
+        "for this Turn (TM-S2).",
         "%(seat_name)s cancelled %(count)s Regular Orders of the opponent's Order Pool "
-        "for this Turn (TM-S2)."
+        "for this Turn (TM-S2).",
+        "count",
     )
 
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from .command_tokens import ORDERS_COUNTED, S2_DECLINED, s2_deciding
 from .commands import Command, handles
 from .errors import InvalidInput, NotAllowed
 from .events import Event
-from .evolve import applies
+from .evolve import applies, evolve_all
 from .i18n import _
 from .queries import order_pool
 from .state import (
@@ -49,6 +50,27 @@ class TurnPhaseChanged(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class OrdersCounted(Event):
+    """The Order Count of the Tactical Phase: the Executive Use step before
+    it is over (TM-E1, TM-E2), and in the first player's first Turn the
+    second player's TM-S2 moment comes at its end."""
+
+    seat: str
+    describe_as = _(
+        "%(seat_name)s makes the Order Count: the Executive Use of Command Tokens is over."
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class StrategicUseDeclined(Event):
+    seat: str
+    describe_as = _(
+        "%(seat_name)s lets the Strategic Use of Command Tokens pass at the end of the "
+        "Order Count (TM-S2)."
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
 class MatchEnded(Event):
     reason: str
     describe_as = _("The match is over.")
@@ -72,9 +94,12 @@ class AdvancePhase(Command):
     expected: str
 
 
-def _with_hooks(state: MatchState, events: list[Event]) -> list[Event]:
-    from .evolve import evolve_all
+@dataclass(frozen=True, kw_only=True)
+class DeclineStrategicUse(Command):
+    """TM-S2: the second player lets the moment after the Order Count pass."""
 
+
+def _with_hooks(state: MatchState, events: list[Event]) -> list[Event]:
     after = evolve_all(state, events)
     for hook in TURN_START_HOOKS:
         more = hook(after)
@@ -115,6 +140,20 @@ def advance_phase(state: MatchState, seat: str, command: AdvancePhase) -> list[E
     if state.turn.order is not None:
         raise NotAllowed(_("Finish the current Order first."))
     events: list[Event] = []
+    if state.turn.phase == TACTICAL:
+        if not state.turn.extra.get(ORDERS_COUNTED):
+            # Ending the Tactical Phase makes its last step, the Order Count.
+            events.append(OrdersCounted(seat=seat))
+            if s2_deciding(evolve_all(state, events)) is not None:
+                return events  # TM-S2: the opponent's moment, at the end of the count
+        elif s2_deciding(state) is not None:
+            raise NotAllowed(
+                _(
+                    "Your opponent is deciding whether to use a Command Token strategically "
+                    "at the end of your Order Count (TM-S2)."
+                ),
+                rule="TM-S2",
+            )
     for hook in PHASE_END_HOOKS:
         events.extend(hook(state, state.turn.phase))
     following = next_phase(state)
@@ -146,6 +185,31 @@ def _turn_started(state: MatchState, event: PlayerTurnStarted) -> MatchState:
 @applies(TurnPhaseChanged)
 def _phase_changed(state: MatchState, event: TurnPhaseChanged) -> MatchState:
     return state.with_turn(phase=event.phase)
+
+
+@handles(DeclineStrategicUse)
+def decline_strategic_use(
+    state: MatchState, seat: str, command: DeclineStrategicUse
+) -> list[Event]:
+    if s2_deciding(state) != seat:
+        raise NotAllowed(
+            _(
+                "This Strategic Use is made in the Tactical Phase of your opponent's first "
+                "Player Turn, after their Order Count (TM-S2)."
+            ),
+            rule="TM-S2",
+        )
+    return [StrategicUseDeclined(seat=seat, rule="TM-S2")]
+
+
+@applies(OrdersCounted)
+def _orders_counted(state: MatchState, event: OrdersCounted) -> MatchState:
+    return state.with_turn(extra=frozen_map({**state.turn.extra, ORDERS_COUNTED: True}))
+
+
+@applies(StrategicUseDeclined)
+def _s2_declined(state: MatchState, event: StrategicUseDeclined) -> MatchState:
+    return state.with_turn(extra=frozen_map({**state.turn.extra, S2_DECLINED: True}))
 
 
 @applies(MatchEnded)

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from .command_tokens import CANCELLED, TOKEN_LIMIT, open_uses
+from .command_tokens import CANCELLED, ORDERS_COUNTED, TOKEN_LIMIT, open_uses, s2_deciding
 from .commitments import canonical_json, fingerprint, verify
 from .events import Event
 from .identity import Alias, alias_for, aliases, rename
+from .orders import impetuous_troopers
 from .queries import order_pool, orders_left, secret_visible, surviving_points, trooper_visible
 from .results import organizer_views, result_of
 from .retreat import carries_retreat_marker
@@ -133,6 +134,21 @@ class OrderView:
 
 
 @dataclass(frozen=True)
+class ChoiceView:
+    """A choice the rules leave open to one player (state.Choice). Its owner
+    sees it with the forms to make it; anyone else sees only that its owner
+    has yet to choose (no trooper id or name)."""
+
+    kind: str
+    seat: str
+    trooper_id: str
+    trooper_name: str
+    rule: str
+    since: int
+    mine: bool
+
+
+@dataclass(frozen=True)
 class PlayerView:
     viewer: str | None
     seq: int
@@ -163,10 +179,27 @@ class PlayerView:
     tokens_spent: int = 0
     token_limit: int | None = None
     cancelled_orders: dict = field(default_factory=dict)
+    # Public steps of the Tactical Phase: the Order Count is made; the seat
+    # still deciding on TM-S2 at its end (the Tactical Phase waits for it).
+    orders_counted: bool = False
+    s2_deciding: str | None = None
     # The viewer's own: the Command Token uses whose window is open now, and
     # per use the troopers (and targets) the server would accept now.
     token_uses: tuple[str, ...] = ()
     token_offers: TokenOffers | None = None
+    # The viewer's own troopers that may start their Impetuous Order now
+    # (orders.impetuous_troopers): all the Impetuous Phase offers.
+    impetuous_ids: tuple[str, ...] = ()
+    # Open choices on troopers the viewer sees, oldest first (ChoiceView).
+    choices: tuple[ChoiceView, ...] = ()
+
+    @property
+    def my_choices(self) -> tuple[ChoiceView, ...]:
+        return tuple(c for c in self.choices if c.mine)
+
+    @property
+    def awaited_choices(self) -> tuple[ChoiceView, ...]:
+        return tuple(c for c in self.choices if not c.mine)
 
     def seat(self, seat: str) -> SeatView:
         return next(s for s in self.seats if s.seat == seat)
@@ -388,7 +421,38 @@ def player_view(state: MatchState, viewer: str | None) -> PlayerView:
         orders_left=orders_left(state),
         **_public_results(state),
         **_token_facts(state, viewer),
+        impetuous_ids=_impetuous_ids(state, viewer),
+        choices=_choices(state, viewer),
     )
+
+
+def _choices(state: MatchState, viewer: str | None) -> tuple[ChoiceView, ...]:
+    """Every open choice follows a public event (a reveal, a declaration), so
+    that one is open is public. Only its owner is told which trooper: a trooper
+    may be known to others by another name (a marker, a masked troop type), so
+    anyone else reads only who has to choose, and under which rule."""
+    found = []
+    for choice in sorted(state.choices.values(), key=lambda c: (c.since, c.key)):
+        trooper = state.troopers.get(choice.trooper_id)
+        if trooper is None or not trooper_visible(trooper, viewer):
+            continue
+        mine = choice.seat == viewer
+        found.append(
+            ChoiceView(
+                kind=choice.kind,
+                seat=choice.seat,
+                trooper_id=choice.trooper_id if mine else "",
+                trooper_name=trooper.name if mine else "",
+                rule=choice.rule,
+                since=choice.since,
+                mine=mine,
+            )
+        )
+    return tuple(found)
+
+
+def _impetuous_ids(state: MatchState, viewer: str | None) -> tuple[str, ...]:
+    return impetuous_troopers(state, viewer) if viewer else ()
 
 
 def _public_results(state: MatchState) -> dict:
@@ -410,6 +474,8 @@ def _token_facts(state: MatchState, viewer: str | None) -> dict:
         "tokens_spent": turn.tokens_spent if turn else 0,
         "token_limit": extra.get(TOKEN_LIMIT),
         "cancelled_orders": {int(group): n for group, n in extra.get(CANCELLED, {}).items()},
+        "orders_counted": bool(extra.get(ORDERS_COUNTED)),
+        "s2_deciding": s2_deciding(state),
         "token_uses": open_uses(state, viewer),
         "token_offers": token_offers(state, viewer),
     }

@@ -1,7 +1,8 @@
 from django import template
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from tracker.labels import label as label_of
+from tracker.rules.i18n import Plural
 from tracker.rules.identity import MARKER_NAME, MASK_PENDING
 
 register = template.Library()
@@ -64,10 +65,19 @@ def log_text(line, view):
             params[key] = label_of(params[key])
     if "rule" in params:
         params["rule"] = label_of(params["rule"])
+    message = line.message
+    if isinstance(message, Plural):
+        try:
+            number = int(params[message.key])
+        except (KeyError, TypeError, ValueError):
+            number = 2
+        text = ngettext(message.singular, str(message), number)
+    else:
+        text = gettext(message)
     try:
-        return gettext(line.message) % params
+        return text % params
     except (KeyError, TypeError, ValueError):
-        return gettext(line.message)
+        return text
 
 
 @register.filter
