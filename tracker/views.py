@@ -17,8 +17,8 @@ from django.views.decorators.http import require_GET, require_POST
 from tracker import actions, rules, seats
 from tracker.forms import ClaimSeatForm, CreateMatchForm, MoveSeatForm, TrooperForm, build_command
 from tracker.models import Match, Seat
-from tracker.reading import load_state, seen_by
-from tracker.rendering import oob_frame, render_blocks
+from tracker.reading import load_state
+from tracker.rendering import oob_frame, viewer_blocks
 from tracker.rules.setup import MAX_TROOPERS, ClaimSeat, MoveSeat, clean_trooper_row
 from tracker.rules.state import SETUP
 
@@ -137,13 +137,17 @@ def seat_link(request, code: str, token: str):
 def match_page(request, code: str):
     match = _match(code)
     letter = seats.seat_of(request.session, match)
-    seen = seen_by(match, letter)
-    seat = _seat_obj(match, letter)
-    blocks = render_blocks(seen, seat, request)
+    seq, blocks = viewer_blocks(match, letter, _seat_obj(match, letter))
     return render(
         request,
         "tracker/match.html",
-        {"match": match, "view": seen.view, "blocks": blocks, "hosts": _hosts(request, match)},
+        {
+            "match": match,
+            # Only what match.html reads of the view: the blocks carry the rest.
+            "view": {"seq": seq, "viewer": letter},
+            "blocks": blocks,
+            "hosts": _hosts(request, match),
+        },
     )
 
 
@@ -151,11 +155,9 @@ def _respond(request, match: Match, letter: str | None, error: str = "", status:
     """After an action: the fresh blocks for htmx, or back to the page."""
     if request.htmx:
         match.refresh_from_db()
-        seen = seen_by(match, letter)
-        blocks = render_blocks(seen, _seat_obj(match, letter), request, error)
-        return HttpResponse(
-            oob_frame(blocks, seen.view.seq), status=status if status < 500 else 200
-        )
+        # The same render this viewer's sockets push for this seq (rendering.py).
+        seq, blocks = viewer_blocks(match, letter, _seat_obj(match, letter), error)
+        return HttpResponse(oob_frame(blocks, seq), status=status if status < 500 else 200)
     if error:
         messages.error(request, error)
     return redirect("match", code=match.code)

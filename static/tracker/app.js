@@ -60,6 +60,19 @@
     }
   });
 
+  /* Each (re)connect names the blocks this page shows (their digests), so
+     the first frame carries only what differs instead of repeating the page
+     just loaded. The server still decides what this phone may see. */
+  if (window.htmx) {
+    window.htmx.createWebSocket = function (url) {
+      var shown = Array.prototype.map.call(
+        document.querySelectorAll("#live section[data-h]"),
+        function (el) { return el.dataset.h; }
+      ).join(".");
+      return new WebSocket(url + (url.indexOf("?") < 0 ? "?" : "&") + "h=" + shown);
+    };
+  }
+
   document.addEventListener("htmx:wsOpen", function (evt) {
     socket = evt.detail.socketWrapper;
     status(true);
