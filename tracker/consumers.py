@@ -16,17 +16,21 @@ middleware does not run for websockets.
 from __future__ import annotations
 
 import json
+import logging
 import re
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import InterfaceError, OperationalError
 from django.utils import translation
 
 from tracker import seats
 from tracker.models import Match
 from tracker.rendering import blocks_for, digests, oob_frame
+
+log = logging.getLogger(__name__)
 
 MAX_MESSAGE = 2048
 MAX_SHOWN = 16
@@ -120,7 +124,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return blocks_for(match, seat)
 
     async def _push(self, full: bool, shown: frozenset[str] | set[str] = frozenset()):
-        seq, blocks = await database_sync_to_async(self._render)()
+        try:
+            seq, blocks = await database_sync_to_async(self._render)()
+        except (OperationalError, InterfaceError):
+            # The pool stayed exhausted: skip this push. The next one (or the
+            # phone's resync on waking) sends every block that changed since,
+            # because `sent` was not updated.
+            log.warning("push skipped for match %s: database busy", self.match_id)
+            return
         sums = digests(blocks)
         if full:
             changed = {name: html for name, html in blocks.items() if sums[name] not in shown}

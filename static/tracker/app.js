@@ -73,6 +73,21 @@
     };
   }
 
+  /* 503 "busy, tap again" (tracker/busy.py): nothing was written; show the
+     server's words at the top of the controls, where refusals appear. */
+  document.addEventListener("htmx:responseError", function (evt) {
+    var xhr = evt.detail.xhr;
+    if (!xhr || xhr.status !== 503) { return; }
+    var text = new DOMParser().parseFromString(xhr.responseText || "", "text/html").body.textContent.trim();
+    var controls = document.getElementById("blk-controls");
+    if (!controls || !text) { return; }
+    var shown = controls.querySelector("p.busy") || document.createElement("p");
+    shown.className = "error busy";
+    shown.setAttribute("role", "alert");
+    shown.textContent = text;
+    controls.insertBefore(shown, controls.firstChild);
+  });
+
   document.addEventListener("htmx:wsOpen", function (evt) {
     socket = evt.detail.socketWrapper;
     status(true);
