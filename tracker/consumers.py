@@ -28,7 +28,7 @@ from django.utils import translation
 
 from tracker import seats
 from tracker.models import Match
-from tracker.rendering import blocks_for, digests, oob_frame
+from tracker.rendering import blocks_for, changed_rows, digests, oob_frame
 
 log = logging.getLogger(__name__)
 
@@ -73,10 +73,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
     letter: str | None = None
     language: str = ""
     sent: dict[str, str]
+    shown: dict[str, str]
     last_seq = 0
 
     async def connect(self):
         self.sent = {}
+        self.shown = {}
         self.language = language_of(self.scope)
         code = self.scope["url_route"]["kwargs"]["code"]
         found = await database_sync_to_async(self._authenticate)(code)
@@ -133,12 +135,22 @@ class MatchConsumer(AsyncWebsocketConsumer):
             log.warning("push skipped for match %s: database busy", self.match_id)
             return
         sums = digests(blocks)
+        rows = {}
         if full:
             changed = {name: html for name, html in blocks.items() if sums[name] not in shown}
         else:
             changed = {
                 name: html for name, html in blocks.items() if self.sent.get(name) != sums[name]
             }
+            # Push less: a block where only trooper rows changed goes as
+            # those rows (a trooper's State is the commonest action).
+            for name in changed:
+                before = self.shown.get(name)
+                found = changed_rows(before, changed[name]) if before else None
+                if found is not None:
+                    rows[name] = found
         self.sent.update(sums)
+        # The HTML behind each digest: the same strings as the render cache's.
+        self.shown.update(blocks)
         self.last_seq = max(self.last_seq, seq)
-        await self.send(text_data=oob_frame(changed, seq))
+        await self.send(text_data=oob_frame(changed, seq, rows))

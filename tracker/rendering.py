@@ -15,6 +15,7 @@ session, never anything the client sent.
 from __future__ import annotations
 
 import hashlib
+import re
 import threading
 from collections import OrderedDict
 
@@ -115,7 +116,7 @@ def digest_of(html: str) -> str:
 
 def digests(blocks: dict[str, str]) -> dict[str, str]:
     """name -> the data-h digest each block carries."""
-    return {name: html.split('data-h="', 1)[1][:16] for name, html in blocks.items()}
+    return {name: digest_of_block(html) for name, html in blocks.items()}
 
 
 def render_blocks(
@@ -192,12 +193,46 @@ def forget(match_id: int | None = None) -> None:
                 del _cache[key]
 
 
-def oob_frame(blocks: dict[str, str], seq: int) -> str:
-    """A websocket frame: changed blocks, each swapped by id, plus the seq."""
-    parts = [f'<div id="seq" hx-swap-oob="true" data-seq="{int(seq)}"></div>']
-    for html in blocks.values():
-        parts.append(html.replace("<section ", '<section hx-swap-oob="true" ', 1))
+def oob_frame(blocks: dict[str, str], seq: int, rows: dict[str, list[str]] | None = None) -> str:
+    """A websocket frame: changed blocks, each swapped by id, plus the seq.
+
+    `rows` (block name -> changed trooper rows) sends a block whose only
+    change is some trooper rows as just those rows; the seq marker then
+    carries the block's new digest for the phone to record (app.js)."""
+    rows = rows or {}
+    digest_note = ",".join(
+        f"{name}:{digest_of_block(html)}" for name, html in blocks.items() if name in rows
+    )
+    note = f' data-blocks="{digest_note}"' if digest_note else ""
+    parts = [f'<div id="seq" hx-swap-oob="true" data-seq="{int(seq)}"{note}></div>']
+    for name, html in blocks.items():
+        if name in rows:
+            parts += [row.replace("<li ", '<li hx-swap-oob="true" ', 1) for row in rows[name]]
+        else:
+            parts.append(html.replace("<section ", '<section hx-swap-oob="true" ', 1))
     return "".join(parts)
+
+
+_ROW = re.compile(r'<li class="trooper[^"]*" id="trooper-([^"]+)">.*?</li>', re.S)
+
+
+def digest_of_block(html: str) -> str:
+    return html.split('data-h="', 1)[1][:16]
+
+
+def changed_rows(old: str, new: str) -> list[str] | None:
+    """The trooper rows of `new` that differ from `old`, when nothing else in
+    the block changed (same rows, same order, same surroundings); None when
+    the whole block must go."""
+    old_rows = {m.group(1): m.group(0) for m in _ROW.finditer(old)}
+    new_found = list(_ROW.finditer(new))
+
+    def skeleton(html: str) -> str:
+        return _ROW.sub(lambda m: f"<li:{m.group(1)}>", html.split(">", 1)[1])
+
+    if skeleton(old) != skeleton(new):
+        return None
+    return [m.group(0) for m in new_found if old_rows.get(m.group(1)) != m.group(0)]
 
 
 def blocks_for(match: Match, seat: Seat | None) -> tuple[int, dict[str, str]]:

@@ -88,6 +88,20 @@
     controls.insertBefore(shown, controls.firstChild);
   });
 
+  /* A push that changed only some trooper rows sends just those rows; the
+     seq marker then names the block's new digest, recorded here so the
+     digest checks above keep describing what the page shows. */
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var marker = document.getElementById("seq");
+    var notes = marker && marker.dataset.blocks;
+    if (!notes) { return; }
+    notes.split(",").forEach(function (note) {
+      var parts = note.split(":");
+      var block = document.getElementById("blk-" + parts[0]);
+      if (block && parts[1]) { block.dataset.h = parts[1]; }
+    });
+  });
+
   document.addEventListener("htmx:wsOpen", function (evt) {
     socket = evt.detail.socketWrapper;
     status(true);

@@ -100,3 +100,19 @@ async def test_a_claimed_digest_never_adds_anything_to_a_frame():
     first = await socket.receive_from(timeout=3)
     assert "Canary-draft-77" not in first and "<section" in first
     await socket.disconnect()
+
+
+def test_a_block_goes_as_rows_only_when_nothing_but_rows_changed():
+    row = '<li class="trooper cond-normal" id="trooper-{id}"><span>{text}</span></li>'
+    block = '<section data-h="{h}" id="blk-seat_A"><h2>{title}</h2><ul>{rows}</ul></section>'
+
+    def make(title, texts, h="0" * 16):
+        rows = "".join(row.format(id=n, text=t) for n, t in enumerate(texts))
+        return block.format(h=h, title=title, rows=rows)
+
+    old = make("Alice", ["Fusilier", "Bolt"])
+    assert rendering.changed_rows(old, make("Alice", ["Fusilier", "Bolt (Prone)"], "1" * 16)) == [
+        row.format(id=1, text="Bolt (Prone)")
+    ]
+    assert rendering.changed_rows(old, make("Alice, active", ["Fusilier", "Bolt"])) is None
+    assert rendering.changed_rows(old, make("Alice", ["Fusilier"])) is None
