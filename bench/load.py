@@ -140,6 +140,7 @@ class Result:
     lost: int = 0
     duplicated: int = 0
     seconds: float = 0.0
+    cpu: float = 0.0  # server CPU seconds while playing and settling
 
 
 async def tap(http: aiohttp.ClientSession, phone: Phone, n: int) -> tuple[int, str]:
@@ -202,9 +203,19 @@ async def play_match(
 async def settle(pending: list, result: Result, wait: float) -> None:
     """Wait (bounded) for every served action's push on both phones, then
     count latencies, lost pushes and doubled ones."""
+    # A push still coming is late, not lost: wait while frames keep arriving
+    # (at most `wait` seconds), and stop after `quiet` seconds without one.
     deadline = time.perf_counter() + wait
+    quiet = 4.0
+    sockets_all = {id(p.socket): p.socket for phones, _, _ in pending for p in phones}
+    last_count, last_change = -1, time.perf_counter()
     while time.perf_counter() < deadline:
         if all(p.socket.newest >= seq for phones, seq, _ in pending for p in phones):
+            break
+        count = sum(len(s.seen_at) for s in sockets_all.values())
+        if count != last_count:
+            last_count, last_change = count, time.perf_counter()
+        elif time.perf_counter() - last_change > quiet:
             break
         await asyncio.sleep(0.05)
     for phones, seq, sent in pending:
@@ -228,7 +239,11 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def run_tracker(
-    bases: list[str], matches: list[dict], seconds: float, connect_limit: int = 50
+    bases: list[str],
+    matches: list[dict],
+    seconds: float,
+    connect_limit: int = 20,
+    cpu=None,
 ) -> tuple[Result, list[Phone]]:
     """Phones of a match on different processes when there are two."""
     connector = aiohttp.TCPConnector(limit=0)
@@ -240,25 +255,38 @@ async def run_tracker(
             b = Phone(bases[-1], m["code"], m["B"])
             pairs.append((a, b))
         gate = asyncio.Semaphore(connect_limit)
+        failed: list[str] = []
 
-        async def ready(phone: Phone) -> None:
+        async def ready(phone: Phone) -> bool:
             async with gate:
-                await load_page(http, phone)
-                await open_socket(http, phone, phone.base.replace("http://", "ws://"))
+                for attempt in range(3):
+                    try:
+                        await load_page(http, phone)
+                        await open_socket(http, phone, phone.base.replace("http://", "ws://"))
+                        return True
+                    except (OSError, TimeoutError, aiohttp.ClientError, RuntimeError) as error:
+                        if attempt == 2:
+                            failed.append(f"could not load and connect: {error!r}"[:160])
+                        await asyncio.sleep(0.5 * (attempt + 1))
+                return False
 
-        await asyncio.gather(*(ready(p) for pair in pairs for p in pair))
+        ok = await asyncio.gather(*(ready(p) for pair in pairs for p in pair))
+        # A match whose phones could not connect plays no part (counted as errors).
+        pairs = [pair for n, pair in enumerate(pairs) if ok[2 * n] and ok[2 * n + 1]]
         # The first frame: only the seq marker, if the page was current.
         await asyncio.sleep(1.0)
         for pair in pairs:
             for phone in pair:
                 phone.socket.frames_per_seq.clear()
                 phone.socket.seen_at.clear()
-        result = Result()
+        result = Result(errors=failed)
         pending: list = []
+        cpu_before = cpu() if cpu else 0.0
         started = time.perf_counter()
         await asyncio.gather(*(play_match(http, pair, seconds, result, pending) for pair in pairs))
         result.seconds = time.perf_counter() - started
-        await settle(pending, result, wait=15)
+        await settle(pending, result, wait=30)
+        result.cpu = (cpu() - cpu_before) if cpu else 0.0
         for pair in pairs:
             for phone in pair:
                 if phone.socket.ws is not None:
@@ -275,11 +303,18 @@ async def run_relay(bases: list[str], count: int, seconds: float, tag: str) -> R
         for n in range(count):
             pair = []
             for base in (bases[0], bases[-1]):
-                ws = await http.ws_connect(
-                    f"{base.replace('http://', 'ws://')}/ws/relay/{tag}-{n}/",
-                    headers={"Origin": base},
-                    max_msg_size=0,
-                )
+                for attempt in range(3):
+                    try:
+                        ws = await http.ws_connect(
+                            f"{base.replace('http://', 'ws://')}/ws/relay/{tag}-{n}/",
+                            headers={"Origin": base},
+                            max_msg_size=0,
+                        )
+                        break
+                    except (OSError, aiohttp.ClientError):
+                        if attempt == 2:
+                            raise
+                        await asyncio.sleep(0.5)
                 socket = Socket(ws=ws)
                 socket.task = asyncio.create_task(_read_relay(ws, socket))
                 pair.append(socket)

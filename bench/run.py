@@ -37,13 +37,16 @@ from bench.load import churn, first_load, percentile, run_relay, run_tracker  # 
 
 PY = sys.executable
 MATCHES = [int(n) for n in os.environ.get("BENCH_MATCHES", "10,50,250,500").split(",")]
-SECONDS = float(os.environ.get("BENCH_SECONDS", "8"))
-RELAY_SECONDS = float(os.environ.get("BENCH_RELAY_SECONDS", "5"))
-SOAK_SECONDS = float(os.environ.get("BENCH_SOAK_SECONDS", "20"))
+SECONDS = float(os.environ.get("BENCH_SECONDS", "6"))
+RELAY_SECONDS = float(os.environ.get("BENCH_RELAY_SECONDS", "4"))
+SOAK_SECONDS = float(os.environ.get("BENCH_SOAK_SECONDS", "16"))
 SETUPS = os.environ.get("BENCH_SETUPS", "embedded,postgres").split(",")
 POSTGRES = os.environ.get("TRACKER_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 REDIS = os.environ.get("TRACKER_TEST_REDIS", "redis://127.0.0.1:6379/0")
 REDIS_DB = 11
+# A git ref to measure beside this tree (CPU per action, embedded), e.g. main.
+BASELINE = os.environ.get("BENCH_BASELINE", "main")
+BASELINE_MATCHES = [int(n) for n in os.environ.get("BENCH_BASELINE_MATCHES", "10").split(",")]
 OUT = Path(os.environ.get("BENCH_OUT", ROOT / "docs" / "benchmarks.md"))
 
 
@@ -68,10 +71,10 @@ class Server:
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> Server:
+    def start(self, root: Path = ROOT, app: str = "bench.asgi:application") -> Server:
         self.process = subprocess.Popen(
-            [PY, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "bench.asgi:application"],
-            cwd=ROOT,
+            [PY, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), app],
+            cwd=root,
             env=self.env,
             stdout=subprocess.DEVNULL,
             stderr=open(self.log, "a"),  # noqa: SIM115 (the child keeps it)
@@ -96,6 +99,12 @@ class Server:
 
     def rss(self) -> float:
         return rss_mb(self.process.pid)
+
+    def cpu(self) -> float:
+        """CPU seconds (user + system) this process has used: unlike wall
+        time, barely changed by other work on the machine."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def base_env(tmp: Path, **extra) -> dict:
@@ -138,7 +147,9 @@ def measure(setup: str, servers: list[Server], matches: list[dict]) -> list[dict
     for count in MATCHES:
         chosen = matches[:count]
         tag = secrets.token_hex(3)
-        result, _phones = asyncio.run(run_tracker(bases, chosen, SECONDS))
+        result, _phones = asyncio.run(
+            run_tracker(bases, chosen, SECONDS, cpu=lambda: sum(s.cpu() for s in servers))
+        )
         relay = asyncio.run(run_relay(bases, count, RELAY_SECONDS, f"{tag}{count}"))
         p99 = percentile(result.latencies, 99)
         relay_p99 = percentile(relay.latencies, 99)
@@ -158,6 +169,7 @@ def measure(setup: str, servers: list[Server], matches: list[dict]) -> list[dict
             "lost": result.lost,
             "duplicated": result.duplicated,
             "relay_lost": relay.lost,
+            "cpu_ms": 1000 * result.cpu / max(result.served, 1),
             "rss": [round(s.rss()) for s in servers],
         }
         rows.append(row)
@@ -166,6 +178,7 @@ def measure(setup: str, servers: list[Server], matches: list[dict]) -> list[dict
             f"p50 {row['p50']:7.1f}  p95 {row['p95']:7.1f}  p99 {row['p99']:7.1f} ms  "
             f"relay p99 {row['relay_p99']:6.1f} ms  ratio {row['ratio']:5.1f}x  "
             f"errors {row['errors']}  lost {row['lost']}  doubled {row['duplicated']}  "
+            f"CPU {row['cpu_ms']:.1f} ms/action  "
             f"RSS {row['rss']} MB",
             flush=True,
         )
@@ -200,6 +213,57 @@ def embedded(tmp: Path, count: int) -> tuple[list[dict], dict, list[dict], dict]
     return rows, sizes, matches, churned
 
 
+def baseline(tmp: Path) -> list[dict]:
+    """The same load on the BASELINE ref's code (embedded, no relay): server
+    CPU per served action, the contention-proof comparison."""
+    if not BASELINE:
+        return []
+    code = tmp / "code"
+    code.mkdir()
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", BASELINE], capture_output=True, check=False
+    )
+    if archive.returncode:
+        print(f"baseline {BASELINE!r} skipped: {archive.stderr.decode()[:200]}")
+        return []
+    subprocess.run(["tar", "-x", "-C", str(code)], input=archive.stdout, check=True)
+    env = base_env(tmp, PYTHONDONTWRITEBYTECODE="1", STATIC_MANIFEST="0")
+    done = subprocess.run(
+        [PY, "manage.py", "migrate", "--noinput", "-v0"], cwd=code, env=env, capture_output=True
+    )
+    if done.returncode:
+        raise RuntimeError(done.stderr.decode()[-2000:])
+    matches = json.loads(manage(env, "bench/setup_matches.py", str(max(BASELINE_MATCHES))))
+    server = Server(env, tmp / "daphne.log").start(code, "tracker.asgi:application")
+    rows = []
+    try:
+        for count in BASELINE_MATCHES:
+            result, _ = asyncio.run(
+                run_tracker([server.base], matches[:count], SECONDS, cpu=server.cpu)
+            )
+            row = {
+                "setup": f"embedded, {BASELINE}",
+                "matches": count,
+                "served_per_s": result.served / result.seconds,
+                "p50": percentile(result.latencies, 50) * 1000,
+                "p99": percentile(result.latencies, 99) * 1000,
+                "errors": len(result.errors),
+                "lost": result.lost,
+                "cpu_ms": 1000 * result.cpu / max(result.served, 1),
+                "rss": [round(server.rss())],
+            }
+            rows.append(row)
+            print(
+                f"{BASELINE:9} N={count:<4} served {row['served_per_s']:6.1f}/s  "
+                f"p50 {row['p50']:7.1f}  p99 {row['p99']:7.1f} ms  errors {row['errors']}  "
+                f"lost {row['lost']}  CPU {row['cpu_ms']:.1f} ms/action",
+                flush=True,
+            )
+    finally:
+        server.stop()
+    return rows
+
+
 def postgres(tmp: Path, count: int) -> list[dict]:
     import psycopg
     import redis
@@ -229,7 +293,7 @@ def fmt(value: float, digits: int = 0) -> str:
     return "—" if value != value else f"{value:,.{digits}f}"  # NaN: no sample
 
 
-def write(rows: list[dict], sizes: dict, churned: dict, seconds: float) -> None:
+def write(rows: list[dict], sizes: dict, churned: dict, base_rows: list, seconds: float) -> None:
     lines = [
         "# Benchmarks",
         "",
@@ -255,6 +319,23 @@ def write(rows: list[dict], sizes: dict, churned: dict, seconds: float) -> None:
             f"{fmt(r['p50'])} / {fmt(r['p95'])} / {fmt(r['p99'])} | {fmt(r['relay_p99'], 1)} | "
             f"{fmt(r['ratio'], 1)}× | {r['errors']} | {r['lost']} | {r['duplicated']} | "
             f"{', '.join(str(x) for x in r['rss'])} |"
+        )
+    lines += [
+        "",
+        "## Server CPU per served action (robust to other work on the cores)",
+        "",
+        "CPU seconds used by the server process(es) while playing, divided by "
+        "the actions served: the POST, its render, and every socket's push.",
+        "",
+        "| code | setup | matches | served actions/s | p50 / p99 ms | errors | lost | CPU ms per action |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in [*base_rows, *rows]:
+        code = BASELINE if BASELINE in r["setup"] else "this branch"
+        lines.append(
+            f"| {code} | {r['setup'].split(',')[0]} | {r['matches']} | {r['served_per_s']:.1f} | "
+            f"{fmt(r['p50'])} / {fmt(r['p99'])} | {r['errors']} | {r['lost']} | "
+            f"{r['cpu_ms']:.1f} |"
         )
     samples = sorted({s for r in rows for s in r["error_sample"]})
     if samples:
@@ -290,7 +371,12 @@ def write(rows: list[dict], sizes: dict, churned: dict, seconds: float) -> None:
 def main() -> None:
     started = time.monotonic()
     tmp = Path(tempfile.mkdtemp(prefix="tracker-bench-"))
-    rows, sizes, churned = [], {}, {"connections": 0, "before": 0, "middle": 0, "after": 0}
+    rows, sizes, base_rows, churned = (
+        [],
+        {},
+        [],
+        {"connections": 0, "before": 0, "middle": 0, "after": 0},
+    )
     try:
         if "embedded" in SETUPS:
             (tmp / "embedded").mkdir()
@@ -298,13 +384,16 @@ def main() -> None:
             rows += more
             print("first load bytes:", sizes, flush=True)
             print("soak:", churned, flush=True)
+        if BASELINE:
+            (tmp / "baseline").mkdir()
+            base_rows = baseline(tmp / "baseline")
         if "postgres" in SETUPS:
             (tmp / "postgres").mkdir()
             rows += postgres(tmp / "postgres", max(MATCHES))
     finally:
         if not os.environ.get("BENCH_KEEP"):
             shutil.rmtree(tmp, ignore_errors=True)
-    write(rows, sizes, churned, time.monotonic() - started)
+    write(rows, sizes, churned, base_rows, time.monotonic() - started)
 
 
 if __name__ == "__main__":
