@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import secrets
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -78,6 +79,7 @@ class Phone:
     page_seq: int = 0
     page_bytes: int = 0
     shown: list[str] = field(default_factory=list)
+    run: str = field(default_factory=lambda: secrets.token_hex(4))  # one per phone per run
 
     def cookies(self) -> str:
         parts = [f"sessionid={self.session}"]
@@ -149,7 +151,9 @@ async def tap(http: aiohttp.ClientSession, phone: Phone, n: int) -> tuple[int, s
     data = [("trooper_id", trooper), ("condition", condition)]
     if phone.prone[trooper]:
         data.append(("tokens", "prone"))
-    data.append(("action_id", f"bench-{phone.code}-{n:06d}"))
+    # Unique per run: a match plays in several runs, and a repeated id is
+    # (rightly) a duplicate tap that appends nothing and pushes nothing.
+    data.append(("action_id", f"bench-{phone.run}-{phone.code}-{n:06d}"))
     headers = {
         "Cookie": phone.cookies(),
         "X-CSRFToken": phone.csrf_token,
@@ -285,7 +289,7 @@ async def run_tracker(
         started = time.perf_counter()
         await asyncio.gather(*(play_match(http, pair, seconds, result, pending) for pair in pairs))
         result.seconds = time.perf_counter() - started
-        await settle(pending, result, wait=30)
+        await settle(pending, result, wait=20)
         result.cpu = (cpu() - cpu_before) if cpu else 0.0
         for pair in pairs:
             for phone in pair:
@@ -329,7 +333,11 @@ async def run_relay(bases: list[str], count: int, seconds: float, tag: str) -> R
             while time.perf_counter() - start < seconds:
                 n += 1
                 sent = time.perf_counter()
-                await pair[0].ws.send_str(f'<div id="seq" data-seq="{n}"></div>')
+                try:
+                    await pair[0].ws.send_str(f'<div id="seq" data-seq="{n}"></div>')
+                except (OSError, aiohttp.ClientError) as error:
+                    result.errors.append(f"relay send failed: {error!r}"[:160])
+                    return
                 result.served += 1
                 pending.append((pair, n, sent))
                 delay = start + n - time.perf_counter()

@@ -37,9 +37,9 @@ from bench.load import churn, first_load, percentile, run_relay, run_tracker  # 
 
 PY = sys.executable
 MATCHES = [int(n) for n in os.environ.get("BENCH_MATCHES", "10,50,250,500").split(",")]
-SECONDS = float(os.environ.get("BENCH_SECONDS", "6"))
-RELAY_SECONDS = float(os.environ.get("BENCH_RELAY_SECONDS", "4"))
-SOAK_SECONDS = float(os.environ.get("BENCH_SOAK_SECONDS", "16"))
+SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
+RELAY_SECONDS = float(os.environ.get("BENCH_RELAY_SECONDS", "3"))
+SOAK_SECONDS = float(os.environ.get("BENCH_SOAK_SECONDS", "10"))
 SETUPS = os.environ.get("BENCH_SETUPS", "embedded,postgres").split(",")
 POSTGRES = os.environ.get("TRACKER_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 REDIS = os.environ.get("TRACKER_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -268,7 +268,12 @@ def postgres(tmp: Path, count: int) -> list[dict]:
     import psycopg
     import redis
 
-    admin = psycopg.connect(POSTGRES, autocommit=True, connect_timeout=3)
+    try:
+        admin = psycopg.connect(POSTGRES, autocommit=True, connect_timeout=3)
+        redis.Redis.from_url(REDIS, socket_connect_timeout=3).ping()
+    except (psycopg.OperationalError, redis.RedisError) as error:
+        print(f"postgres + redis setup skipped: {error}")
+        return []
     name = f"tracker_bench_{secrets.token_hex(5)}"
     admin.execute(f'CREATE DATABASE "{name}"')
     redis_url = with_path(REDIS, f"/{REDIS_DB}")

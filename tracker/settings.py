@@ -141,7 +141,15 @@ if os.environ.get("REDIS_URL"):
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [os.environ["REDIS_URL"]],
+                # redis-py refuses a connection past max_connections (100 by
+                # default) instead of waiting: 500 sockets joining their
+                # groups at once needed more (issue 9's "Too many connections").
+                "hosts": [
+                    {
+                        "address": os.environ["REDIS_URL"],
+                        "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000")),
+                    }
+                ],
                 # A burst of pushes must not overflow a socket's queue (100 by
                 # default); a push is one small "seq n exists" message.
                 "capacity": 1000,
