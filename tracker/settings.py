@@ -144,10 +144,15 @@ if os.environ.get("REDIS_URL"):
                 # redis-py refuses a connection past max_connections (100 by
                 # default) instead of waiting: 500 sockets joining their
                 # groups at once needed more (issue 9's "Too many connections").
+                # Its default 5 s read timeout equals channels-redis' 5 s
+                # BZPOPMIN: a busy process lost that race, the consumer died
+                # with "Timeout reading" and the phone's socket closed (issue
+                # 9's "Redis read timeouts"). Reads get longer than the block.
                 "hosts": [
                     {
                         "address": os.environ["REDIS_URL"],
                         "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000")),
+                        "socket_timeout": 30,
                     }
                 ],
                 # A burst of pushes must not overflow a socket's queue (100 by

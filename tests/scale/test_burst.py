@@ -40,12 +40,13 @@ def test_a_burst_on_two_processes_loses_doubles_and_fails_nothing(cluster):
     # Seat A's phone on one process, seat B's on the other: every push
     # crosses Redis for one of the two phones.
     result, phones = asyncio.run(run_tracker([one.url, two.url], matches, SECONDS))
-    assert result.errors == []
+    logs = "\n".join(server.log_text()[-3000:] for server in cluster.servers)
+    assert result.errors == [], logs
     # Every match kept its pace of one action a second (the POST is awaited,
     # so a slow server shows here as fewer actions, not as an error).
     assert result.served >= MATCHES * 2
-    assert result.lost == 0
-    assert result.duplicated == 0
+    assert result.lost == 0, logs
+    assert result.duplicated == 0, logs
     # Every phone got its pushes, and none of them is a 500 in disguise.
     assert all(p.socket.frames_per_seq for p in phones)
     for server in cluster.servers:
