@@ -24,7 +24,7 @@ run: $(VENV)/.runtime
 test: $(VENV)/.dev
 	$(PY) -m pytest
 
-bench: $(VENV)/.dev
+bench: $(VENV)/.dev  # under 10 minutes on two cores; BENCH_* variables in bench/run.py
 	$(PY) bench/run.py
 
 lint: $(VENV)/.dev

@@ -3,13 +3,24 @@
 The page is a few blocks, each with a stable id. A push re-sends only the
 blocks whose HTML changed, so a phone mid-typing in its own block is not
 wiped when the opponent acts.
+
+Rendering is the expensive part of an action (the profile of issue 9: about
+two thirds of a served action), so each viewer's blocks are rendered once per
+(match, seq, viewer, language, draft) and shared by the POST's answer, that
+viewer's sockets and page loads in this process; every spectator shares one
+render. The key's viewer is the seat the caller authenticated from the
+session, never anything the client sent.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
+import threading
+from collections import OrderedDict
 
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.safestring import mark_safe
 
 from tracker.audit import short_code
@@ -124,33 +135,144 @@ def _lieutenant_options(view):
     return candidates or list(view.me.troopers)
 
 
+def _render_block(name: str, context: dict) -> str:
+    template = f"tracker/blocks/{name.split('_')[0]}.html"
+    letter = name[-1] if name.startswith("seat_") else None
+    html = render_to_string(template, {**context, "block": name, "letter": letter})
+    # The digest lets a phone skip swapping in a block identical to the one
+    # it shows (static/tracker/app.js), so a push never wipes half-typed
+    # input for nothing, whichever of the HTTP response and the push
+    # arrives first; a reconnecting phone names the digests it shows so the
+    # first frame leaves them out (consumers.py).
+    return mark_safe(html.replace("<section ", f'<section data-h="{digest_of(html)}" ', 1))  # noqa: S308 (our own rendered template)
+
+
+def digest_of(html: str) -> str:
+    return hashlib.sha256(html.encode()).hexdigest()[:16]
+
+
+def digests(blocks: dict[str, str]) -> dict[str, str]:
+    """name -> the data-h digest each block carries."""
+    return {name: digest_of_block(html) for name, html in blocks.items()}
+
+
 def render_blocks(
     seen: Seen, seat: Seat | None = None, request=None, error: str = "", extra: dict | None = None
 ) -> dict[str, str]:
+    """Render every block, uncached (the cached path is `viewer_blocks`).
+    `extra` is what only this one answer shows (a pasted list's problems)."""
     context = {**context_for(seen, seat, request, error), **(extra or {})}
-    blocks = {}
-    for name in BLOCKS:
-        template = f"tracker/blocks/{name.split('_')[0]}.html"
-        letter = name[-1] if name.startswith("seat_") else None
-        html = render_to_string(template, {**context, "block": name, "letter": letter})
-        # The digest lets a phone skip swapping in a block identical to the one
-        # it shows (static/tracker/app.js), so a push never wipes half-typed
-        # input for nothing, whichever of the HTTP response and the push
-        # arrives first.
-        digest = hashlib.sha256(html.encode()).hexdigest()[:16]
-        blocks[name] = mark_safe(html.replace("<section ", f'<section data-h="{digest}" ', 1))  # noqa: S308 (our own rendered template)
-    return blocks
+    return {name: _render_block(name, context) for name in BLOCKS}
 
 
-def oob_frame(blocks: dict[str, str], seq: int) -> str:
-    """A websocket frame: changed blocks, each swapped by id, plus the seq."""
-    parts = [f'<div id="seq" hx-swap-oob="true" data-seq="{int(seq)}"></div>']
-    for html in blocks.values():
-        parts.append(html.replace("<section ", '<section hx-swap-oob="true" ', 1))
+# (match id, viewer, language, draft digest) -> ((seq, last hash), blocks).
+# Only the newest seq of each key is kept: an older one is never asked for
+# again. The chain hash makes the entry that of this very log (a test database
+# that reuses a primary key does not get another match's render).
+_CACHE_SIZE = 2048
+_cache: OrderedDict[tuple, tuple[tuple[int, str], dict[str, str]]] = OrderedDict()
+_lock = threading.Lock()
+stats = {"hits": 0, "renders": 0}
+
+
+def _key(match: Match, viewer: str | None, seat: Seat | None) -> tuple:
+    # The draft lives on the seat, outside the log: its edits change the seat
+    # block without moving seq, so its digest is part of the key.
+    draft = canonical_json(seat.draft) if seat is not None else ""
+    return (match.pk, viewer or "", translation.get_language() or "", digest_of(draft))
+
+
+def viewer_blocks(
+    match: Match, viewer: str | None, seat: Seat | None = None, error: str = ""
+) -> tuple[int, dict[str, str]]:
+    """(seq, blocks) for the viewer the caller authenticated, at `match.seq`,
+    in the active language. Shared by every request and socket of that
+    viewer; `seat` must be the Seat row of `viewer` (None for a spectator).
+    An error is drawn into the controls block of this answer only."""
+    if (seat.letter if seat else None) != viewer:
+        raise ValueError("seat and viewer disagree")
+    key = _key(match, viewer, seat)
+    with _lock:
+        cached = _cache.get(key)
+        if cached is not None and cached[0] == (match.seq, match.last_hash):
+            _cache.move_to_end(key)
+            stats["hits"] += 1
+            blocks = cached[1]
+            seq = match.seq
+            found = True
+        else:
+            found = False
+    if not found:
+        seen = seen_by(match, viewer)
+        seq = seen.view.seq
+        blocks = render_blocks(seen, seat)
+        stats["renders"] += 1
+        if seq == match.seq:
+            with _lock:
+                _cache[key] = ((seq, match.last_hash), blocks)
+                _cache.move_to_end(key)
+                while len(_cache) > _CACHE_SIZE:
+                    _cache.popitem(last=False)
+    if error:
+        seen = seen_by(match, viewer)
+        blocks = {
+            **blocks,
+            "controls": _render_block("controls", context_for(seen, seat, error=error)),
+        }
+    return seq, blocks
+
+
+def forget(match_id: int | None = None) -> None:
+    with _lock:
+        if match_id is None:
+            _cache.clear()
+        else:
+            for key in [k for k in _cache if k[0] == match_id]:
+                del _cache[key]
+
+
+def oob_frame(blocks: dict[str, str], seq: int, rows: dict[str, list[str]] | None = None) -> str:
+    """A websocket frame: changed blocks, each swapped by id, plus the seq.
+
+    `rows` (block name -> changed trooper rows) sends a block whose only
+    change is some trooper rows as just those rows; the seq marker then
+    carries the block's new digest for the phone to record (app.js)."""
+    rows = rows or {}
+    digest_note = ",".join(
+        f"{name}:{digest_of_block(html)}" for name, html in blocks.items() if name in rows
+    )
+    note = f' data-blocks="{digest_note}"' if digest_note else ""
+    parts = [f'<div id="seq" hx-swap-oob="true" data-seq="{int(seq)}"{note}></div>']
+    for name, html in blocks.items():
+        if name in rows:
+            parts += [row.replace("<li ", '<li hx-swap-oob="true" ', 1) for row in rows[name]]
+        else:
+            parts.append(html.replace("<section ", '<section hx-swap-oob="true" ', 1))
     return "".join(parts)
+
+
+_ROW = re.compile(r'<li class="trooper[^"]*" id="trooper-([^"]+)">.*?</li>', re.S)
+
+
+def digest_of_block(html: str) -> str:
+    return html.split('data-h="', 1)[1][:16]
+
+
+def changed_rows(old: str, new: str) -> list[str] | None:
+    """The trooper rows of `new` that differ from `old`, when nothing else in
+    the block changed (same rows, same order, same surroundings); None when
+    the whole block must go."""
+    old_rows = {m.group(1): m.group(0) for m in _ROW.finditer(old)}
+    new_found = list(_ROW.finditer(new))
+
+    def skeleton(html: str) -> str:
+        return _ROW.sub(lambda m: f"<li:{m.group(1)}>", html.split(">", 1)[1])
+
+    if skeleton(old) != skeleton(new):
+        return None
+    return [m.group(0) for m in new_found if old_rows.get(m.group(1)) != m.group(0)]
 
 
 def blocks_for(match: Match, seat: Seat | None) -> tuple[int, dict[str, str]]:
     """What a socket pushes: the blocks for the seat it authenticated."""
-    seen = seen_by(match, seat.letter if seat else None)
-    return seen.view.seq, render_blocks(seen, seat)
+    return viewer_blocks(match, seat.letter if seat else None, seat)

@@ -4,6 +4,7 @@ environment says otherwise. Scale-out: DATABASE_URL (PostgreSQL), REDIS_URL."""
 import os
 import secrets
 import socket
+import sys
 from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
@@ -80,6 +81,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, so it sees the language and request.htmx of the request.
+    "tracker.busy.BusyMiddleware",
 ]
 
 ROOT_URLCONF = "tracker.urls"
@@ -104,7 +107,19 @@ TEMPLATES = [
 if os.environ.get("DATABASE_URL"):
     import dj_database_url
 
-    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
+    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"])}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # Django's psycopg pool, bounded per process (issue 9): without it every
+        # thread held its own connection and two processes under load met
+        # "too many clients". A request waits up to DB_POOL_TIMEOUT seconds for
+        # a connection; past that it answers "busy, tap again"
+        # (tracker.middleware.BusyMiddleware), never a 500.
+        DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps connections
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 2,
+            "max_size": int(os.environ.get("DB_POOL_SIZE", "8")),
+            "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+        }
 else:
     DATABASES = {
         "default": {
@@ -125,7 +140,27 @@ if os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [os.environ["REDIS_URL"]]},
+            "CONFIG": {
+                # redis-py refuses a connection past max_connections (100 by
+                # default) instead of waiting: 500 sockets joining their
+                # groups at once needed more (issue 9's "Too many connections").
+                # Its default 5 s read timeout equals channels-redis' 5 s
+                # BZPOPMIN: a busy process lost that race, the consumer died
+                # with "Timeout reading" and the phone's socket closed (issue
+                # 9's "Redis read timeouts"). Reads get longer than the block.
+                "hosts": [
+                    {
+                        "address": os.environ["REDIS_URL"],
+                        "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000")),
+                        "socket_timeout": 30,
+                    }
+                ],
+                # A burst of pushes must not overflow a socket's queue (100 by
+                # default); a push is one small "seq n exists" message.
+                "capacity": 1000,
+                "expiry": 30,
+                "group_expiry": 86400,
+            },
         }
     }
 else:
@@ -147,12 +182,36 @@ TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Madrid")
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
+
+
+def _fresh_manifest() -> bool:
+    """Whether collectstatic's manifest is newer than every source file: a
+    stale one would serve an old app.js under a name cached for a year."""
+    manifest = STATIC_ROOT / "staticfiles.json"
+    if not manifest.exists():
+        return False
+    built = manifest.stat().st_mtime
+    return all(f.stat().st_mtime <= built for f in (BASE_DIR / "static").rglob("*") if f.is_file())
+
+
+# Static files: gzip and brotli copies made at collectstatic (`make run` runs
+# it), served by whitenoise to phones that ask for them. With a fresh manifest
+# from collectstatic the names carry a content hash and are cached for a year;
+# without one (tests, a checkout that never ran collectstatic) the plain names
+# are served from the source folders. STATIC_MANIFEST=0 forces the latter.
+STATIC_MANIFEST = _env_bool("STATIC_MANIFEST", True) and (
+    sys.argv[1:2] == ["collectstatic"] or _fresh_manifest()
+)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if STATIC_MANIFEST
+        else "whitenoise.storage.CompressedStaticFilesStorage"
+    },
 }
-WHITENOISE_USE_FINDERS = True
+WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "organizer-matches"

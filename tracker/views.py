@@ -23,7 +23,7 @@ from tracker import actions, rules, seats
 from tracker.forms import ClaimSeatForm, CreateMatchForm, MoveSeatForm, TrooperForm, build_command
 from tracker.models import Match, Seat
 from tracker.reading import load_state, seen_by
-from tracker.rendering import oob_frame, render_blocks
+from tracker.rendering import oob_frame, render_blocks, viewer_blocks
 from tracker.rules.setup import MAX_TROOPERS, ClaimSeat, MoveSeat, clean_trooper_row
 from tracker.rules.state import SETUP
 from tracker.templatetags.tracker_tags import marker_names
@@ -191,13 +191,17 @@ def seat_link(request, code: str, token: str):
 def match_page(request, code: str):
     match = _match(code)
     letter = seats.seat_of(request.session, match)
-    seen = seen_by(match, letter)
-    seat = _seat_obj(match, letter)
-    blocks = render_blocks(seen, seat, request)
+    seq, blocks = viewer_blocks(match, letter, _seat_obj(match, letter))
     return render(
         request,
         "tracker/match.html",
-        {"match": match, "view": seen.view, "blocks": blocks, "hosts": _hosts(request, match)},
+        {
+            "match": match,
+            # Only what match.html reads of the view: the blocks carry the rest.
+            "view": {"seq": seq, "viewer": letter},
+            "blocks": blocks,
+            "hosts": _hosts(request, match),
+        },
     )
 
 
@@ -213,11 +217,15 @@ def _respond(
     `extra`: what only this answer shows (a pasted list and its problems)."""
     if request.htmx:
         match.refresh_from_db()
-        seen = seen_by(match, letter)
-        blocks = render_blocks(seen, _seat_obj(match, letter), request, error, extra)
-        return HttpResponse(
-            oob_frame(blocks, seen.view.seq), status=status if status < 500 else 200
-        )
+        seat = _seat_obj(match, letter)
+        if extra:
+            # Only this answer shows it (a pasted list and its problems): no cache.
+            seen = seen_by(match, letter)
+            seq, blocks = seen.view.seq, render_blocks(seen, seat, request, error, extra)
+        else:
+            # The same render this viewer's sockets push for this seq (rendering.py).
+            seq, blocks = viewer_blocks(match, letter, seat, error)
+        return HttpResponse(oob_frame(blocks, seq), status=status if status < 500 else 200)
     if error:
         messages.error(request, error)
     for problem in (extra or {}).get("import_problems", ()):

@@ -155,6 +155,48 @@
     }
   });
 
+  /* Each (re)connect names the blocks this page shows (their digests), so
+     the first frame carries only what differs instead of repeating the page
+     just loaded. The server still decides what this phone may see. */
+  if (window.htmx) {
+    window.htmx.createWebSocket = function (url) {
+      var shown = Array.prototype.map.call(
+        document.querySelectorAll("#live section[data-h]"),
+        function (el) { return el.dataset.h; }
+      ).join(".");
+      return new WebSocket(url + (url.indexOf("?") < 0 ? "?" : "&") + "h=" + shown);
+    };
+  }
+
+  /* 503 "busy, tap again" (tracker/busy.py): nothing was written; show the
+     server's words at the top of the controls, where refusals appear. */
+  document.addEventListener("htmx:responseError", function (evt) {
+    var xhr = evt.detail.xhr;
+    if (!xhr || xhr.status !== 503) { return; }
+    var text = new DOMParser().parseFromString(xhr.responseText || "", "text/html").body.textContent.trim();
+    var controls = document.getElementById("blk-controls");
+    if (!controls || !text) { return; }
+    var shown = controls.querySelector("p.busy") || document.createElement("p");
+    shown.className = "error busy";
+    shown.setAttribute("role", "alert");
+    shown.textContent = text;
+    controls.insertBefore(shown, controls.firstChild);
+  });
+
+  /* A push that changed only some trooper rows sends just those rows; the
+     seq marker then names the block's new digest, recorded here so the
+     digest checks above keep describing what the page shows. */
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var marker = document.getElementById("seq");
+    var notes = marker && marker.dataset.blocks;
+    if (!notes) { return; }
+    notes.split(",").forEach(function (note) {
+      var parts = note.split(":");
+      var block = document.getElementById("blk-" + parts[0]);
+      if (block && parts[1]) { block.dataset.h = parts[1]; }
+    });
+  });
+
   document.addEventListener("htmx:wsOpen", function (evt) {
     socket = evt.detail.socketWrapper;
     known = true;

@@ -493,3 +493,29 @@ def blocks_of(source: str) -> dict[str, str]:
 
 def seq_of(source: str) -> int:
     return int(re.search(r'id="seq"[^>]*data-seq="(\d+)"', source).group(1))
+
+
+_ROW_PUSH = re.compile(r'<li hx-swap-oob="true"[^>]*\bid="(trooper-[^"]+)".*?</li>', re.S)
+_BLOCK_NOTES = re.compile(r'id="seq"[^>]*data-blocks="([^"]*)"')
+
+
+def apply_frame(shown: dict[str, str], frame: str) -> dict[str, str]:
+    """What a phone shows after a socket frame, as htmx and app.js apply it:
+    whole blocks swapped by id, trooper rows swapped by id inside their
+    block, and the block digests the seq marker names recorded."""
+    shown = {**shown, **blocks_of(frame)}
+    for row in _ROW_PUSH.finditer(frame):
+        ident, new = row.group(1), normalise(row.group(0))
+        old = re.compile(rf'<li [^>]*\bid="{re.escape(ident)}">.*?</li>', re.S)
+        for name, block in shown.items():
+            if f'id="{ident}"' in block:
+                shown[name] = old.sub(lambda _m, new=new: new, block, count=1)
+    notes = _BLOCK_NOTES.search(frame)
+    for note in notes.group(1).split(",") if notes else []:
+        name, digest = note.split(":")
+        ident = f"blk-{name}"
+        if ident in shown:
+            shown[ident] = re.sub(
+                r'data-h="[0-9a-f]{16}"', f'data-h="{digest}"', shown[ident], count=1
+            )
+    return shown

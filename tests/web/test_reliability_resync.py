@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import pytest
 from asgiref.sync import sync_to_async
 
-from tests.scale.servers import blocks_of, seq_of
+from tests.scale.servers import apply_frame, blocks_of, seq_of
 from tracker.models import Match, MatchEvent
 from tracker.reading import load_state
 from tracker.rules.command_tokens import s2_deciding
@@ -41,7 +41,7 @@ class Screen:
     seq: int = 0
 
     def apply(self, frame: str) -> None:
-        self.blocks.update(blocks_of(frame))
+        self.blocks = apply_frame(self.blocks, frame)
         self.seq = seq_of(frame)
 
 

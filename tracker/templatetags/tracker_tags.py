@@ -1,5 +1,10 @@
+import threading
+from collections import OrderedDict
+
 from django import template
-from django.utils.translation import gettext, ngettext
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext, ngettext
 
 from tracker.labels import label as label_of
 from tracker.rules.i18n import Plural
@@ -92,3 +97,46 @@ def at(mapping, key):
 @register.filter
 def seat_of(view, letter):
     return view.seat(letter)
+
+
+# Trooper rows, memoized (issue 9: rendering was two thirds of an action, and
+# a seat block is mostly its trooper rows, of which an action changes one).
+# The row template gets an isolated context of exactly the values in the key,
+# so a memoized row is byte for byte the row a fresh render would give; the
+# trooper's repr covers every field of what this viewer was shown of it.
+_ROWS_SIZE = 20_000
+_rows: OrderedDict[tuple, str] = OrderedDict()
+_rows_lock = threading.Lock()
+
+
+@register.simple_tag(takes_context=True)
+def trooper_row(context, t):
+    view = context["view"]
+    values = {
+        "t": t,
+        "mine": t.seat == view.viewer,
+        "can_set_state": bool(view.viewer) and view.phase == "playing",
+        "code": context["match"].code,
+        "conditions": tuple(context["conditions"]),
+        "tokens": tuple(context["tokens"]),
+    }
+    key = (
+        repr(t),
+        values["mine"],
+        values["can_set_state"],
+        values["code"],
+        get_language(),
+        values["conditions"],
+        values["tokens"],
+    )
+    with _rows_lock:
+        html = _rows.get(key)
+        if html is not None:
+            _rows.move_to_end(key)
+            return html
+    html = mark_safe(render_to_string("tracker/blocks/trooper_row.html", values))  # noqa: S308 (our own template)
+    with _rows_lock:
+        _rows[key] = html
+        while len(_rows) > _ROWS_SIZE:
+            _rows.popitem(last=False)
+    return html

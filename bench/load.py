@@ -1,0 +1,444 @@
+"""The load generator of `make bench`: phones as asyncio tasks.
+
+Each match has two phones. A phone loads the match page (session cookie,
+CSRF cookie and token as a browser gets them), opens the match's websocket
+with an Origin header and the block digests of the page it loaded (as
+static/tracker/app.js does), and taps the "State" form of one of its own
+troopers as rendered in that page (toggling Prone). Each match sends one
+action per second, its players taking turns. Latency of an action: from the
+POST leaving to the moment both phones' sockets have received a frame at
+that action's seq or later.
+
+The relay run does the same over bench/relay.py: one message per match per
+second from the first socket, timed until both sockets have it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import secrets
+import statistics
+import time
+from dataclasses import dataclass, field
+
+import aiohttp
+
+SEQ = re.compile(r'id="seq"[^>]*data-seq="(\d+)"')
+CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"')
+ERROR = re.compile(r'<p class="error[^"]*" role="alert">(.*?)</p>', re.S)
+STATE_FORM = re.compile(r'<form hx-post="([^"]*/act/SetTrooperState/)">(.*?)</form>', re.S)
+HIDDEN_ID = re.compile(r'name="trooper_id" value="([^"]+)"')
+SELECTED = re.compile(r'<option value="([^"]+)" selected>')
+SHOWN = re.compile(r'<section data-h="([0-9a-f]{16})"')
+TIMEOUT = aiohttp.ClientTimeout(total=15)
+
+
+@dataclass
+class Socket:
+    """One phone's websocket: when each seq first arrived, and how often."""
+
+    seen_at: dict[int, float] = field(default_factory=dict)
+    frames_per_seq: dict[int, int] = field(default_factory=dict)
+    newest: int = 0
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    ws: aiohttp.ClientWebSocketResponse | None = None
+    task: asyncio.Task | None = None
+    bytes: int = 0
+    first_frame_bytes: int = 0
+
+    def got(self, seq: int, size: int) -> None:
+        now = time.perf_counter()
+        if not self.frames_per_seq:
+            self.first_frame_bytes = size
+        self.bytes += size
+        self.frames_per_seq[seq] = self.frames_per_seq.get(seq, 0) + 1
+        if seq > self.newest:
+            self.newest = seq
+        self.seen_at.setdefault(seq, now)
+        self.changed.set()
+
+    def arrival(self, seq: int) -> float | None:
+        """When a frame at `seq` or later first arrived."""
+        times = [t for s, t in self.seen_at.items() if s >= seq]
+        return min(times) if times else None
+
+
+@dataclass
+class Phone:
+    base: str
+    code: str
+    session: str
+    csrf_cookie: str = ""
+    csrf_token: str = ""
+    form_url: str = ""
+    troopers: list[tuple[str, str]] = field(default_factory=list)  # (id, condition)
+    prone: dict[str, bool] = field(default_factory=dict)
+    socket: Socket = field(default_factory=Socket)
+    page_seq: int = 0
+    page_bytes: int = 0
+    shown: list[str] = field(default_factory=list)
+    run: str = field(default_factory=lambda: secrets.token_hex(4))  # one per phone per run
+
+    def cookies(self) -> str:
+        parts = [f"sessionid={self.session}"]
+        if self.csrf_cookie:
+            parts.append(f"csrftoken={self.csrf_cookie}")
+        return "; ".join(parts)
+
+
+async def load_page(http: aiohttp.ClientSession, phone: Phone) -> None:
+    async with http.get(
+        f"{phone.base}/m/{phone.code}/", headers={"Cookie": phone.cookies()}, timeout=TIMEOUT
+    ) as response:
+        body = await response.text()
+        if response.status != 200:
+            raise RuntimeError(f"page {response.status}")
+        cookie = response.cookies.get("csrftoken")
+        if cookie is not None:
+            phone.csrf_cookie = cookie.value
+    phone.page_bytes = len(body.encode())
+    phone.csrf_token = CSRF.search(body).group(1)
+    phone.page_seq = int(SEQ.search(body).group(1))
+    phone.shown = SHOWN.findall(body)
+    # Only this seat's own block offers the forms we tap on its own troopers.
+    own = body.split('id="blk-seat_', 1)[1]
+    letter = own[0]
+    for url, form in STATE_FORM.findall(body):
+        trooper = HIDDEN_ID.search(form).group(1)
+        if trooper.startswith(letter.lower()):
+            phone.form_url = url
+            phone.troopers.append((trooper, SELECTED.search(form).group(1)))
+            phone.prone[trooper] = 'value="prone" checked' in form
+
+
+async def _read(ws: aiohttp.ClientWebSocketResponse, socket: Socket) -> None:
+    async for message in ws:
+        if message.type != aiohttp.WSMsgType.TEXT:
+            break
+        found = SEQ.search(message.data)
+        if found:
+            socket.got(int(found.group(1)), len(message.data.encode()))
+
+
+async def open_socket(http: aiohttp.ClientSession, phone: Phone, ws_base: str) -> None:
+    url = f"{ws_base}/ws/m/{phone.code}/?h={'.'.join(phone.shown)}"
+    ws = await http.ws_connect(
+        url,
+        headers={"Cookie": phone.cookies(), "Origin": phone.base},
+        timeout=aiohttp.ClientWSTimeout(ws_receive=None, ws_close=5),
+        max_msg_size=0,
+    )
+    phone.socket.ws = ws
+    phone.socket.task = asyncio.create_task(_read(ws, phone.socket))
+
+
+@dataclass
+class Result:
+    latencies: list[float] = field(default_factory=list)
+    served: int = 0
+    errors: list[str] = field(default_factory=list)
+    lost: int = 0
+    duplicated: int = 0
+    seconds: float = 0.0
+    cpu: float = 0.0  # server CPU seconds while playing and settling
+
+
+async def tap(http: aiohttp.ClientSession, phone: Phone, n: int) -> tuple[int, str]:
+    trooper, condition = phone.troopers[n % len(phone.troopers)]
+    phone.prone[trooper] = not phone.prone[trooper]
+    data = [("trooper_id", trooper), ("condition", condition)]
+    if phone.prone[trooper]:
+        data.append(("tokens", "prone"))
+    # Unique per run: a match plays in several runs, and a repeated id is
+    # (rightly) a duplicate tap that appends nothing and pushes nothing.
+    data.append(("action_id", f"bench-{phone.run}-{phone.code}-{n:06d}"))
+    headers = {
+        "Cookie": phone.cookies(),
+        "X-CSRFToken": phone.csrf_token,
+        "HX-Request": "true",
+        "Origin": phone.base,
+        "Referer": f"{phone.base}/m/{phone.code}/",
+    }
+    async with http.post(
+        phone.base + phone.form_url, data=data, headers=headers, timeout=TIMEOUT
+    ) as response:
+        body = await response.text()
+        if response.status != 200:
+            return 0, f"HTTP {response.status}: {body[:120]}"
+        error = ERROR.search(body)
+        if error:
+            phone.prone[trooper] = not phone.prone[trooper]
+            return 0, f"refused: {error.group(1).strip()[:120]}"
+        return int(SEQ.search(body).group(1)), ""
+
+
+async def play_match(
+    http: aiohttp.ClientSession,
+    phones: tuple[Phone, Phone],
+    seconds: float,
+    result: Result,
+    pending: list,
+) -> None:
+    await asyncio.sleep(random.random())  # spread the matches over the second
+    start = time.perf_counter()
+    n = 0
+    while time.perf_counter() - start < seconds:
+        due = start + n
+        actor = phones[n % 2]
+        sent = time.perf_counter()
+        try:
+            seq, error = await tap(http, actor, n)
+        except (TimeoutError, aiohttp.ClientError) as failure:
+            seq, error = 0, f"no answer: {failure!r}"[:160]
+        if error:
+            result.errors.append(error)
+        else:
+            result.served += 1
+            pending.append((phones, seq, sent))
+        n += 1
+        delay = start + n - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        del due
+
+
+async def settle(pending: list, result: Result, wait: float) -> None:
+    """Wait (bounded) for every served action's push on both phones, then
+    count latencies, lost pushes and doubled ones."""
+    # A push still coming is late, not lost: wait while frames keep arriving
+    # (at most `wait` seconds), and stop after `quiet` seconds without one.
+    deadline = time.perf_counter() + wait
+    quiet = 4.0
+    sockets_all = {id(p.socket): p.socket for phones, _, _ in pending for p in phones}
+    last_count, last_change = -1, time.perf_counter()
+    while time.perf_counter() < deadline:
+        if all(p.socket.newest >= seq for phones, seq, _ in pending for p in phones):
+            break
+        count = sum(len(s.seen_at) for s in sockets_all.values())
+        if count != last_count:
+            last_count, last_change = count, time.perf_counter()
+        elif time.perf_counter() - last_change > quiet:
+            break
+        await asyncio.sleep(0.05)
+    for phones, seq, sent in pending:
+        arrivals = [p.socket.arrival(seq) for p in phones]
+        if any(a is None for a in arrivals):
+            result.lost += 1
+        else:
+            result.latencies.append(max(arrivals) - sent)
+    sockets = {id(p.socket): p.socket for phones, _, _ in pending for p in phones}
+    result.duplicated = sum(
+        count - 1 for s in sockets.values() for count in s.frames_per_seq.values() if count > 1
+    )
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
+
+
+async def run_tracker(
+    bases: list[str],
+    matches: list[dict],
+    seconds: float,
+    connect_limit: int = 20,
+    cpu=None,
+) -> tuple[Result, list[Phone]]:
+    """Phones of a match on different processes when there are two."""
+    connector = aiohttp.TCPConnector(limit=0)
+    jar = aiohttp.DummyCookieJar()
+    async with aiohttp.ClientSession(connector=connector, cookie_jar=jar) as http:
+        pairs = []
+        for m in matches:
+            a = Phone(bases[0], m["code"], m["A"])
+            b = Phone(bases[-1], m["code"], m["B"])
+            pairs.append((a, b))
+        gate = asyncio.Semaphore(connect_limit)
+        failed: list[str] = []
+
+        async def ready(phone: Phone) -> bool:
+            async with gate:
+                for attempt in range(3):
+                    try:
+                        await load_page(http, phone)
+                        await open_socket(http, phone, phone.base.replace("http://", "ws://"))
+                        return True
+                    except (OSError, TimeoutError, aiohttp.ClientError, RuntimeError) as error:
+                        if attempt == 2:
+                            failed.append(f"could not load and connect: {error!r}"[:160])
+                        await asyncio.sleep(0.5 * (attempt + 1))
+                return False
+
+        ok = await asyncio.gather(*(ready(p) for pair in pairs for p in pair))
+        # A match whose phones could not connect plays no part (counted as errors).
+        pairs = [pair for n, pair in enumerate(pairs) if ok[2 * n] and ok[2 * n + 1]]
+        # The first frame: only the seq marker, if the page was current.
+        await asyncio.sleep(1.0)
+        for pair in pairs:
+            for phone in pair:
+                phone.socket.frames_per_seq.clear()
+                phone.socket.seen_at.clear()
+        result = Result(errors=failed)
+        pending: list = []
+        cpu_before = cpu() if cpu else 0.0
+        started = time.perf_counter()
+        await asyncio.gather(*(play_match(http, pair, seconds, result, pending) for pair in pairs))
+        result.seconds = time.perf_counter() - started
+        await settle(pending, result, wait=20)
+        result.cpu = (cpu() - cpu_before) if cpu else 0.0
+        for pair in pairs:
+            for phone in pair:
+                if phone.socket.ws is not None:
+                    await phone.socket.ws.close()
+                if phone.socket.task is not None:
+                    phone.socket.task.cancel()
+        return result, [p for pair in pairs for p in pair]
+
+
+async def run_relay(bases: list[str], count: int, seconds: float, tag: str) -> Result:
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=connector) as http:
+        pairs = []
+        for n in range(count):
+            pair = []
+            for base in (bases[0], bases[-1]):
+                for attempt in range(3):
+                    try:
+                        ws = await http.ws_connect(
+                            f"{base.replace('http://', 'ws://')}/ws/relay/{tag}-{n}/",
+                            headers={"Origin": base},
+                            max_msg_size=0,
+                        )
+                        break
+                    except (OSError, aiohttp.ClientError):
+                        if attempt == 2:
+                            raise
+                        await asyncio.sleep(0.5)
+                socket = Socket(ws=ws)
+                socket.task = asyncio.create_task(_read_relay(ws, socket))
+                pair.append(socket)
+            pairs.append(pair)
+        result = Result()
+        pending: list = []
+
+        async def one(pair: list[Socket]) -> None:
+            await asyncio.sleep(random.random())
+            start = time.perf_counter()
+            n = 0
+            while time.perf_counter() - start < seconds:
+                n += 1
+                sent = time.perf_counter()
+                try:
+                    await pair[0].ws.send_str(f'<div id="seq" data-seq="{n}"></div>')
+                except (OSError, aiohttp.ClientError) as error:
+                    result.errors.append(f"relay send failed: {error!r}"[:160])
+                    return
+                result.served += 1
+                pending.append((pair, n, sent))
+                delay = start + n - time.perf_counter()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+
+        started = time.perf_counter()
+        await asyncio.gather(*(one(pair) for pair in pairs))
+        result.seconds = time.perf_counter() - started
+        deadline = time.perf_counter() + 10
+        while time.perf_counter() < deadline and not all(
+            s.newest >= n for pair, n, _ in pending for s in pair
+        ):
+            await asyncio.sleep(0.05)
+        for pair, n, sent in pending:
+            arrivals = [s.seen_at.get(n) for s in pair]
+            if any(a is None for a in arrivals):
+                result.lost += 1
+            else:
+                result.latencies.append(max(arrivals) - sent)
+        for pair in pairs:
+            for s in pair:
+                await s.ws.close()
+                s.task.cancel()
+        return result
+
+
+async def _read_relay(ws, socket: Socket) -> None:
+    async for message in ws:
+        if message.type != aiohttp.WSMsgType.TEXT:
+            break
+        found = SEQ.search(message.data)
+        if found:
+            socket.got(int(found.group(1)), len(message.data))
+
+
+async def churn(base: str, matches: list[dict], seconds: float) -> int:
+    """Connect/disconnect churn: phones open a socket, take the first frame,
+    close, again and again. Returns how many connections were made."""
+    made = 0
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as http:
+
+        async def loop(m: dict, letter: str) -> None:
+            nonlocal made
+            deadline = time.perf_counter() + seconds
+            while time.perf_counter() < deadline:
+                ws = await http.ws_connect(
+                    f"{base.replace('http://', 'ws://')}/ws/m/{m['code']}/",
+                    headers={"Cookie": f"sessionid={m[letter]}", "Origin": base},
+                    max_msg_size=0,
+                )
+                await ws.receive(timeout=10)
+                await ws.close()
+                made += 1
+
+        await asyncio.gather(*(loop(m, letter) for m in matches for letter in "AB"))
+    return made
+
+
+async def first_load(base: str, match: dict) -> dict[str, int]:
+    """Bytes transferred for a first load of each page, as a phone asking
+    for br/gzip gets them: the HTML, every static file it links, and (for the
+    match page) the socket's first frame."""
+    pages = {
+        "home": ("/", ""),
+        "match, player": (f"/m/{match['code']}/", match["A"]),
+        "match, spectator": (f"/m/{match['code']}/", ""),
+    }
+    sizes = {}
+    async with aiohttp.ClientSession(
+        auto_decompress=False, cookie_jar=aiohttp.DummyCookieJar()
+    ) as http:
+        for name, (path, session) in pages.items():
+            headers = {"Accept-Encoding": "br, gzip"}
+            if session:
+                headers["Cookie"] = f"sessionid={session}"
+            async with http.get(base + path, headers=headers) as response:
+                raw = await response.read()
+            total = len(raw)
+            text = (
+                raw.decode(errors="replace") if not response.headers.get("Content-Encoding") else ""
+            )
+            if not text:
+                async with (
+                    aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as plain,
+                    plain.get(base + path, headers=headers) as again,
+                ):
+                    text = await again.text()
+            for asset in re.findall(r'(?:src|href)="(/static/[^"]+)"', text):
+                async with http.get(base + asset, headers={"Accept-Encoding": "br, gzip"}) as r:
+                    total += len(await r.read())
+            if path.startswith("/m/"):
+                shown = ".".join(SHOWN.findall(text))
+                ws_headers = {"Origin": base}
+                if session:
+                    ws_headers["Cookie"] = f"sessionid={session}"
+                async with http.ws_connect(
+                    f"{base.replace('http://', 'ws://')}{'/ws' + path}?h={shown}",
+                    headers=ws_headers,
+                ) as ws:
+                    message = await ws.receive(timeout=10)
+                    total += len(message.data.encode())
+            sizes[name] = total
+    return sizes
