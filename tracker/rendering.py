@@ -17,6 +17,7 @@ from tracker.models import Match, Seat
 from tracker.reading import Seen, seen_by
 from tracker.rules.commitments import canonical_json
 from tracker.rules.orders import OUTCOME_KINDS, SKILLS
+from tracker.rules.sealing import OWNER_REVEALABLE
 from tracker.rules.state import (
     CAMOUFLAGE,
     CONDITIONS,
@@ -76,6 +77,9 @@ def context_for(seen: Seen, seat: Seat | None = None, request=None, error: str =
         "order_trooper": view.trooper(view.order.trooper_id) if view.order else None,
         "can_hide_as_marker": any(t.hidden and CAMOUFLAGE in t.traits for t in mine),
         "holoprojectors": [t for t in mine if HOLOPROJECTOR in t.traits and not t.holoechoes],
+        # Only these are offered a Reveal button: the rules alone reveal the
+        # others (a form the server would always refuse is not rendered).
+        "owner_revealable": OWNER_REVEALABLE,
         "request": request,
     }
 
