@@ -75,6 +75,9 @@ def context_for(seen: Seen, seat: Seat | None = None, request=None, error: str =
         "aro_skills": [(name, label(name)) for name, skill in SKILLS.items() if not skill.entire],
         "outcomes": [(name, label(name)) for name in OUTCOME_KINDS],
         "order_trooper": view.trooper(view.order.trooper_id) if view.order else None,
+        # An Entire Order fills the Order: no second Short Skill is offered.
+        "order_is_entire": bool(view.order)
+        and any(SKILLS[s].entire for s in view.order.skills if s in SKILLS),
         "can_hide_as_marker": any(t.hidden and CAMOUFLAGE in t.traits for t in mine),
         "holoprojectors": [t for t in mine if HOLOPROJECTOR in t.traits and not t.holoechoes],
         # Only these are offered a Reveal button: the rules alone reveal the

@@ -22,6 +22,9 @@ def test_camouflaged_hidden_trooper_moving_cautiously_appears_as_a_marker_hd_c3(
     assert CANARY_NINJA in b.text and CANARY_POSITION in b.text
     assert "Matches what was sealed at" in b.text
     assert load_state(Match.objects.get()).troopers[ids[CANARY_NINJA]].marker
+    # Cautious Movement is an Entire Order: no second Short Skill is offered.
+    assert not a.can("DeclareSkill")
+    assert a.can("EndOrder")
 
 
 def test_attacking_hidden_trooper_is_placed_as_the_model_hd_c2():
