@@ -30,6 +30,7 @@ from tracker.models import Match, MatchEvent, Seat
 from tracker.reading import Seen, seen_by
 from tracker.rules.commitments import canonical_json
 from tracker.rules.orders import OUTCOME_KINDS, SKILLS
+from tracker.rules.sealing import OWNER_REVEALABLE
 from tracker.rules.state import (
     CAMOUFLAGE,
     CONDITIONS,
@@ -88,6 +89,9 @@ def context_for(seen: Seen, seat: Seat | None = None, request=None, error: str =
         "aro_skills": [(name, label(name)) for name, skill in SKILLS.items() if not skill.entire],
         "outcomes": [(name, label(name)) for name in OUTCOME_KINDS],
         "order_trooper": view.trooper(view.order.trooper_id) if view.order else None,
+        # An Entire Order fills the Order: no second Short Skill is offered.
+        "order_is_entire": bool(view.order)
+        and any(SKILLS[s].entire for s in view.order.skills if s in SKILLS),
         "can_hide_as_marker": any(t.hidden and CAMOUFLAGE in t.traits for t in mine),
         "holoprojectors": [t for t in mine if HOLOPROJECTOR in t.traits and not t.holoechoes],
         # Fireteams (fireteams.py): the viewer's teams, and who may join one.
@@ -98,6 +102,9 @@ def context_for(seen: Seen, seat: Seat | None = None, request=None, error: str =
             if not (t.hidden or t.marker or t.holoechoes or t.fireteam or t.reserved)
             and t.condition == "normal"
         ],
+        # Only these are offered a Reveal button: the rules alone reveal the
+        # others (a form the server would always refuse is not rendered).
+        "owner_revealable": OWNER_REVEALABLE,
         "request": request,
         # Called by the draft template only (a query): the event's handed list.
         "handed_list": (lambda: handed_for(seat)) if seat is not None else None,

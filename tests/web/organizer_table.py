@@ -20,28 +20,31 @@ def playing(alice, bob, rounds=1, hidden=True):
     Lieutenant); Bob: Fusilier (Lieutenant) and Bolt. Lists locked, Alice
     first, deployments sealed: Game Round 1 has begun."""
     a, b = seated(alice, bob, rounds=rounds)
-    for args in (
-        ("Hassassin Ayyar", 40, 1, 2, ["holoprojector"]),
-        ("Ninja", 30, 1, 2, ["hidden_deployment"] if hidden else []),
-        ("Kaplan", 20, 1, 2, ["lieutenant_candidate"]),
+    for name, cost, traits in (
+        ("Hassassin Ayyar", 40, ["holoprojector"]),
+        ("Ninja", 30, ["hidden_deployment"] if hidden else []),
+        ("Kaplan", 20, ["lieutenant_candidate"]),
     ):
-        assert error_of(a.add_trooper(*args)) is None
-    assert error_of(b.add_trooper("Fusilier", 10, traits=["lieutenant_candidate"])) is None
-    assert error_of(b.add_trooper("Bolt", 15)) is None
-    assert error_of(a.raw_post("LockArmyList")) is None
-    assert error_of(b.raw_post("LockArmyList")) is None
-    assert error_of(a.raw_post("SetInitiative", first_turn="A", deploys_first="A")) is None
+        assert error_of(a.submit("draft/add", name=name, cost=str(cost), traits=traits)) is None
+    assert (
+        error_of(b.submit("draft/add", name="Fusilier", cost="10", traits=["lieutenant_candidate"]))
+        is None
+    )
+    assert error_of(b.submit("draft/add", name="Bolt", cost="15")) is None
+    assert error_of(a.submit("LockArmyList")) is None
+    assert error_of(b.submit("LockArmyList")) is None
+    assert error_of(a.submit("SetInitiative", first_turn="Alice", deploys_first="Alice")) is None
     ids = {t.name: t.id for t in load_state(fresh(a.match)).troopers.values()}
-    response = a.raw_post(
+    response = a.submit(
         "SealDeployment",
-        lieutenant=ids["Kaplan"],
+        lieutenant="Kaplan",
         **{
             **({f"hd_position_{ids['Ninja']}": NINJA_POSITION} if hidden else {}),
             f"holoecho_{ids['Hassassin Ayyar']}": REAL_HOLOECHO,
         },
     )
     assert error_of(response) is None, error_of(response)
-    assert error_of(b.raw_post("SealDeployment", lieutenant=ids["Fusilier"])) is None
+    assert error_of(b.submit("SealDeployment", lieutenant="Fusilier")) is None
     assert load_state(fresh(a.match)).phase == PLAYING
     return a, b
 
@@ -60,22 +63,19 @@ def play_out(a, b, limit=60):
             return
         deciding = s2_deciding(state)
         if deciding is not None:  # TM-S2 after the first Order Count: it passes
-            assert error_of(phones[deciding].raw_post("DeclineStrategicUse")) is None
+            assert error_of(phones[deciding].submit("DeclineStrategicUse")) is None
             continue
-        assert (
-            error_of(phones[state.turn.seat].raw_post("AdvancePhase", expected=state.turn.phase))
-            is None
-        )
+        phone = phones[state.turn.seat]
+        assert error_of(phone.submit("AdvancePhase", expected=state.turn.phase)) is None
 
 
 def agree(a, b, op=(7, 3), ap=(90, 25)):
     """Alice proposes the result and Bob confirms it."""
-    response = a.raw_post(
+    response = a.submit(
         "ProposeResult", objective_a=op[0], objective_b=op[1], army_a=ap[0], army_b=ap[1]
     )
     assert error_of(response) is None, error_of(response)
-    proposal = fresh(a.match).result["proposal_seq"]
-    assert error_of(b.raw_post("ConfirmResult", proposal=proposal)) is None
+    assert error_of(b.submit("ConfirmResult")) is None
 
 
 def finished(alice, bob):

@@ -17,10 +17,33 @@ def next_action_id() -> str:
 
 
 class Phone:
+    """A seat driven through the Django test client. `submit` taps a form the
+    seat's page renders (through tests/web/phone.py, sharing this client's
+    session); `raw_post` builds a request by hand, for attack tests."""
+
     def __init__(self, client: Client, match: Match, letter: str):
         self.client = client
         self.match = match
         self.letter = letter
+        self._phone = None
+
+    @property
+    def phone(self):
+        """This seat as a tests/web/phone.Phone: same session cookie."""
+        from .phone import Phone as RenderedPhone
+
+        if self._phone is None:
+            self._phone = RenderedPhone()
+            self._phone.app.set_cookie("sessionid", self.client.cookies["sessionid"].value)
+            self._phone.code = self.match.code
+        self._phone.open()
+        return self._phone
+
+    def submit(self, command: str, **values):
+        """Tap `command`'s form on the page this seat is sent now."""
+        phone = self.phone
+        phone.submit(command, **values)
+        return phone.last
 
     def page(self) -> str:
         return self.client.get(f"/m/{self.match.code}/").content.decode()
@@ -90,5 +113,11 @@ def raw_post_as(phone, command: str, action_id: str | None = None, **data):
 
 
 def error_of(response) -> str | None:
-    found = re.search(r'<p class="error" role="alert">(.*?)</p>', response.content.decode(), re.S)
+    found = re.search(r'<p class="error" role="alert">(.*?)</p>', _text_of(response), re.S)
     return found.group(1).strip() if found else None
+
+
+def _text_of(response) -> str:
+    """A Django test client response or a webtest one."""
+    content = response.content
+    return content.decode() if isinstance(content, bytes) else str(content)

@@ -9,7 +9,7 @@ from tracker.models import Match
 from tracker.reading import load_state
 
 from .phone_flows import CANARY_NINJA, CANARY_POSITION, ok, started
-from .table import raw_post_as
+from .table import error_of, raw_post_as
 
 pytestmark = pytest.mark.django_db
 
@@ -23,6 +23,9 @@ def test_camouflaged_hidden_trooper_moving_cautiously_appears_as_a_marker_hd_c3(
     assert CANARY_NINJA not in b.text and CANARY_POSITION not in b.text
     assert "Camouflage marker 1" in b.text
     assert load_state(Match.objects.get()).troopers[ids[CANARY_NINJA]].marker
+    # Cautious Movement is an Entire Order: no second Short Skill is offered.
+    assert not a.can("DeclareSkill")
+    assert a.can("EndOrder")
 
 
 def test_attacking_hidden_trooper_is_placed_as_the_model_hd_c2():
@@ -36,13 +39,16 @@ def test_attacking_hidden_trooper_is_placed_as_the_model_hd_c2():
     assert CANARY_POSITION in b.text
 
 
-def test_the_owner_can_no_longer_reveal_a_holoecho_by_hand():
+def test_the_owner_can_no_longer_reveal_a_holoecho_by_hand_forged():
     a, _b, _ids = started()
-    secret = next(
-        s for s in load_state(Match.objects.get()).secrets.values() if s.kind == "holoecho"
-    )
-    a.submit("RevealSecret", secret_id=secret.id)
-    assert a.error == "Only the rules can reveal this secret."
+    secrets = load_state(Match.objects.get()).secrets.values()
+    holoecho = next(s for s in secrets if s.kind == "holoecho")
+    lieutenant = next(s for s in secrets if s.kind == "lieutenant" and s.seat == "A")
+    # The page offers Reveal only where the owner may reveal.
+    assert not a.can("RevealSecret", secret_id=holoecho.id)
+    assert a.can("RevealSecret", secret_id=lieutenant.id)
+    response = raw_post_as(a, "RevealSecret", secret_id=holoecho.id)
+    assert error_of(response) == "Only the rules can reveal this secret."
 
 
 def test_decoy_hit_on_bobs_phone_says_removed_without_saving_roll_he_d3():

@@ -8,7 +8,9 @@ import pytest
 
 from tracker.rules import orders
 
-from .table import error_of, seated
+from .phone_flows import seated
+from .table import error_of
+from .table import seated as raw_seated
 
 LOCALE = Path(__file__).resolve().parents[2] / "locale" / "es" / "LC_MESSAGES"
 
@@ -60,21 +62,26 @@ def test_every_rules_label_is_in_the_catalogue():
 
 
 @pytest.mark.django_db
-def test_refusals_are_shown_in_spanish(alice, bob):
-    a, _b = seated(alice, bob)
+def test_refusals_are_shown_in_spanish():
+    a, _b = seated(language_a="es")
+    a.submit("draft/add", name="   ", cost="10")  # spaces pass the browser's "required"
+    assert a.error == f"{_spanish('Trooper')}: Este campo es obligatorio."
+
+
+@pytest.mark.django_db
+def test_a_forged_refusal_is_shown_in_spanish(alice, bob):
+    a, _b = raw_seated(alice, bob)
     alice.cookies["django_language"] = "es"
-    response = a.raw_post("LockArmyList")
+    response = a.raw_post("LockArmyList")  # no page offers it with an empty list
     assert error_of(response) == _spanish("Add at least one trooper before locking the list.")
     assert error_of(response) != "Add at least one trooper before locking the list."
 
 
 @pytest.mark.django_db
-def test_the_match_page_speaks_spanish(alice, bob):
-    a, _b = seated(alice, bob)
-    alice.cookies["django_language"] = "es"
-    page = alice.get(f"/m/{a.match.code}/").content.decode()
-    assert 'lang="es"' in page
-    assert _spanish("Your army list") in page
+def test_the_match_page_speaks_spanish():
+    a, _b = seated(language_a="es")
+    assert 'lang="es"' in a.html
+    assert _spanish("Your army list") in a.text
 
 
 def _spanish(msgid: str) -> str:

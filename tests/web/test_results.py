@@ -126,7 +126,7 @@ def test_a_result_after_the_last_round_keeps_the_match_finished():
 
 
 def propose_on_phone(phone, op=(7, 3), ap=(90, 25)):
-    return phone.raw_post(
+    return phone.submit(
         "ProposeResult", objective_a=op[0], objective_b=op[1], army_a=ap[0], army_b=ap[1]
     )
 
@@ -141,7 +141,7 @@ def test_both_players_confirm_the_result_from_their_phones(alice, bob):
     assert "Proposed result: Alice 7 – 3 Bob objective points; army points alive 90 – 25." in page_b
     assert "Waiting for your opponent to confirm" in text_of(a.page())
     proposal = fresh(a.match).result["proposal_seq"]
-    assert error_of(b.raw_post("ConfirmResult", proposal=proposal)) is None
+    assert error_of(b.submit("ConfirmResult", proposal=proposal)) is None
     match = fresh(a.match)
     assert match.status == Match.Status.FINISHED
     assert match.result["status"] == "confirmed"
@@ -156,10 +156,7 @@ def test_both_players_confirm_the_result_from_their_phones(alice, bob):
 def test_time_called_a_confirmed_result_finishes_a_match_in_play(alice, bob):
     a, b = playing(alice, bob, rounds=3)
     assert error_of(propose_on_phone(b, op=(4, 6))) is None
-    assert (
-        error_of(a.raw_post("ConfirmResult", proposal=fresh(a.match).result["proposal_seq"]))
-        is None
-    )
+    assert error_of(a.submit("ConfirmResult")) is None
     assert fresh(a.match).status == Match.Status.FINISHED
     assert load_state(fresh(a.match)).phase == FINISHED
 
@@ -170,7 +167,7 @@ def test_a_disagreement_marks_the_match_disputed_on_the_organizers_list(alice, b
     play_out_phones(a, b)
     assert error_of(propose_on_phone(a)) is None
     proposal = fresh(a.match).result["proposal_seq"]
-    response = b.raw_post("DisputeResult", proposal=proposal, reason="I held the objective")
+    response = b.submit("DisputeResult", proposal=proposal, reason="I held the objective")
     assert error_of(response) is None
     match = fresh(a.match)
     assert match.status == Match.Status.DISPUTED
@@ -188,15 +185,14 @@ def test_a_disagreement_marks_the_match_disputed_on_the_organizers_list(alice, b
 def test_disputed_stays_disputed(alice, bob, carol):
     a, b = playing(alice, bob, rounds=3)
     assert error_of(propose_on_phone(a)) is None
-    assert (
-        error_of(b.raw_post("DisputeResult", proposal=fresh(a.match).result["proposal_seq"]))
-        is None
-    )
+    assert error_of(b.submit("DisputeResult")) is None
     carol.post(f"/organizer/matches/{a.match.code}/open/")
     play_out_phones(a, b)
     assert load_state(fresh(a.match)).phase == FINISHED
     assert fresh(a.match).status == Match.Status.DISPUTED
-    assert "disputed" in error_of(propose_on_phone(b))
+    assert not b.phone.can("ProposeResult")  # the page offers no new proposal
+    forged = b.raw_post("ProposeResult", objective_a=7, objective_b=3, army_a=90, army_b=25)
+    assert "disputed" in error_of(forged)
 
 
 @pytest.mark.django_db
@@ -209,7 +205,8 @@ def test_disputed_stays_disputed(alice, bob, carol):
         ({"army_b": None}, "Some information is missing; reload the page."),
     ],
 )
-def test_bad_result_input_is_explained_and_changes_nothing(alice, bob, data, message):
+def test_bad_result_input_forged_is_explained_and_changes_nothing(alice, bob, data, message):
+    """Input a page's number fields would not send (raw posts)."""
     a, _b = playing(alice, bob)
     payload = {"objective_a": 7, "objective_b": 3, "army_a": 90, "army_b": 25}
     payload.update(data)
@@ -221,11 +218,13 @@ def test_bad_result_input_is_explained_and_changes_nothing(alice, bob, data, mes
 
 @pytest.mark.django_db
 def test_a_stale_confirmation_is_refused_with_a_message(alice, bob):
+    """Bob's page still shows the first proposal when Alice replaces it."""
     a, b = playing(alice, bob)
     assert error_of(propose_on_phone(a)) is None
-    old = fresh(a.match).result["proposal_seq"]
+    stale = b.phone.form("ConfirmResult")
     assert error_of(propose_on_phone(a, op=(6, 4))) is None
-    assert "has changed" in error_of(b.raw_post("ConfirmResult", proposal=old))
+    b.phone.send(stale)
+    assert "has changed" in b.phone.error
     assert fresh(a.match).result["status"] == "proposed"
 
 
