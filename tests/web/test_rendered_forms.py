@@ -67,6 +67,9 @@ def fill_as_a_player_must(rendered: RenderedForm) -> None:
         if not field.value:
             kind = field.attrs.get("type", "text")
             field.value = field.attrs.get("min", "1") if kind == "number" else "walked"
+            if rendered.command == "draft/import":
+                # What a player pastes there: the army builder's copied text.
+                field.value = "GROUP 1\nFUSILIER Combi Rifle / Pistol, Knife. (0 | 10)"
 
 
 class Walker:
