@@ -24,6 +24,7 @@ from asgiref.sync import sync_to_async
 
 from tracker.models import Match
 from tracker.reading import load_state
+from tracker.rules.identity import marker_ref
 
 from .leaks import forms_in
 from .table import claim, create_match, error_of, next_action_id
@@ -70,6 +71,14 @@ class FormTwin(Twin):
         if refused is not None:
             assert (error_of(response) is not None) == refused, (who, command, error_of(response))
         return response
+
+
+def first_tactical_phase(twin: FormTwin) -> None:
+    """Alice's first Tactical Phase: her Order Count, Bob lets TM-S2 pass
+    (its moment is the end of that count), then she ends the phase."""
+    twin.tap("alice", "AdvancePhase", expected="tactical")
+    twin.tap("bob", "DeclineStrategicUse")
+    twin.tap("alice", "AdvancePhase", expected="tactical")
 
 
 def fits(form, values: dict) -> bool:
@@ -160,7 +169,7 @@ def holoecho_script(twin: FormTwin, reported: str):
         )
 
     def to_orders():
-        twin.tap("alice", "AdvancePhase", expected="tactical")
+        first_tactical_phase(twin)
         twin.tap("alice", "AdvancePhase", expected="impetuous")
 
     def hassassin_moves():
@@ -273,8 +282,8 @@ def hidden_script(twin: FormTwin):
     def the_ninja_acts_as_a_marker():
         # HD-C3: Cautious Movement places a Camouflaged hidden trooper as its
         # marker: its Hidden Deployment ends, its position is revealed.
-        for phase in ("tactical", "impetuous"):
-            twin.tap("alice", "AdvancePhase", expected=phase)
+        first_tactical_phase(twin)
+        twin.tap("alice", "AdvancePhase", expected="impetuous")
         twin.tap(
             "alice",
             "DeclareSkill",
@@ -291,7 +300,8 @@ def hidden_script(twin: FormTwin):
         for phase in ("tactical", "impetuous"):
             twin.tap("bob", "AdvancePhase", expected=phase)
         twin.tap("bob", "DeclareSkill", trooper_id=twin.ids()["Bolt"], skill="discover")
-        twin.tap("bob", "ReportOutcome", outcome="discovered", trooper_id=twin.ids()[NINJA])
+        # Bob knows the Ninja only as Alice's Camouflage marker 1 (HD-C3).
+        twin.tap("bob", "ReportOutcome", outcome="discovered", trooper_id=marker_ref("A", 1))
         twin.look()
 
     def the_ninja_reacts():
