@@ -1000,7 +1000,8 @@ class Table:
         steps.append((self.tap_first, self.rng.choice("AB"), "SetInitiative"))
         steps += [(self.tap_first, seat, "SealDeployment") for seat in self.rng.sample("AB", 2)]
         if to_orders or (to_orders is None and self.rng.random() < 0.7):
-            steps.append((self.to_orders,))
+            # Order Count, TM-S2's moment, Tactical and Impetuous Phases.
+            steps += [(self.to_orders,)] * 5
         return steps
 
     # ---------------------------------------------------------- random moves
@@ -1116,21 +1117,23 @@ class Table:
 
     def to_orders(self) -> None:
         """Most matches skip straight to the Orders Phase of the first Player
-        Turn (where declarations end secrets), by the active player's taps."""
-        for _ in range(4):
-            seat = self.active_seat()
-            form = self.first_form(seat, "AdvancePhase") if seat else None
-            if seat and form is None:
-                # After the first Order Count the opponent decides on TM-S2.
-                other = "B" if seat == "A" else "A"
-                decline = self.first_form(other, "DeclineStrategicUse")
-                if decline is None:
-                    return
+        Turn (where declarations end secrets), by the players' taps: one tap
+        a step, so the sockets are drained between them (after the first
+        Order Count the opponent's TM-S2 form arrives with a frame)."""
+        seat = self.active_seat()
+        if not seat:
+            return
+        form = self.first_form(seat, "AdvancePhase")
+        if form is None:
+            # After the first Order Count the opponent decides on TM-S2.
+            other = "B" if seat == "A" else "A"
+            decline = self.first_form(other, "DeclineStrategicUse")
+            if decline is not None:
                 self.tap(other, decline)
-                continue
-            if form is None or "orders" in (form.fields[0].value if form.fields else ""):
-                return
-            self.tap(seat, form)
+            return
+        if "orders" in (form.fields[0].value if form.fields else ""):
+            return
+        self.tap(seat, form)
 
     def move(self):
         """One random move by someone at the table (sync part)."""

@@ -209,7 +209,9 @@ def test_the_harness_reports_a_classified_card_shown_to_the_opponent(
     if planted:
         original = visibility._secret_view
         monkeypatch.setattr(
-            visibility, "_secret_view", lambda secret, viewer: original(secret, secret.seat)
+            visibility,
+            "_secret_view",
+            lambda secret, viewer, *rest: original(secret, secret.seat, *rest),
         )
     found, kept = [], 0
     for seed in range(2):
@@ -561,6 +563,8 @@ def test_the_harness_reports_a_leak_in_another_form(plant, settings, monkeypatch
         async_to_sync(play)(table, FULL_TABLE, 2, story=True)
         found += leaks_in(table)
     assert any(expected in f for f in found), (plant, found[:5])
+
+
 # ------------------------- markers and HoloMask: the canaries can go off
 
 
@@ -605,8 +609,9 @@ def test_the_harness_sees_a_trooper_under_a_marker_or_a_mask_named_to_the_oppone
         for seat in "AB":
             await run(_tap, table, seat, "SealDeployment", reserve="")
             await table.settle()
-        await run(table.to_orders)
-        await table.settle()
+        for _ in range(5):  # Order Count, TM-S2's moment, Tactical, Impetuous
+            await run(table.to_orders)
+            await table.settle()
         state = await run(lambda: load_state(Match.objects.get(pk=table.match.pk)))
         ninja = next(t for t in state.troopers.values() if t.hidden)
         await run(
