@@ -96,7 +96,6 @@ def add_trooper(page, name, cost, traits=(), silhouette=2):
 
 def end_phase(page, expected_phase):
     form = page.locator(f"form[hx-post$='/AdvancePhase/']:has(input[value={expected_phase}])")
-    confirm_next_dialog(page)  # TM-S2 may ask first; harmless otherwise
     form.locator("button").click()
     expect(form).to_have_count(0)
 
@@ -131,9 +130,16 @@ def test_a_match_on_two_phones_in_two_languages(server, phone):
     expect(alice.locator("#blk-header")).to_contain_text("Round 1 of 1")
     expect(alice.locator("#blk-seat_B")).not_to_contain_text("Ninja")
 
-    # TM-S2 on Bob's phone, during Alice's first Tactical Phase.
-    tap(bob, "LimitOpponentTokens")
-    expect(alice.locator("#command-tokens")).to_contain_text("TM-S2: at most 1 Command Token")
+    # TM-S2: Alice's first tap is her Order Count; at its end Bob's phone
+    # offers the Strategic Use while Alice's waits. Bob limits her to one
+    # Command Token (once per game: his phone asks first).
+    end_phase(alice, "tactical")
+    expect(alice.locator("#s2-waiting")).to_be_visible()
+    tap(bob, "LimitOpponentTokens", confirm=True)
+    expect(alice.locator("#command-tokens")).to_contain_text(
+        "TM-S2: your opponent limited you to 1 Command Token this Turn"
+    )
+    expect(alice.locator("#s2-waiting")).to_have_count(0)
     end_phase(alice, "tactical")
     expect(alice.locator("#blk-header .phase")).to_contain_text("Impetuous Phase")
     order(alice, "Daylami", "move")
@@ -170,10 +176,19 @@ def test_a_match_on_two_phones_in_two_languages(server, phone):
     expect(real).to_contain_text("Coincide con lo sellado a las")
     end_order(bob)  # HE-T: the model replaces the marker at the end of the Order
     # RP-2: a 40 mm model for a 25 mm marker; the choice is on Alice's phone only.
+    # (Bob may have a placement of his own to confirm, his revealed Ninja's:
+    # what he must not get is a form for Alice's Hassassin.)
     choice = alice.locator("form[hx-post$='/ChooseReplacement/']")
     expect(alice.locator(".rulings")).to_contain_text("RP-2")
     expect(choice).to_be_visible()
-    expect(bob.locator("form[hx-post$='/ChooseReplacement/']")).to_have_count(0)
+    hassassin = choice.locator("input[name=trooper_id]").get_attribute("value")
+    bobs_card = bob.locator(".card.choice:not(.mine)")
+    expect(bobs_card).to_contain_text("Alice")
+    expect(bobs_card).to_contain_text("RP-2")
+    expect(bobs_card.locator("form")).to_have_count(0)
+    expect(
+        bob.locator(f"form[hx-post$='/ChooseReplacement/']:has(input[value='{hassassin}'])")
+    ).to_have_count(0)
     choice.locator("input[value=edge]").check()
     choice.locator("button").click()
     expect(bob.locator("#blk-log")).to_contain_text("RP-2")

@@ -90,6 +90,22 @@ def act(page, command):
     page.locator(f"form[hx-post*='/{command}/'] button[type=submit]").first.click()
 
 
+def count_orders(first, second):
+    """TM-S2: in the first player's first Turn, her first tap in the Tactical
+    Phase is the Order Count; her phone then waits while the second player's
+    phone offers the Strategic Use."""
+    act(first, "AdvancePhase")
+    expect(first.locator("#s2-waiting")).to_be_visible()
+    expect(second.locator("#tm-s2")).to_be_visible()
+
+
+def let_s2_pass(first, second):
+    """The second player taps "No Strategic Use"; the first may end her phase."""
+    act(second, "DeclineStrategicUse")
+    expect(first.locator("#s2-waiting")).to_have_count(0)
+    expect(first.locator("form[hx-post*='/AdvancePhase/']")).to_be_visible()
+
+
 def test_a_short_match_on_a_spanish_and_an_english_phone(server, device):
     host = device("en")
     host.goto(server.url + "/")
@@ -131,8 +147,16 @@ def test_a_short_match_on_a_spanish_and_an_english_phone(server, device):
     expect(alice.locator("#blk-header")).to_contain_text("Round 1 of 3")
     expect(bea.locator("#blk-header")).to_contain_text("Ronda 1 de 3")
 
-    # Alice plays first: through the Tactical Phase to her Orders.
-    while not alice.locator(".card.order").count():
+    # Alice plays first. Her first tap is the Order Count; the TM-S2 choice
+    # is then Beatriz's decision, on her first screen, while Alice waits.
+    count_orders(alice, bea)
+    assert_on_first_screen(bea, "#tm-s2")
+    for page, lang in ((alice, "en"), (bea, "es")):
+        check_page(page, lang, match_page=True)
+    let_s2_pass(alice, bea)
+    # Then through the rest of the Tactical Phase and the Impetuous Phase
+    # (none of her troopers is Impetuous: it offers no Order) to her Orders.
+    while not alice.locator(".card.order form.quick").count():
         act(alice, "AdvancePhase")
         alice.wait_for_function("() => !document.querySelector('.htmx-request')")
     assert_on_first_screen(alice, ".card.order")
@@ -237,8 +261,9 @@ def set_up_to_round_one(server, device, bea_lang="es"):
 def test_a_lost_answer_is_resent_with_its_id_and_the_line_stays_truthful(server, device):
     alice, bea = set_up_to_round_one(server, device, bea_lang="en")
 
-    # The first End-phase tap reaches the server but its answer is lost on
-    # the way back (the Wi-Fi dropped): the phone says the tap was not sent.
+    # The first End-phase tap (the Order Count, TM-S2) reaches the server but
+    # its answer is lost on the way back (the Wi-Fi dropped): the phone says
+    # the tap was not sent.
     lost = []
 
     def lose_the_answer(route):
@@ -256,17 +281,19 @@ def test_a_lost_answer_is_resent_with_its_id_and_the_line_stays_truthful(server,
     expect(alice.locator("#connection")).to_have_text(ONLINE["en"])
     expect(alice.locator("#connection")).not_to_have_class("connection offline")
 
-    # One tap re-sends it with the same action id: the phase moved once.
+    # One tap re-sends it with the same action id: the Orders were counted
+    # once (a second count would be refused: Beatriz is deciding on TM-S2).
     alice.locator("#resend").click()
     expect(alice.locator("#unsent")).to_be_hidden()
-    expect(alice.locator("#blk-header")).to_contain_text("Impetuous Phase")
-    expect(bea.locator("#blk-header")).to_contain_text("Impetuous Phase")
+    expect(alice.locator("#s2-waiting")).to_be_visible()
+    expect(alice.locator("#blk-controls > .error")).to_have_count(0)
+    expect(bea.locator("#tm-s2")).to_be_visible()
     code = alice.locator("#live").get_attribute("data-code")
-    moved = server.shell(
+    counted = server.shell(
         "from tracker.models import MatchEvent;"
-        f"print(MatchEvent.objects.filter(match__code='{code}', kind='TurnPhaseChanged').count())"
+        f"print(MatchEvent.objects.filter(match__code='{code}', kind='OrdersCounted').count())"
     )
-    assert moved.strip().splitlines()[-1] == "1"
+    assert counted.strip().splitlines()[-1] == "1"
 
     # Offline: the line says so at once; back online it says Live again.
     alice.context.set_offline(True)
@@ -294,6 +321,8 @@ def test_a_lost_answer_is_resent_with_its_id_and_the_line_stays_truthful(server,
 def test_errors_clear_and_a_command_token_asks_first(server, device):
     alice, bea = set_up_to_round_one(server, device, bea_lang="en")
 
+    count_orders(alice, bea)
+    let_s2_pass(alice, bea)
     act(alice, "AdvancePhase")
     expect(bea.locator("#blk-header")).to_contain_text("Impetuous Phase")
     # A refused report shows its error; it goes when the match moves on,
@@ -314,6 +343,7 @@ def test_errors_clear_and_a_command_token_asks_first(server, device):
 
 def test_the_once_per_game_strategic_use_asks_for_a_confirmation(server, device):
     alice, bea = set_up_to_round_one(server, device, bea_lang="en")
+    count_orders(alice, bea)
     limit = bea.locator("form[hx-post*='/LimitOpponentTokens/'] button")
     expect(limit).to_be_visible()
     tokens = bea.locator("#command-tokens .facts span").first
@@ -325,3 +355,5 @@ def test_the_once_per_game_strategic_use_asks_for_a_confirmation(server, device)
     assert tokens.inner_text() == before
     limit.click()  # accepted this time
     expect(bea.locator("#command-tokens .facts")).not_to_contain_text(before)
+    # The answer ends the moment: Alice may end her Tactical Phase.
+    expect(alice.locator("#s2-waiting")).to_have_count(0)
