@@ -186,7 +186,10 @@ def _key(match: Match, viewer: str | None, seat: Seat | None) -> tuple:
     # The draft lives on the seat, outside the log: its edits change the seat
     # block without moving seq, so its digest is part of the key.
     draft = canonical_json(seat.draft) if seat is not None else ""
-    return (match.pk, viewer or "", translation.get_language() or "", digest_of(draft))
+    # A list handed to the event's organizer (outside the log too) takes the
+    # hand-in button off the draft; the key follows it, in every process.
+    handed = seat is not None and match.event_id is not None and handed_for(seat) is not None
+    return (match.pk, viewer or "", translation.get_language() or "", digest_of(draft), handed)
 
 
 def viewer_blocks(

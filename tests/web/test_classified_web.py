@@ -17,6 +17,7 @@ from tests.web.table import error_of
 from tracker.models import Match
 from tracker.reading import load_state
 from tracker.rules.classified import DEFAULT_DECK, draw, hand_of
+from tracker.rules.command_tokens import s2_deciding
 from tracker.rules.state import FINISHED, PLAYING
 
 pytestmark = pytest.mark.django_db
@@ -71,6 +72,11 @@ def play_to_the_end(phones, match, limit=40):
         state = load_state(fresh(match))
         if state.phase != PLAYING:
             return
+        deciding = s2_deciding(state)
+        if deciding is not None:  # TM-S2's moment after the first Order Count: it passes
+            client = phones[deciding]
+            ok(submit(client, page(client, match), "/act/DeclineStrategicUse/"))
+            continue
         client = phones[state.turn.seat]
         ok(submit(client, page(client, match), "/act/AdvancePhase/"))
     raise AssertionError("the match did not end")

@@ -16,7 +16,7 @@ def started_with_a_spare_trooper():
     ok(a, a.submit("SetInitiative", first_turn="Alice", deploys_first="Alice"))
     b.open()
     seal_both(a, b)
-    to_orders(a)
+    to_orders(a, b)
     return a, b
 
 
