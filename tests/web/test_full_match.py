@@ -167,6 +167,8 @@ class Expectations:
         aro = b.form("DeclareAro")
         assert "target_element" in aro.names()  # HE-3: pick which Holoecho
         assert b.can("DeclareAro", trooper_id="Fusilier", target_element="marker2")
+        # HE-9: HoloMask with Holoecho: Alice is asked for the Holoecho token.
+        assert a.can("PlaceHoloechoToken", element="marker1") and not b.forms("PlaceHoloechoToken")
 
     def round_1_a_classified_accomplished(self, a, b):
         # CL-5: both phones show the card, its proof, and that it matches the seal.
@@ -191,6 +193,8 @@ class Expectations:
         assert gettext("The real one is %(element)s.").split("%")[0] not in b.text
 
     def round_1_an_activate_by_a_holoecho_trooper(self, a, b):
+        # HE-9: the token went down in the Hassassin's first Order; not offered twice.
+        assert not a.forms("PlaceHoloechoToken")
         # HE-1: only Alice is asked whether it needs a roll; the Order waits.
         assert a.can("AnswerActivateRoll", answer="roll")
         assert a.can("AnswerActivateRoll", answer="no_roll")
@@ -274,6 +278,8 @@ class Expectations:
         for phone in (a, b):
             assert gettext("The match is over.") in phone.text
             assert phone.can("ProposeResult")
+            # Choices left open are moot once the match is over: none offered.
+            assert not phone.forms("ChooseReplacement") and not phone.forms("ReportNoRoom")
 
     def finished_result_proposed(self, a, b):
         assert b.can("ConfirmResult") and b.can("DisputeResult")
