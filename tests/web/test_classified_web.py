@@ -71,9 +71,21 @@ def play_to_the_end(phones, match, limit=40):
         state = load_state(fresh(match))
         if state.phase != PLAYING:
             return
+        waiting = _declines_strategic_use(phones, match)  # TM-S2: the opponent passes
+        if waiting:
+            continue
         client = phones[state.turn.seat]
         ok(submit(client, page(client, match), "/act/AdvancePhase/"))
     raise AssertionError("the match did not end")
+
+
+def _declines_strategic_use(phones, match) -> bool:
+    for client in phones.values():
+        shown = page(client, match)
+        if "/act/DeclineStrategicUse/" in shown:
+            ok(submit(client, shown, "/act/DeclineStrategicUse/"))
+            return True
+    return False
 
 
 def test_classified_story_on_two_phones(alice, bob, carol):

@@ -52,7 +52,7 @@ def masked_match():
     )
     b.open()
     ok(b, b.submit("SealDeployment", lieutenant="Fusilier"))
-    to_orders(a)
+    to_orders(a, b)
     return a, b, hassassin
 
 
