@@ -7,14 +7,17 @@ Phase, Orders and AROs against ordinary troopers, a Holoecho and a
 Camouflage marker, a decoy hit (HE-D3), Hidden Deployment ended by an ARO
 (HD-C2), a Holoecho discovered (HE-C5) with the RP-2 placement choice,
 Command Tokens (S1, S2, E1, E2, T1, T2, T3, T4), Retreat! (RT-A) and its end
-(RT-X2), the result proposed and confirmed.
+(RT-X2), the result proposed and confirmed. With them: Classified Objectives
+(CL-1..CL-6: drawn, kept, one exchanged before play, one accomplished in play,
+the others never shown to the opponent), HoloMask on the Hassassin (HE-9:
+sealed at deployment, its Holoecho token placed at its first activation) and
+a Fireteam formed once its Holoecho is discovered, left by the Hassassin when
+it activates Holoecho again (HE-10) and dissolved.
 
 `play(checkpoint)` calls `checkpoint(name, alice, bob)` at the interesting
 moments: tests/web/test_full_match.py asserts what each phone shows there,
 tests/web/test_rendered_forms.py taps every form each page renders.
 
-HoloMask (HE-9) and Fireteams (HE-10) come from branch i8secret: their steps
-go where the `HOOK i8secret` comments are.
 """
 
 from __future__ import annotations
@@ -31,9 +34,16 @@ Checkpoint = Callable[[str, Phone, Phone], None]
 
 HD_NINJA = "Ninja: on the roof of the red building, prone, facing the centre"
 HD_FIDAI = "Fidai: behind the blue container, left corner"
+MASKED_AS = "Ghulam Infantry"  # HE-9: the troop type Bob reads for the Hassassin
+MASKED_COST = "15"
+FIRETEAM = "Haris"
+# Never names a masked trooper: the proof is shown to the opponent (CL-5).
+PROOF = "The central console was activated in Round 1"
+# The match settings for Classified Objectives (CL-1): 3 drawn, 2 kept, 1 exchange.
+CLASSIFIED = {"classified_drawn": "3", "classified_kept": "2", "classified_exchanges": "1"}
 
 ALICE = (  # 90 points
-    ("Hassassin Ayyar", 40, 1, 3, ["holoprojector"]),  # S3: 40 mm base, RP-2 vs a marker
+    ("Hassassin Ayyar", 40, 1, 3, ["holoprojector", "holomask"]),  # S3: 40 mm, RP-2
     ("Kaplan", 20, 1, 2, ["lieutenant_candidate", "cube"]),
     ("Zhanshi", 10, 1, 2, ["irregular", "remote_presence"]),
     ("Daylami", 20, 1, 2, ["impetuous", "doctor", "engineer"]),
@@ -62,6 +72,7 @@ class FullMatch:
         self.a: Phone
         self.b: Phone
         self.ids: dict[str, str] = {}
+        self.classified: dict[str, dict] = {}  # seat letter -> {"kept": [...], ...}
 
     # -- small steps ----------------------------------------------------------
 
@@ -123,7 +134,7 @@ class FullMatch:
         return self
 
     def set_up(self) -> None:
-        self.a, self.b = seated(self.language, self.language, name="League final")
+        self.a, self.b = seated(self.language, self.language, name="League final", **CLASSIFIED)
         self.at("setup: empty lists")
         for phone, rows in ((self.a, ALICE), (self.b, BOB)):
             for name, cost, group, silhouette, traits in rows:
@@ -136,15 +147,47 @@ class FullMatch:
                     traits=traits,
                 )
                 ok(phone)
-        # HOOK i8secret: HoloMask on the Hassassin; a Fireteam of Alice's
-        # group 1 (Hassassin Ayyar, Kaplan, Daylami) once lists are locked.
         self.at("setup: lists written")
         for phone in (self.a, self.b):
             ok(phone, phone.submit("LockArmyList"))
         self.at("setup: lists locked")
+        self.classified_objectives()
         self.a.open()
         ok(self.a, self.a.submit("SetInitiative", first_turn="Alice", deploys_first="Alice"))
         self.ids = {t.name: t.id for t in state().troopers.values()}
+
+    def classified_objectives(self) -> None:
+        """CL-2..CL-4 before the first turn: each phone draws (the server
+        shuffles), keeps two of three; Alice exchanges one of hers."""
+        a, b = self.a, self.b
+        for phone in (a, b):
+            phone.open()
+            ok(phone, phone.submit("DrawClassified"))
+        self.at("setup: Classified drawn")
+        for letter, phone in (("A", a), ("B", b)):
+            phone.open()
+            drawn = [
+                " ".join(label.get_text(" ").split())
+                for label in phone.form("KeepClassified").node.select("label.check")
+            ]
+            ok(phone, phone.submit("KeepClassified", keep=["0", "2"]))
+            self.classified[letter] = {"drawn": drawn, "kept": [drawn[0], drawn[2]]}
+        self.at("setup: Classified kept")
+        # CL-4: Alice exchanges her second card for one she has not seen.
+        a.open()
+        exchanged = self.held_ids(a)[1]
+        ok(a, a.submit("ExchangeClassified", secret_id=exchanged))
+        self.classified["A"]["exchanged"] = self.classified["A"]["kept"][1]
+        self.classified["A"]["kept"] = self.held_cards(a)
+        self.at("setup: a Classified exchanged")
+
+    @staticmethod
+    def held_ids(phone: Phone) -> list[str]:
+        return [li["id"].removeprefix("held-") for li in phone.soup.select("ul.held li[id]")]
+
+    @staticmethod
+    def held_cards(phone: Phone) -> list[str]:
+        return [li.strong.get_text(strip=True) for li in phone.soup.select("ul.held li[id]")]
 
     def deploy(self) -> None:
         a, b, ids = self.a, self.b, self.ids
@@ -156,7 +199,12 @@ class FullMatch:
                 "SealDeployment",
                 lieutenant="Kaplan",
                 reserve="Zhanshi",  # TM-S1
-                **{f"holoecho_{ids['Hassassin Ayyar']}": "marker1"},
+                **{
+                    f"holoecho_{ids['Hassassin Ayyar']}": "marker1",
+                    # HE-9: Bob reads a Ghulam and its points until HoloMask ends.
+                    f"holomask_{ids['Hassassin Ayyar']}": MASKED_AS,
+                    f"holomask_cost_{ids['Hassassin Ayyar']}": MASKED_COST,
+                },
             ),
         )
         b.open()
@@ -193,8 +241,11 @@ class FullMatch:
         # The Hassassin moves: Bob's Fusilier shoots at Holoecho marker 2, a decoy.
         self.order(a, "Hassassin Ayyar", "move")
         self.at("round 1: an Order of a Holoecho trooper")
+        # HE-9: its first activation this Active Turn puts the Holoecho token down.
+        a.open()
+        ok(a, a.submit("PlaceHoloechoToken", element="marker1"))
         self.aro(b, "Fusilier", "bs_attack", target_element="marker2")
-        self.report(b, "saving_roll", "Hassassin Ayyar", "marker2")  # HE-D3
+        self.report(b, "saving_roll", MASKED_AS, "marker2")  # HE-D3: Bob reads the mask
         self.end_order(a)
         self.at("round 1: a decoy removed")
 
@@ -205,6 +256,13 @@ class FullMatch:
         hassassin = self.ids["Hassassin Ayyar"]
         ok(a, a.submit("AnswerActivateRoll", trooper_id=hassassin, answer="no_roll"))
         self.end_order(a)
+        # CL-5: the console was Alice's Classified; she reveals it with its proof.
+        a.open()
+        held = dict(zip(self.held_cards(a), self.held_ids(a), strict=True))
+        card = self.classified["A"]["kept"][0]
+        ok(a, a.submit("AccomplishClassified", secret_id=held[card], proof=PROOF))
+        self.classified["A"]["accomplished"] = card
+        self.at("round 1: a Classified accomplished")
 
         # Kaplan moves: Bob's hidden Ninja shoots (HD-C2 by ARO), Bolt dodges.
         self.order(a, "Kaplan", "move")
@@ -241,7 +299,7 @@ class FullMatch:
         self.aro(a, "Kaplan", "dodge")
         self.end_order(b)
         self.order(b, "Fusilier", "discover")
-        self.report(b, "discovered", "Hassassin Ayyar", "marker1")  # HE-C5
+        self.report(b, "discovered", MASKED_AS, "marker1")  # HE-C5
         self.end_order(b)
         self.at("round 1: the real Holoecho discovered")
         a.open()
@@ -263,6 +321,17 @@ class FullMatch:
         # TM-E1: Zhanshi to Combat Group 2.
         a.open()
         ok(a, a.submit("ChangeCombatGroup", trooper_id="Zhanshi", group="2"))
+        # Out of Holoecho since HE-C5, the Hassassin may join a Fireteam (HE-10).
+        a.open()
+        ok(
+            a,
+            a.submit(
+                "FormFireteam",
+                name=FIRETEAM,
+                trooper_ids=["Hassassin Ayyar", "Kaplan", "Daylami"],
+            ),
+        )
+        self.at("round 2: a Fireteam formed")
         self.end_turn_until(a, "orders")
         # Daylami (Doctor and Engineer) acts first: the TM-T5/T6 re-rolls show.
         self.order(a, "Daylami", "roll_skill")
@@ -279,6 +348,12 @@ class FullMatch:
         self.aro(b, "Fidai", "dodge")
         self.end_order(a)
         self.at("round 2: Alice's tokens spent")
+        # HE-A2: in her States Phase the Hassassin activates Holoecho again and
+        # leaves the Fireteam (HE-10); Kaplan and Daylami stay in it.
+        self.end_turn_until(a, "states")
+        a.open()
+        ok(a, a.submit("ActivateHoloecho", trooper_id="Hassassin Ayyar", real="marker2"))
+        self.at("round 2: Holoecho activated in a Fireteam")
         self.end_turn(a)
 
     def round_2_bob(self) -> None:
@@ -298,6 +373,9 @@ class FullMatch:
 
     def round_3(self) -> None:
         a, b = self.a, self.b
+        a.open()
+        ok(a, a.submit("DissolveFireteam", name=FIRETEAM))
+        self.at("round 3: the Fireteam dissolved")
         self.end_turn(a)
         self.at("round 3: Retreat! over")
         self.end_turn(b)

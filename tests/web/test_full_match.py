@@ -7,7 +7,18 @@ import pytest
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
-from .full_match import HD_FIDAI, HD_NINJA, FullMatch, state
+from tracker.rules.identity import MASK_PENDING
+
+from .full_match import (
+    FIRETEAM,
+    HD_FIDAI,
+    HD_NINJA,
+    MASKED_AS,
+    MASKED_COST,
+    PROOF,
+    FullMatch,
+    state,
+)
 from .phone import Phone
 
 pytestmark = pytest.mark.django_db
@@ -25,6 +36,29 @@ class Expectations:
     def __init__(self, language: str):
         self.language = language
         self.seen: list[str] = []
+        self.match: FullMatch | None = None  # set before play: its Classified bookkeeping
+
+    def cards(self, letter: str) -> dict:
+        assert self.match is not None
+        return self.match.classified[letter]
+
+    @staticmethod
+    def seat_block(phone: Phone, letter: str) -> str:
+        return phone.soup.select_one(f"#blk-seat_{letter}").get_text(" ")
+
+    @staticmethod
+    def in_fireteam(phone: Phone) -> list[str]:
+        """The names of Alice's trooper lines that show the Fireteam."""
+        return [
+            line.select_one(".name").get_text(strip=True)
+            for line in phone.soup.select("#blk-seat_A li.trooper")
+            if FIRETEAM in line.get_text(" ")
+        ]
+
+    def held_line(self, count: int) -> str:
+        return ngettext(
+            "%(counter)s Classified Objective held", "%(counter)s Classified Objectives held", count
+        ) % {"counter": count}
 
     def __call__(self, name: str, a: Phone, b: Phone) -> None:
         self.seen.append(name)
@@ -38,10 +72,56 @@ class Expectations:
     # setup ---------------------------------------------------------------------
 
     def setup_lists_locked(self, a, b):
-        assert "Hassassin Ayyar" in b.text and "Fusilier" in a.text
+        # HE-9: the HoloMask trooper has no type on Bob's page before its seal.
+        assert "Hassassin Ayyar" not in b.html and gettext(MASK_PENDING) in b.text
+        assert "Fusilier" in a.text
         # Hidden Deployment: Bob's two hidden troopers are not on Alice's page.
         assert "Ninja" not in a.text and "Fidai" not in a.text
         assert a.can("SetInitiative") and not b.can("LockArmyList")
+
+    @staticmethod
+    def drawn_on(phone: Phone) -> list[str]:
+        keep = phone.form("KeepClassified")
+        return [" ".join(label.get_text(" ").split()) for label in keep.node.select("label.check")]
+
+    def seen_by(self, letter: str) -> set[str]:
+        """Every card a seat drew or was dealt: its own page may name them."""
+        hand = self.cards(letter)
+        return {*hand["drawn"], *hand["kept"]}
+
+    def unseen_by_other(self, cards, other: str) -> set[str]:
+        # One deck per seat (CL-1): a card both drew is the other's own to see.
+        return set(cards) - self.seen_by(other)
+
+    def setup_classified_drawn(self, a, b):
+        # CL-2: each phone lists its own three cards; the other's are not there.
+        drawn = {"A": self.drawn_on(a), "B": self.drawn_on(b)}
+        assert len(drawn["A"]) == len(drawn["B"]) == 3
+        assert not any(card in b.html for card in set(drawn["A"]) - set(drawn["B"]))
+        assert not any(card in a.html for card in set(drawn["B"]) - set(drawn["A"]))
+
+    def setup_classified_kept(self, a, b):
+        for mine, other, letter, other_letter in ((a, b, "A", "B"), (b, a, "B", "A")):
+            kept = self.cards(letter)["kept"]
+            assert [
+                li.strong.get_text(strip=True) for li in mine.soup.select("ul.held li[id]")
+            ] == kept
+            # The opponent sees only how many are held (CL-3).
+            assert self.held_line(2) in self.seat_block(other, letter)
+            assert not any(c in other.html for c in self.unseen_by_other(kept, other_letter))
+            # Each phone offers to exchange its own two cards, and only those.
+            own = {li["id"].removeprefix("held-") for li in mine.soup.select("ul.held li[id]")}
+            offered = {f.form["secret_id"].value for f in mine.forms("ExchangeClassified")}
+            assert offered == own and len(own) == 2
+            assert not mine.forms("KeepClassified") and not mine.forms("AccomplishClassified")
+
+    def setup_a_classified_exchanged(self, a, b):
+        hand = self.cards("A")
+        assert hand["exchanged"] not in hand["kept"] and len(hand["kept"]) == 2
+        assert hand["kept"][1] not in hand["drawn"]  # CL-4: a card not seen before
+        assert self.held_line(2) in self.seat_block(b, "A")
+        assert not any(c in b.html for c in self.unseen_by_other(hand["kept"], "B"))
+        assert not a.forms("ExchangeClassified")  # one exchange in this match
 
     def deployment_seal_forms(self, a, b):
         assert a.can("SealDeployment", reserve="Zhanshi")  # TM-S1, first Turn only
@@ -52,6 +132,13 @@ class Expectations:
     # round 1 -------------------------------------------------------------------
 
     def round_1_alice_s_tactical_phase(self, a, b):
+        # HE-9: Bob reads the masked type and its points, never the true ones.
+        line = b.soup.select_one(f"#trooper-{a.trooper_id('Hassassin Ayyar')}")
+        assert (
+            MASKED_AS in line.get_text(" ") and line.select_one(".cost").get_text() == MASKED_COST
+        )
+        assert "Hassassin Ayyar" not in b.html
+        assert "Hassassin Ayyar" in a.text
         assert tokens_shown(3) in a.text  # TM-S1 spent
         assert gettext("Your turn") in a.text and gettext("You are reactive") in b.text
         # TM-S2 waits for the end of Alice's Order Count.
@@ -80,6 +167,24 @@ class Expectations:
         aro = b.form("DeclareAro")
         assert "target_element" in aro.names()  # HE-3: pick which Holoecho
         assert b.can("DeclareAro", trooper_id="Fusilier", target_element="marker2")
+        # HE-9: HoloMask with Holoecho: Alice is asked for the Holoecho token.
+        assert a.can("PlaceHoloechoToken", element="marker1") and not b.forms("PlaceHoloechoToken")
+
+    def round_1_a_classified_accomplished(self, a, b):
+        # CL-5: both phones show the card, its proof, and that it matches the seal.
+        card = self.cards("A")["accomplished"]
+        matches = gettext("Matches what was sealed at %(time)s.").split("%")[0]
+        for phone in (a, b):
+            revealed = [
+                li.get_text(" ")
+                for li in phone.soup.select("li.secret.revealed")
+                if card in li.get_text(" ")
+            ]
+            assert revealed and matches in revealed[0], phone.text
+            assert PROOF in phone.text
+        assert self.held_line(1) in self.seat_block(b, "A")
+        assert not any(c in b.html for c in self.unseen_by_other(self.cards("A")["kept"][1:], "B"))
+        assert "Hassassin Ayyar" not in b.html
 
     def round_1_a_decoy_removed(self, a, b):
         for phone in (a, b):
@@ -88,6 +193,8 @@ class Expectations:
         assert gettext("The real one is %(element)s.").split("%")[0] not in b.text
 
     def round_1_an_activate_by_a_holoecho_trooper(self, a, b):
+        # HE-9: the token went down in the Hassassin's first Order; not offered twice.
+        assert not a.forms("PlaceHoloechoToken")
         # HE-1: only Alice is asked whether it needs a roll; the Order waits.
         assert a.can("AnswerActivateRoll", answer="roll")
         assert a.can("AnswerActivateRoll", answer="no_roll")
@@ -120,7 +227,7 @@ class Expectations:
         assert real in b.text
         # RP-2: a 40 mm model replaces a 25 mm marker; only Alice chooses.
         assert a.can("ChooseReplacement", how="edge")
-        hassassin = b.trooper_id("Hassassin Ayyar")
+        hassassin = b.trooper_id(MASKED_AS)
         assert not b.can("ChooseReplacement", trooper_id=hassassin)
         assert not b.can("ReportNoRoom", trooper_id=hassassin)
 
@@ -130,6 +237,25 @@ class Expectations:
         assert a.can("RerollDoctorWip", target_id="Kaplan")
         assert a.can("RerollEngineerWip", target_id="Zhanshi")
         assert not b.can("RerollDoctorWip")
+
+    def round_2_a_fireteam_formed(self, a, b):
+        # The opponent sees the Fireteam, its members under the names he knows.
+        assert self.in_fireteam(b) == [MASKED_AS, "Kaplan", "Daylami"]
+        assert self.in_fireteam(a) == ["Hassassin Ayyar", "Kaplan", "Daylami"]
+        assert "Hassassin Ayyar" not in b.html
+        assert not b.forms("FormFireteam") and not b.forms("DissolveFireteam")
+        assert a.can("DissolveFireteam", name=FIRETEAM)
+
+    def round_2_holoecho_activated_in_a_fireteam(self, a, b):
+        # HE-10: activating Holoecho took the bearer out; two remain.
+        for phone in (a, b):
+            assert "HE-10" in phone.text
+            assert self.in_fireteam(phone) == ["Kaplan", "Daylami"]
+
+    def round_3_the_fireteam_dissolved(self, a, b):
+        for phone in (a, b):
+            assert self.in_fireteam(phone) == []
+        assert not a.forms("DissolveFireteam")
 
     def round_2_alice_s_tokens_spent(self, a, b):
         assert tokens_shown(0) in a.text
@@ -152,6 +278,8 @@ class Expectations:
         for phone in (a, b):
             assert gettext("The match is over.") in phone.text
             assert phone.can("ProposeResult")
+            # Choices left open are moot once the match is over: none offered.
+            assert not phone.forms("ChooseReplacement") and not phone.forms("ReportNoRoom")
 
     def finished_result_proposed(self, a, b):
         assert b.can("ConfirmResult") and b.can("DisputeResult")
@@ -161,6 +289,17 @@ class Expectations:
         for phone in (a, b):
             assert gettext("Both players confirmed the result.") in phone.text
             assert not phone.can("ProposeResult")
+        # CL-6: cards never accomplished stay out of the opponent's page...
+        never_a = self.cards("A")["kept"][1]
+        assert never_a in a.html
+        assert not any(c in b.html for c in self.unseen_by_other([never_a], "B"))
+        never_b = self.cards("B")["kept"]
+        assert all(card in b.html for card in never_b)
+        assert not any(c in a.html for c in self.unseen_by_other(never_b, "A"))
+        assert self.held_line(1) in self.seat_block(b, "A")
+        assert self.held_line(2) in self.seat_block(a, "B")
+        # ...and HoloMask was never ended: Bob never read the true type.
+        assert "Hassassin Ayyar" not in b.html and MASKED_AS in b.text
 
 
 def _method(checkpoint: str) -> str:
@@ -172,7 +311,9 @@ def _method(checkpoint: str) -> str:
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_a_full_match_through_rendered_forms(language):
     expectations = Expectations(language)
-    match = FullMatch(expectations, language=language).play()
+    match = FullMatch(expectations, language=language)
+    expectations.match = match
+    match.play()
     checked = {name for name in expectations.seen if hasattr(expectations, _method(name))}
     assert len(checked) >= 18, sorted(set(expectations.seen) - checked)
     final = state()
