@@ -475,9 +475,30 @@ def test_an_organizer_settles_a_dispute_in_the_log_and_both_phones_show_it(alice
     assert "disputed match waits" not in listing
     assert a.match.code not in carol.get("/organizer/?status=disputed").content.decode()
     assert audit.verify_match(match, list(match.events.order_by("seq"))).ok
-    # Players can no longer reopen it.
+    # Players can no longer reopen it: neither phone offers a proposal (a
+    # forged one is refused: test_attack_a_forged_proposal_cannot_reopen_...).
+    for phone in (a, b):
+        assert not phone.phone.can("ProposeResult")
+
+
+@pytest.mark.django_db
+def test_attack_a_forged_proposal_cannot_reopen_a_settled_match(alice, bob, carol):
+    a, _b = _disputed(alice, bob)
+    settled = submit(
+        carol,
+        f"/organizer/matches/{a.match.code}/",
+        "settle",
+        objective_a=6,
+        objective_b=4,
+        army_a=80,
+        army_b=40,
+        reason="Bolt was dead",
+    )
+    assert settled.status_code == 302
+    before = fresh(a.match).seq
     again = a.raw_post("ProposeResult", objective_a=1, objective_b=1, army_a=1, army_b=1)
     assert "The organizer settled the result." in (error_of(again) or "")
+    assert fresh(a.match).seq == before
 
 
 @pytest.mark.django_db
