@@ -209,7 +209,9 @@ def test_the_harness_reports_a_classified_card_shown_to_the_opponent(
     if planted:
         original = visibility._secret_view
         monkeypatch.setattr(
-            visibility, "_secret_view", lambda secret, viewer: original(secret, secret.seat)
+            visibility,
+            "_secret_view",
+            lambda secret, viewer, *rest: original(secret, secret.seat, *rest),
         )
     found, kept = [], 0
     for seed in range(2):
@@ -561,6 +563,8 @@ def test_the_harness_reports_a_leak_in_another_form(plant, settings, monkeypatch
         async_to_sync(play)(table, FULL_TABLE, 2, story=True)
         found += leaks_in(table)
     assert any(expected in f for f in found), (plant, found[:5])
+
+
 # ------------------------- markers and HoloMask: the canaries can go off
 
 
