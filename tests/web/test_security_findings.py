@@ -1,7 +1,7 @@
 """Issue 11: the doors that were still ajar. One section per finding; each
 test failed on the main branch before the fix. Attack tests post raw (names
 with attack/forge/raw/tamper); organizer and player actions use the forms
-rendered in the page the viewer was just sent (page_forms.submit)."""
+rendered in the page the viewer was just sent (rendered_forms.submit_on)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import re
 
 import pytest
 from asgiref.sync import sync_to_async
+from bs4 import BeautifulSoup
 from channels.testing import WebsocketCommunicator
 from django.core.management import CommandError, call_command
 from django.db import connection
@@ -24,7 +25,7 @@ from tracker.models import GENESIS_HASH, Match, MatchEvent, Seat, TournamentEven
 from tracker.reading import load_state
 from tracker.rules.commitments import canonical_json, fingerprint
 
-from .page_forms import forms_in, submit
+from .rendered_forms import submit_on as submit
 from .table import claim, create_match, error_of, seated
 
 # --------------------------------------------- 12. a player twice in a round
@@ -637,8 +638,8 @@ def test_tamper_a_rewritten_or_cut_short_log_verifies_but_fails_the_receipts(
     assert f"BROKEN receipt of match {match.code} at seq {seq}" in out.getvalue()
     # And on the audit page, from its own form.
     page = carol.get(f"/organizer/matches/{match.code}/").content.decode()
-    form = next(f for f in forms_in(page) if "receipt-check" in f["attrs"].get("class", ""))
-    assert {"receipt_seq", "receipt_code"} <= form["names"]
+    form = BeautifulSoup(page, "html.parser").select_one("form.receipt-check")
+    assert {"receipt_seq", "receipt_code"} <= {e["name"] for e in form.select("[name]")}
     html = carol.get(
         f"/organizer/matches/{match.code}/",
         {"receipt_seq": seq, "receipt_code": audit.short_code(head)},
