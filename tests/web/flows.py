@@ -1,4 +1,5 @@
-"""Common match set-ups through the real views."""
+"""Common match set-ups through the real views, each action tapped from a
+form the seat's page rendered (table.Phone.submit -> tests/web/phone.py)."""
 
 from .table import error_of, seated
 
@@ -10,33 +11,34 @@ def set_up(alice, bob, holoecho="marker2"):
     """Alice: a Holoprojector Hassassin, a hidden Ninja, a Lieutenant; Bob: two
     troopers. Both lists locked, Alice plays first, both deployments sealed."""
     a, b = seated(alice, bob)
-    for args in (
-        ("Hassassin Ayyar", 40, 1, 2, ["holoprojector"]),
-        (CANARY_NINJA, 30, 1, 2, ["hidden_deployment", "camouflage"]),
-        ("Kaplan", 20, 1, 2, ["lieutenant_candidate"]),
+    for name, cost, traits in (
+        ("Hassassin Ayyar", 40, ["holoprojector"]),
+        (CANARY_NINJA, 30, ["hidden_deployment", "camouflage"]),
+        ("Kaplan", 20, ["lieutenant_candidate"]),
     ):
-        assert error_of(a.add_trooper(*args)) is None
-    assert error_of(b.add_trooper("Fusilier", 10, traits=["lieutenant_candidate"])) is None
-    assert error_of(b.add_trooper("Bolt", 15)) is None
-    assert error_of(a.raw_post("LockArmyList")) is None
-    assert error_of(b.raw_post("LockArmyList")) is None
-    assert error_of(a.raw_post("SetInitiative", first_turn="A", deploys_first="A")) is None
+        assert error_of(a.submit("draft/add", name=name, cost=str(cost), traits=traits)) is None
+    added = b.submit("draft/add", name="Fusilier", cost="10", traits=["lieutenant_candidate"])
+    assert error_of(added) is None
+    assert error_of(b.submit("draft/add", name="Bolt", cost="15")) is None
+    assert error_of(a.submit("LockArmyList")) is None
+    assert error_of(b.submit("LockArmyList")) is None
+    assert error_of(a.submit("SetInitiative", first_turn="A", deploys_first="A")) is None
     return a, b
 
 
 def seal_both(a, b, state, holoecho="marker2"):
     ids = {t.name: t.id for t in state.troopers.values()}
-    response = a.raw_post(
+    ninja = ids[CANARY_NINJA]
+    response = a.submit(
         "SealDeployment",
         lieutenant=ids["Kaplan"],
+        map_taps={f"hd_x_{ninja}": (300, 1000)},
         **{
-            f"hd_position_{ids[CANARY_NINJA]}": CANARY_POSITION,
-            f"hd_x_{ids[CANARY_NINJA]}": "300",
-            f"hd_y_{ids[CANARY_NINJA]}": "1000",
+            f"hd_position_{ninja}": CANARY_POSITION,
             f"holoecho_{ids['Hassassin Ayyar']}": holoecho,
         },
     )
     assert error_of(response) is None, error_of(response)
-    response = b.raw_post("SealDeployment", lieutenant=ids["Fusilier"])
+    response = b.submit("SealDeployment", lieutenant=ids["Fusilier"])
     assert error_of(response) is None, error_of(response)
     return ids

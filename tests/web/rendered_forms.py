@@ -83,3 +83,27 @@ def submit(
         values.setdefault("action_id", [f"form-action-{next(_ids):08d}"])
     headers = {"HTTP_HX_REQUEST": "true"} if htmx and "hx-post" in form.attrs else {}
     return client.post(url, values, **headers)
+
+
+def submit_on(client: Client, page_url: str, where: str, extra_headers=None, **fill):
+    """GET `page_url` as `client`, then submit the first form with `where` in
+    its action, hx-post, id or class, filling only fields it renders, as the
+    browser (or htmx, for an hx-post form) would."""
+    html = client.get(page_url).content.decode()
+    soup = BeautifulSoup(html, "html.parser")
+    for form in soup.find_all("form"):
+        found = [form.get("action"), form.get("hx-post"), form.get("id"), *form.get("class", [])]
+        if any(where in (value or "") for value in found):
+            break
+    else:
+        raise FormNotOnPage(f"no form matching {where!r} on {page_url}")
+    values = fields_of(form)
+    missing = set(fill) - set(values)
+    if missing:
+        raise FormNotOnPage(f"the form does not render {sorted(missing)}")
+    values.update({name: [str(value)] for name, value in fill.items()})
+    url = form.get("hx-post") or form.get("action") or page_url
+    headers = {"HTTP_HX_REQUEST": "true"} if form.get("hx-post") else {}
+    if form.get("hx-post"):
+        values.setdefault("action_id", [f"form-action-{next(_ids):08d}"])
+    return client.post(url, values, **headers, **(extra_headers or {}))

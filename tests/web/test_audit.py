@@ -64,7 +64,7 @@ def test_a_revealed_secret_shows_when_and_why(alice, bob, carol):
     a, b = playing(alice, bob)
     state = load_state(fresh(a.match))
     lieutenant = next(s for s in state.secrets.values() if s.seat == "A" and s.kind == "lieutenant")
-    assert error_of(a.raw_post("RevealSecret", secret_id=lieutenant.id)) is None
+    assert error_of(a.submit("RevealSecret", secret_id=lieutenant.id)) is None
     html = audit_page(carol, a.match)
     revealed = load_state(fresh(a.match)).secrets[lieutenant.id]
     row = re.search(rf'<tr id="secret-{lieutenant.id}".*?</tr>', html, re.S).group(0)
@@ -158,9 +158,7 @@ def test_a_secret_sealed_after_the_organizer_looked_stays_sealed_until_opened_ag
 ):
     a, b = playing(alice, bob)
     carol.post(f"/organizer/matches/{a.match.code}/open/")
-    assert (
-        error_of(b.raw_post("SealNote", label="Classified", text="note-canary-after-view")) is None
-    )
+    assert error_of(b.submit("SealNote", label="Classified", text="note-canary-after-view")) is None
     assert "note-canary-after-view" not in audit_page(carol, a.match)
     carol.post(f"/organizer/matches/{a.match.code}/open/")
     assert "note-canary-after-view" in audit_page(carol, a.match)
@@ -183,10 +181,10 @@ def test_opening_is_a_post_only(alice, bob, carol):
 def test_an_organizer_looking_does_not_close_a_players_undo_window(alice, bob, carol):
     a, _b = playing(alice, bob)
     bolt = next(t for t in load_state(fresh(a.match)).troopers.values() if t.name == "Bolt")
-    response = a.raw_post("SetTrooperState", trooper_id=bolt.id, condition="unconscious", tokens=[])
+    response = a.submit("SetTrooperState", trooper_id=bolt.id, condition="unconscious", tokens=[])
     assert error_of(response) is None
     carol.post(f"/organizer/matches/{a.match.code}/open/")
-    assert error_of(a.raw_post("UndoLastStep")) is None
+    assert error_of(a.submit("UndoLastStep")) is None
     assert load_state(fresh(a.match)).troopers[bolt.id].condition == "normal"
 
 

@@ -44,9 +44,9 @@ async def test_a_change_by_alice_reaches_bobs_socket(alice, bob):
     assert connected
     first = await socket.receive_from(timeout=3)
     assert 'id="blk-seat_B"' in first and "You: Bob" in first
-    await sync_to_async(a.add_trooper)("Hassassin Ayyar", 40)
-    await sync_to_async(b.add_trooper)("Fusilier", 10)
-    await sync_to_async(a.raw_post)("LockArmyList")
+    await sync_to_async(a.submit)("draft/add", name="Hassassin Ayyar", cost="40")
+    await sync_to_async(b.submit)("draft/add", name="Fusilier", cost="10")
+    await sync_to_async(a.submit)("LockArmyList")
     frame, _ = await receive_until(socket, "Hassassin Ayyar")
     assert 'hx-swap-oob="true"' in frame
     await socket.disconnect()
@@ -97,8 +97,8 @@ async def test_a_socket_renders_the_seat_of_its_session_not_one_it_names(alice, 
 
 async def test_reconnecting_phone_gets_the_full_current_view(alice, bob):
     a, b = await sync_to_async(seated)(alice, bob)
-    await sync_to_async(a.add_trooper)("Hassassin Ayyar", 40)
-    await sync_to_async(a.raw_post)("LockArmyList")  # while Bob is offline
+    await sync_to_async(a.submit)("draft/add", name="Hassassin Ayyar", cost="40")
+    await sync_to_async(a.submit)("LockArmyList")  # while Bob is offline
     socket = socket_for(bob, a.match)
     await socket.connect()
     frame = await socket.receive_from(timeout=3)
@@ -126,12 +126,12 @@ async def test_an_unknown_match_closes_the_socket(alice):
 
 async def test_only_changed_blocks_are_pushed(alice, bob):
     a, b = await sync_to_async(seated)(alice, bob)
-    await sync_to_async(b.add_trooper)("Fusilier", 10)
+    await sync_to_async(b.submit)("draft/add", name="Fusilier", cost="10")
     socket = socket_for(bob, a.match)
     await socket.connect()
     await socket.receive_from(timeout=3)
-    await sync_to_async(a.add_trooper)("Hassassin Ayyar", 40)
-    await sync_to_async(a.raw_post)("LockArmyList")
+    await sync_to_async(a.submit)("draft/add", name="Hassassin Ayyar", cost="40")
+    await sync_to_async(a.submit)("LockArmyList")
     frame, _ = await receive_until(socket, "Hassassin Ayyar")
     # Bob's own block (his draft, mid-edit) was not re-sent.
     assert 'id="blk-seat_A"' in frame

@@ -17,6 +17,7 @@ from tracker.rules.visibility import LogLine
 from tracker.templatetags.phone_tags import banners_for
 
 from .flows import CANARY_NINJA, CANARY_POSITION, seal_both, set_up
+from .phone_flows import to_orders
 from .table import error_of
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +36,7 @@ def test_a_reveal_is_a_banner_on_both_phones_and_for_spectators(alice, bob, mall
     lieutenant = next(
         s for s in load_state(Match.objects.get()).secrets.values() if s.kind == "lieutenant"
     )
-    assert error_of(a.raw_post("RevealSecret", secret_id=lieutenant.id)) is None
+    assert error_of(a.submit("RevealSecret", secret_id=lieutenant.id)) is None
     match = Match.objects.get()
     for html in (a.page(), b.page(), mallory.get(f"/m/{match.code}/").content.decode()):
         [banner] = banners(html)
@@ -51,7 +52,7 @@ def test_banners_never_carry_the_other_seats_secrets(alice, bob):
     seal_both(a, b, load_state(Match.objects.get()))
     for secret in load_state(Match.objects.get()).secrets.values():
         if secret.kind == "lieutenant" and secret.seat == "A":
-            assert error_of(a.raw_post("RevealSecret", secret_id=secret.id)) is None
+            assert error_of(a.submit("RevealSecret", secret_id=secret.id)) is None
     for banner in banners(b.page()):
         assert CANARY_NINJA not in banner and CANARY_POSITION not in banner
 
@@ -149,11 +150,10 @@ def test_a_hidden_deployment_reveal_is_a_banner_with_the_written_position(alice,
     """The issue's case: the HD position and its proof sat 3,000 px down."""
     a, b = set_up(alice, bob)
     ids = seal_both(a, b, load_state(Match.objects.get()))
-    for phase in ("tactical", "impetuous"):
-        if load_state(Match.objects.get()).turn.phase == phase:
-            assert error_of(a.raw_post("AdvancePhase", expected=phase)) is None
+    to_orders(a.phone, b.phone)  # the Order Count, TM-S2 let pass, to the Orders Phase
     assert not any(CANARY_POSITION in banner for banner in banners(b.page()))
-    assert error_of(a.raw_post("DeclareSkill", trooper_id=ids[CANARY_NINJA], skill="bs_attack")) is None
+    declared = a.submit("DeclareSkill", trooper_id=ids[CANARY_NINJA], skill="bs_attack")
+    assert error_of(declared) is None
     shown = [banner for banner in banners(b.page()) if CANARY_POSITION in banner]
     assert len(shown) == 1 and 'class="proof ok"' in shown[0] and "HD-C2" in shown[0]
     # The owner is asked to put the model on the table.

@@ -16,14 +16,24 @@ pytestmark = pytest.mark.django_db
 def deployment(alice, bob):
     """Plain troopers, both lists locked, Alice plays and deploys first."""
     a, b = seated(alice, bob)
-    assert error_of(a.add_trooper("Kaplan", 20, traits=["lieutenant_candidate"])) is None
-    assert error_of(a.add_trooper("Zhanshi", 10)) is None
-    assert error_of(b.add_trooper("Fusilier", 10, traits=["lieutenant_candidate"])) is None
-    assert error_of(a.raw_post("LockArmyList")) is None
-    assert error_of(b.raw_post("LockArmyList")) is None
-    assert error_of(a.raw_post("SetInitiative", first_turn="A", deploys_first="A")) is None
+    lieutenant = ["lieutenant_candidate"]
+    assert error_of(a.submit("draft/add", name="Kaplan", cost="20", traits=lieutenant)) is None
+    assert error_of(a.submit("draft/add", name="Zhanshi", cost="10")) is None
+    assert error_of(b.submit("draft/add", name="Fusilier", cost="10", traits=lieutenant)) is None
+    assert error_of(a.submit("LockArmyList")) is None
+    assert error_of(b.submit("LockArmyList")) is None
+    assert error_of(a.submit("SetInitiative", first_turn="A", deploys_first="A")) is None
     ids = {t.name: t.id for t in load_state(Match.objects.get()).troopers.values()}
     return a, b, ids
+
+
+def tapped(seat, command, **values):
+    """The form `command` as the seat's page renders it now, filled: a tap a
+    test may send several times (a double tap, an htmx retry)."""
+    phone = seat.phone
+    form = phone.form(command, **values)
+    form.fill(values)
+    return phone, form
 
 
 def kinds_for(action_id):
@@ -37,9 +47,9 @@ def kinds_for(action_id):
 def test_a_retried_reserve_spends_one_command_token(alice, bob):
     a, b, ids = deployment(alice, bob)
     before = Match.objects.get().seq
-    seal = {"lieutenant": ids["Kaplan"], "reserve": ids["Zhanshi"]}
+    phone, seal = tapped(a, "SealDeployment", lieutenant=ids["Kaplan"], reserve=ids["Zhanshi"])
     for _ in range(3):
-        response = a.raw_post("SealDeployment", action_id="reserve-tap-0001", **seal)
+        response = phone.send(seal, action_id="reserve-tap-0001", reload=False)
         assert response.status_code == 200 and error_of(response) is None
     state = load_state(Match.objects.get())
     assert state.seat("A").command_tokens == COMMAND_TOKENS_PER_GAME - 1  # TM-S1
@@ -50,8 +60,9 @@ def test_a_retried_reserve_spends_one_command_token(alice, bob):
     ]
     assert Match.objects.get().seq == before + 3
     assert f"{COMMAND_TOKENS_PER_GAME - 1} Command Tokens" in b.page()
-    # A new tap (a new id) is a new action, and the rules refuse it: nothing more is spent.
-    response = a.raw_post("SealDeployment", action_id="reserve-tap-0002", **seal)
+    # A new tap (a new id) on the page as it was is a new action, and the
+    # rules refuse it: nothing more is spent.
+    response = phone.send(seal, action_id="reserve-tap-0002", reload=False)
     assert "already sealed" in error_of(response)
     assert load_state(Match.objects.get()).seat("A").command_tokens == COMMAND_TOKENS_PER_GAME - 1
 
@@ -78,7 +89,7 @@ def test_a_replayed_offline_queue_applies_each_action_once_and_in_order(alice, b
     ]
 
 
-def test_a_retry_carrying_changed_fields_is_still_the_first_action(alice, bob):
+def test_a_replayed_action_id_carrying_changed_fields_is_still_the_first_action(alice, bob):
     a, _b, _ids = deployment(alice, bob)
     a.raw_post("SealNote", action_id="edited-retry-01", label="Objective", text="first words")
     response = a.raw_post("SealNote", action_id="edited-retry-01", label="Objective", text="second")
@@ -90,21 +101,26 @@ def test_a_retry_carrying_changed_fields_is_still_the_first_action(alice, bob):
 def test_a_retry_after_a_refusal_is_decided_again(alice, bob):
     # A refusal writes nothing, so it does not burn the action id: the same
     # tap, once the rule allows it, is applied.
-    a, _b = seated(alice, bob)
-    assert error_of(a.raw_post("LockArmyList", action_id="lock-retry-0001"))
-    assert error_of(a.add_trooper("Kaplan", 20)) is None
-    assert error_of(a.raw_post("LockArmyList", action_id="lock-retry-0001")) is None
+    a, _b = seated(alice, bob)  # a 300-point match
+    for name in ("Kaplan", "Zhanshi"):
+        assert error_of(a.submit("draft/add", name=name, cost="160")) is None
+    phone, lock = tapped(a, "LockArmyList")
+    assert "over the 300 points limit" in error_of(
+        phone.send(lock, action_id="lock-retry-0001", reload=False)
+    )
+    [remove, _other] = phone.forms("draft/remove")  # the player drops a trooper
+    assert error_of(phone.send(remove)) is None
+    assert error_of(phone.send(lock, action_id="lock-retry-0001", reload=False)) is None
     assert kinds_for("lock-retry-0001")
 
 
 def test_a_double_tapped_tactical_use_spends_one_command_token(alice, bob):
     a, b, ids = deployment(alice, bob)
-    assert error_of(a.raw_post("SealDeployment", lieutenant=ids["Kaplan"])) is None
-    assert error_of(b.raw_post("SealDeployment", lieutenant=ids["Fusilier"])) is None
+    assert error_of(a.submit("SealDeployment", lieutenant=ids["Kaplan"])) is None
+    assert error_of(b.submit("SealDeployment", lieutenant=ids["Fusilier"])) is None
+    phone, guts = tapped(a, "ForceGutsRoll", trooper_id=ids["Zhanshi"], passed="1")
     for _ in range(3):  # TM-T2 in Alice's first Player Turn, tapped three times
-        response = a.raw_post(
-            "ForceGutsRoll", action_id="guts-tap-00001", trooper_id=ids["Zhanshi"], passed="1"
-        )
+        response = phone.send(guts, action_id="guts-tap-00001", reload=False)
         assert response.status_code == 200 and error_of(response) is None
     assert kinds_for("guts-tap-00001") == ["CommandTokenSpent", "GutsRollForced"]
     state = load_state(Match.objects.get())

@@ -23,7 +23,7 @@ from tracker.rules.command_tokens import s2_deciding
 from tracker.rules.state import NORMAL, PRONE, STUNNED, UNCONSCIOUS
 
 from .flows import seal_both, set_up
-from .table import Phone, next_action_id
+from .table import Phone, error_of, next_action_id
 from .test_live import socket_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -207,7 +207,10 @@ async def test_a_phone_that_loses_its_socket_shows_exactly_a_fresh_page_after_re
 
 
 async def test_queued_socket_messages_apply_nothing_and_each_resync_is_a_full_frame(alice, bob):
-    a, _b = await sync_to_async(set_up)(alice, bob)
+    a, b = await sync_to_async(set_up)(alice, bob)
+    # Deployments sealed: the match is being played, so Alice's page offers
+    # the note she seals below as the sentinel.
+    await sync_to_async(seal_both)(a, b, await sync_to_async(lambda: load_state(_match()))())
     match = await sync_to_async(_match)()
     before = match.seq
     socket = socket_for(bob, match)
@@ -231,7 +234,10 @@ async def test_queued_socket_messages_apply_nothing_and_each_resync_is_a_full_fr
     # No fourth frame: instead of waiting some time for one, Alice acts and
     # her push (a new seq) must be the very next frame. The consumer handles
     # one message at a time, so a frame owed for the queue would come first.
-    await sync_to_async(lambda: a.raw_post("SealNote", label="Objective", text="sentinel"))()
+    sentinel = await sync_to_async(
+        lambda: a.submit("SealNote", label="Objective", text="sentinel")
+    )()
+    assert error_of(sentinel) is None
     after = await sync_to_async(_seq)()
     assert after > before
     nxt = await socket.receive_from(timeout=10)

@@ -182,7 +182,7 @@ def test_a_disagreement_marks_the_match_disputed_on_the_organizers_list(alice, b
 
 
 @pytest.mark.django_db
-def test_disputed_stays_disputed(alice, bob, carol):
+def test_disputed_stays_disputed_and_a_forged_proposal_is_refused(alice, bob, carol):
     a, b = playing(alice, bob, rounds=3)
     assert error_of(propose_on_phone(a)) is None
     assert error_of(b.submit("DisputeResult")) is None

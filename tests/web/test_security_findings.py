@@ -1,7 +1,7 @@
 """Issue 11: the doors that were still ajar. One section per finding; each
 test failed on the main branch before the fix. Attack tests post raw (names
 with attack/forge/raw/tamper); organizer and player actions use the forms
-rendered in the page the viewer was just sent (page_forms.submit)."""
+rendered in the page the viewer was just sent (rendered_forms.submit_on)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import re
 
 import pytest
 from asgiref.sync import sync_to_async
+from bs4 import BeautifulSoup
 from channels.testing import WebsocketCommunicator
 from django.core.management import CommandError, call_command
 from django.db import connection
@@ -24,7 +25,7 @@ from tracker.models import GENESIS_HASH, Match, MatchEvent, Seat, TournamentEven
 from tracker.reading import load_state
 from tracker.rules.commitments import canonical_json, fingerprint
 
-from .page_forms import forms_in, submit
+from .rendered_forms import submit_on as submit
 from .table import claim, create_match, error_of, seated
 
 # --------------------------------------------- 12. a player twice in a round
@@ -475,9 +476,30 @@ def test_an_organizer_settles_a_dispute_in_the_log_and_both_phones_show_it(alice
     assert "disputed match waits" not in listing
     assert a.match.code not in carol.get("/organizer/?status=disputed").content.decode()
     assert audit.verify_match(match, list(match.events.order_by("seq"))).ok
-    # Players can no longer reopen it.
+    # Players can no longer reopen it: neither phone offers a proposal (a
+    # forged one is refused: test_attack_a_forged_proposal_cannot_reopen_...).
+    for phone in (a, b):
+        assert not phone.phone.can("ProposeResult")
+
+
+@pytest.mark.django_db
+def test_attack_a_forged_proposal_cannot_reopen_a_settled_match(alice, bob, carol):
+    a, _b = _disputed(alice, bob)
+    settled = submit(
+        carol,
+        f"/organizer/matches/{a.match.code}/",
+        "settle",
+        objective_a=6,
+        objective_b=4,
+        army_a=80,
+        army_b=40,
+        reason="Bolt was dead",
+    )
+    assert settled.status_code == 302
+    before = fresh(a.match).seq
     again = a.raw_post("ProposeResult", objective_a=1, objective_b=1, army_a=1, army_b=1)
     assert "The organizer settled the result." in (error_of(again) or "")
+    assert fresh(a.match).seq == before
 
 
 @pytest.mark.django_db
@@ -616,8 +638,8 @@ def test_tamper_a_rewritten_or_cut_short_log_verifies_but_fails_the_receipts(
     assert f"BROKEN receipt of match {match.code} at seq {seq}" in out.getvalue()
     # And on the audit page, from its own form.
     page = carol.get(f"/organizer/matches/{match.code}/").content.decode()
-    form = next(f for f in forms_in(page) if "receipt-check" in f["attrs"].get("class", ""))
-    assert {"receipt_seq", "receipt_code"} <= form["names"]
+    form = BeautifulSoup(page, "html.parser").select_one("form.receipt-check")
+    assert {"receipt_seq", "receipt_code"} <= {e["name"] for e in form.select("[name]")}
     html = carol.get(
         f"/organizer/matches/{match.code}/",
         {"receipt_seq": seq, "receipt_code": audit.short_code(head)},

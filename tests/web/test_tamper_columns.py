@@ -42,7 +42,7 @@ def match_with_every_kind_of_row(alice, bob):
     a, _b = playing(alice, bob)
     state = load_state(fresh(a.match))
     lieutenant = next(s for s in state.secrets.values() if s.seat == "A" and s.kind == "lieutenant")
-    assert error_of(a.raw_post("RevealSecret", secret_id=lieutenant.id)) is None
+    assert error_of(a.submit("RevealSecret", secret_id=lieutenant.id)) is None
     match = fresh(a.match)
     for kind in ROWS.values():
         assert MatchEvent.objects.filter(match=match, kind=kind).exists(), kind

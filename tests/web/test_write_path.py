@@ -16,27 +16,31 @@ pytestmark = pytest.mark.django_db
 
 def test_the_same_action_id_twice_appends_once(alice, bob):
     a, b = seated(alice, bob)
-    a.add_trooper("Hassassin Ayyar", 40)
-    b.add_trooper("Fusilier", 10)
-    a.raw_post("LockArmyList")
-    b.raw_post("LockArmyList")
+    assert error_of(a.submit("draft/add", name="Hassassin Ayyar", cost="40")) is None
+    assert error_of(b.submit("draft/add", name="Fusilier", cost="10")) is None
+    assert error_of(a.submit("LockArmyList")) is None
+    assert error_of(b.submit("LockArmyList")) is None
     before = Match.objects.get().seq
+    # One tap sent three times (a flaky network retrying it): the form as the
+    # page rendered it, the same per-tap action id each time.
+    phone = a.phone
+    values = {"first_turn": "A", "deploys_first": "B"}
+    tapped = phone.form("SetInitiative", **values)
+    tapped.fill(values)
     for _ in range(3):
-        response = a.raw_post(
-            "SetInitiative", action_id="double-tap-0001", first_turn="A", deploys_first="B"
-        )
+        response = phone.send(tapped, action_id="double-tap-0001", reload=False)
         assert response.status_code == 200 and error_of(response) is None
     assert Match.objects.get().seq == before + 1
 
 
 def test_a_double_tapped_trooper_is_added_once(alice, bob):
     a, _b = seated(alice, bob)
-    page = a.page()
-    import re
-
-    row_id = re.search(r'name="row_id" value="([a-f0-9]{12})"', page).group(1)
-    a.add_trooper("Hassassin Ayyar", 40, row_id=row_id)
-    a.add_trooper("Hassassin Ayyar", 40, row_id=row_id)
+    phone = a.phone
+    values = {"name": "Hassassin Ayyar", "cost": "40"}
+    tapped = phone.form("draft/add", **values)  # its hidden row_id names the row
+    tapped.fill(values)
+    for _ in range(2):
+        assert error_of(phone.send(tapped, reload=False)) is None
     assert len(a.match.seats.get(letter="A").draft) == 1
 
 
@@ -79,11 +83,13 @@ def test_events_cannot_be_edited_or_deleted_through_the_orm(alice, bob):
 
 
 def test_a_rule_refusal_is_shown_in_the_page_and_appends_nothing(alice, bob):
-    a, _b = seated(alice, bob)
+    a, _b = seated(alice, bob)  # a 300-point match
+    for name in ("Hassassin Ayyar", "Kaplan"):
+        assert error_of(a.submit("draft/add", name=name, cost="160")) is None
     before = Match.objects.get().seq
-    response = a.raw_post("LockArmyList")
+    response = a.submit("LockArmyList")  # the page offers the lock; the rules refuse it
     assert response.status_code == 200
-    assert error_of(response) == "Add at least one trooper before locking the list."
+    assert error_of(response) == "Your list costs 320 points, over the 300 points limit."
     assert Match.objects.get().seq == before
 
 
@@ -100,7 +106,7 @@ def test_a_rule_refusal_is_shown_in_the_page_and_appends_nothing(alice, bob):
         ("SetInitiative", {"first_turn": "C", "deploys_first": "A"}),
     ],
 )
-def test_bad_input_gets_a_message_never_a_500(alice, bob, command, data):
+def test_bad_input_forged_by_hand_gets_a_message_never_a_500(alice, bob, command, data):
     a, _b = seated(alice, bob)
     before = Match.objects.get().seq
     response = a.raw_post(command, **data)
