@@ -596,7 +596,8 @@ SEAT_BLOCK = re.compile(r'id="blk-seat_([AB])"')
 
 def _public_badges() -> set[str]:
     """The badges a row shows for its public state (seat.html): conditions,
-    tokens, Marker, Ignores Retreat! (and the Holoecho list, by prefix)."""
+    tokens, Marker, Ignores Retreat! (and, by prefix, the Holoecho list and
+    the Fireteam a trooper is in: both public, HE-10)."""
     from tracker.labels import LABELS
     from tracker.rules.state import CONDITIONS, TOKENS
 
@@ -615,7 +616,8 @@ def row_shape(row: str, trooper_id: str) -> str:
 
     def badge(m):
         text = TAG.sub("", m.group(2)).strip()
-        return "" if text in public or text.startswith("Holoecho:") else m.group(0)
+        public_prefix = text.startswith(("Holoecho:", "Fireteam "))
+        return "" if text in public or public_prefix else m.group(0)
 
     shape = re.sub(r'<span class="(badge[^"]*)">(.*?)</span>', badge, shape, flags=re.S)
     shape = re.sub(r"\bcond-\w+", "cond-X", shape)
