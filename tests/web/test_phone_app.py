@@ -18,6 +18,7 @@ from tracker.templatetags.phone_tags import banners_for
 
 from .flows import CANARY_NINJA, CANARY_POSITION, seal_both, set_up
 from .phone_flows import to_orders
+from .rendered_forms import submit_on
 from .table import error_of
 
 pytestmark = pytest.mark.django_db
@@ -113,7 +114,7 @@ def test_the_app_is_installable(client):
 
 
 def test_the_host_page_refreshes_its_seats_until_both_are_taken(client, alice, bob):
-    response = client.post("/new/", {"name": "Friday", "points_limit": 300, "rounds": 3})
+    response = submit_on(client, "/", "/new/", name="Friday", points_limit=300, rounds=3)
     host_url = response["Location"]
     match = Match.objects.get()
     assert 'hx-trigger="every 2s"' in client.get(host_url).content.decode()
@@ -127,13 +128,14 @@ def test_the_host_page_refreshes_its_seats_until_both_are_taken(client, alice, b
 
 
 def test_one_pairing_is_one_match_created_in_main(carol):
-    carol.post("/organizer/events/", {"name": "Cup", "date": "2026-04-18", "location": "X"})
+    submit_on(carol, "/organizer/events/", "card", name="Cup", date="2026-04-18")
     from tracker.models import TournamentEvent
 
     event = TournamentEvent.objects.get()
     data = {"points_limit": 300, "rounds": 3, "pairings": "1, Ana, Bea"}
     carol.cookies["django_language"] = "es"
-    response = carol.post(f"/organizer/events/{event.pk}/", data, follow=True)
+    response = submit_on(carol, f"/organizer/events/{event.pk}/", "card", **data)
+    response = carol.get(response["Location"])
     html = response.content.decode()
     main = html[html.index("<main") : html.index("</main>")]
     assert "1 partida creada." in main
