@@ -331,7 +331,10 @@ def sealed_secrets(state: MatchState, revealed: dict[str, int], pages: dict[str,
         # The trooper's name is the hidden trooper's own canary (private_facts),
         # or public: a secret's words are the rest of its text.
         # A HoloMask's "masked_as" is what the opponent is meant to read.
-        text = {k: v for k, v in payload.items() if k not in ("name", "masked_as")}
+        # A Holoecho's written positions are their own fact (private_facts):
+        # public once Hidden Deployment ends (FAQ HD + Holoecho), while which
+        # one is real stays sealed.
+        text = {k: v for k, v in payload.items() if k not in ("name", "masked_as", "positions")}
         canaries = {secret.nonce, *TOKEN.findall(json.dumps(text))}
         position = None
         if payload.get("x") not in (None, "") and payload.get("y") not in (None, ""):
@@ -419,6 +422,27 @@ def private_facts(state: MatchState, match, revealed: dict[str, int]) -> list[Pr
         if secret.kind == "holomask_type"
     }
     facts = []
+    # FAQ (HD + Holoecho): when Hidden Deployment ends, both phones are shown
+    # the three written positions to check; before, they are the owner's.
+    shown_positions = {
+        json.loads(data)["trooper_id"]: seq
+        for seq, data in events.filter(kind="HiddenDeploymentEnded").values_list("seq", "data")
+        if json.loads(data).get("positions")
+    }
+    for secret in state.secrets.values():
+        positions = dict(secret.payload).get("positions") if secret.kind == "holoecho" else None
+        if positions:
+            opened = [
+                s for s in (shown_positions.get(secret.trooper_id), revealed.get(secret.id)) if s
+            ]
+            facts.append(
+                Private(
+                    secret.seat,
+                    min(opened) if opened else None,
+                    set(TOKEN.findall(json.dumps(positions))),
+                    "written Holoecho positions",
+                )
+            )
     for trooper in state.troopers.values():
         words = {trooper.id, *TOKEN.findall(trooper.name)}
         if "holomask" in trooper.traits:
