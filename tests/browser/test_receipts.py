@@ -6,8 +6,10 @@ from __future__ import annotations
 
 
 FINISH_A_MATCH = """
+from django.conf import settings
 from django.test import Client
 from tests.web.organizer_table import finished
+settings.ALLOWED_HOSTS.append("testserver")  # the rendered-form phones' host
 alice, bob = Client(HTTP_HOST="127.0.0.1"), Client(HTTP_HOST="127.0.0.1")
 a, b = finished(alice, bob)
 print(a.match.code, alice.cookies["sessionid"].value)

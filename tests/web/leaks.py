@@ -1122,7 +1122,16 @@ class Table:
 
         def declare():
             ids = list(self._secretive_ids())
-            self.steered_tap(seats()[0], "DeclareSkill", {"trooper_id": ids, "skill": skills})
+            # Half the time an attack: a Holoecho bearer that attacks ends its
+            # Holoecho at the end of the Order (HE-C1 + HE-T), and only then
+            # may it activate Holoecho again (HE-A3), the step below.
+            wanted = ["bs_attack"] if self.rng.random() < 0.5 else skills
+            self.steered_tap(seats()[0], "DeclareSkill", {"trooper_id": ids, "skill": wanted})
+
+        def token():
+            # HE-9: a masked Holoecho trooper's Order ends only once its
+            # Holoecho token is down.
+            self.steered_tap(seats()[0], "PlaceHoloechoToken", {})
 
         def aro():
             ids = list(self._secretive_ids())
@@ -1139,7 +1148,7 @@ class Table:
         def holoecho():
             self.steered_tap(seats()[0], "ActivateHoloecho", {})
 
-        return [(declare,), (aro,), (report,), (end,), (holoecho,)]
+        return [(declare,), (aro,), (report,), (token,), (end,), (holoecho,)]
 
     def to_orders(self) -> None:
         """Most matches skip straight to the Orders Phase of the first Player
