@@ -1148,7 +1148,23 @@ class Table:
         def holoecho():
             self.steered_tap(seats()[0], "ActivateHoloecho", {})
 
-        return [(declare,), (aro,), (report,), (token,), (end,), (holoecho,)]
+        def to_states():
+            # HE-A2: in the States Phase Holoecho comes back without an Order
+            # (HE-A3 needs an Entire Order, and the Pool may be spent).
+            form = self.first_form(seats()[0], "AdvancePhase")
+            if form is not None and "orders" in (form.fields[0].value if form.fields else ""):
+                self.tap(seats()[0], form)
+
+        return [
+            (declare,),
+            (aro,),
+            (report,),
+            (token,),
+            (end,),
+            (holoecho,),
+            (to_states,),
+            (holoecho,),
+        ]
 
     def to_orders(self) -> None:
         """Most matches skip straight to the Orders Phase of the first Player
