@@ -675,9 +675,12 @@ def row_structure(received: list[Received], sealed: list[Sealed]) -> list[str]:
         text = r.data.decode(errors="replace")
         if "trooper-" not in text:
             continue
-        for seat, trooper_id, row in _rows(text):
-            if r.viewer == seat:
-                continue
+        rows = [(seat, tid, row) for seat, tid, row in _rows(text) if seat != r.viewer]
+        # A row can only stand out among others: a seat showing no trooper
+        # but the one a choice names (a one-trooper list, the rest hidden)
+        # has nothing to compare it with in this page or frame.
+        compared = {seat for seat, tid, _row in rows if tid not in subjects}
+        for seat, trooper_id, row in rows:
             shape = row_shape(row, trooper_id)
             if trooper_id not in subjects:
                 usual.add(shape)
@@ -685,7 +688,7 @@ def row_structure(received: list[Received], sealed: list[Sealed]) -> list[str]:
             closed = [
                 s for s in sealed if s.subject == trooper_id and not s.open_to(r.viewer, r.seq)
             ]
-            if closed:
+            if closed and seat in compared:
                 checked.append((r, closed[0], shape))
     problems = []
     for r, secret, shape in checked:
