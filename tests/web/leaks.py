@@ -679,11 +679,16 @@ def row_structure(received: list[Received], sealed: list[Sealed]) -> list[str]:
         # A row can only stand out among others: a seat showing no trooper
         # but the one a choice names (a one-trooper list, the rest hidden)
         # has nothing to compare it with in this page or frame.
-        compared = {seat for seat, tid, _row in rows if tid not in subjects}
+        # A marker's or a masked trooper's row shows no cost by design: it is
+        # not a row a named trooper's could be mistaken for.
+        compared = {
+            seat for seat, tid, row in rows if tid not in subjects and 'class="cost"' in row
+        }
         for seat, trooper_id, row in rows:
             shape = row_shape(row, trooper_id)
             if trooper_id not in subjects:
-                usual.add(shape)
+                if 'class="cost"' in row:
+                    usual.add(shape)
                 continue
             closed = [
                 s for s in sealed if s.subject == trooper_id and not s.open_to(r.viewer, r.seq)
