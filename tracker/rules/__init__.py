@@ -1,4 +1,4 @@
-"""The Infinity N4 rules of shared/RULES.md, as pure Python (no Django).
+"""The Infinity N4 rules of docs/rules.md, as pure Python (no Django).
 
 Importing the package registers every rule module's commands, events and
 hooks; callers use `decide`, `evolve`/`replay` and `player_view`.

@@ -1,7 +1,7 @@
 """Classified Objectives (ITS): drawn fairly by the server, kept sealed, shown
 to the opponent only when accomplished.
 
-The tracker's own rules (RULES.md has no page for them; IDs here):
+The tracker's own rules (docs/rules.md has no page for them; IDs here):
 
 - CL-1 The match creator (or the organizer, for a round of an event) sets
   how many cards each player draws, how many they keep, how many they may

@@ -1,5 +1,5 @@
 """Typed rule refusals. The message is an English msgid (translated by the web
-layer); `rule` names the RULES.md section the refusal enforces."""
+layer); `rule` names the docs/rules.md section the refusal enforces."""
 
 from __future__ import annotations
 

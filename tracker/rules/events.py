@@ -21,7 +21,7 @@ EVENT_TYPES: dict[str, type[Event]] = {}
 @dataclass(frozen=True, kw_only=True)
 class Event:
     private_to: str | None = None
-    # The RULES.md section that made the tracker do this, if any.
+    # The docs/rules.md section that made the tracker do this, if any.
     rule: str | None = None
     # Random, chosen by the server for every private event as it is appended
     # (actions.append): the hash chain covers it, so a head hash given to a

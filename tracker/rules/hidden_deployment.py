@@ -1,4 +1,4 @@
-"""HD — Hidden Deployment (RULES.md HD-1..HD-7, HD-C1..HD-C4, FAQ HD + Holoecho).
+"""HD — Hidden Deployment (docs/rules.md HD-1..HD-7, HD-C1..HD-C4, FAQ HD + Holoecho).
 
 A hidden trooper is a Trooper with `hidden=True` (HD-1, set when the list is
 locked) and a sealed HD_POSITION secret whose very existence is private. While

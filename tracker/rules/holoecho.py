@@ -1,4 +1,4 @@
-"""HE — Holoecho, from the Holoprojector (RULES.md HE-A1..A3, HE-1..10,
+"""HE — Holoecho, from the Holoprojector (docs/rules.md HE-A1..A3, HE-1..10,
 HE-C1..C7, HE-D1..D5, HE-T).
 
 The secret is which of the three Holoechoes ("model", "marker1", "marker2")

@@ -1,4 +1,4 @@
-"""RP — Replacing game elements (RULES.md RP-1..RP-3).
+"""RP — Replacing game elements (docs/rules.md RP-1..RP-3).
 
 When a reveal swaps one element for another (a Holoecho marker for the real
 model, a written Hidden Deployment position for a model or marker), the

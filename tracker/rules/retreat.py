@@ -1,4 +1,4 @@
-"""RT — Retreat! (RULES.md RT-A, RT-1..RT-7, RT-X1, RT-X2).
+"""RT — Retreat! (docs/rules.md RT-A, RT-1..RT-7, RT-X1, RT-X2).
 
 Checked at the start of each Player Turn from the list's costs and the
 troopers' states (the survivors are computed in one place,
