@@ -2,10 +2,10 @@
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tracker.settings")
-django_asgi_app = get_asgi_application()
+django.setup()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
@@ -13,11 +13,12 @@ from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.urls import path  # noqa: E402
 
 from bench.relay import RelayConsumer  # noqa: E402
+from tracker.http import ThreadPoolHTTP  # noqa: E402
 from tracker.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": ThreadPoolHTTP(),
         "websocket": AllowedHostsOriginValidator(
             SessionMiddlewareStack(
                 URLRouter(

@@ -18,6 +18,7 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
 from tracker import rules
+from tracker.http import on_server_loop
 from tracker.models import Match, MatchEvent, Seat
 from tracker.reading import load_state
 from tracker.rules import results
@@ -138,8 +139,13 @@ def notify(match_id: int, seq: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    group, message = f"match-{match_id}", {"type": "match.changed", "seq": seq}
+    # Served by the ASGI server: its loop sends it (tracker/http.py), and the
+    # POST does not wait for the layer.
+    if on_server_loop(layer.group_send(group, message)):
+        return
     try:
-        async_to_sync(layer.group_send)(f"match-{match_id}", {"type": "match.changed", "seq": seq})
+        async_to_sync(layer.group_send)(group, message)
     except Exception:  # a push is best effort; the log already has the event
         log.warning("push for match %s seq %s failed", match_id, seq, exc_info=True)
 

@@ -208,8 +208,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
     def _render(self):
         match = Match.objects.get(pk=self.match_id)
         # Re-read the seat each time: a PIN move takes the seat from this phone.
-        self.letter = seats.seat_of(self.scope["session"], match)
-        seat = match.seats.get(letter=self.letter) if self.letter else None
+        seat = seats.held_seat(self.scope["session"], match)
+        self.letter = seat.letter if seat is not None else None
         with translation.override(self.language):
             return blocks_for(match, seat)
 

@@ -18,7 +18,22 @@ from tracker.models import Match, MatchEvent
 from tracker.rules.state import MatchState
 
 _CACHE_SIZE = 256
-_cache: OrderedDict[int, tuple[MatchState, dict[int, datetime]]] = OrderedDict()
+# How many of the newest events a page's log shows (before redaction).
+RECENT = 40
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A match's state at one seq, the time of each event, and the newest
+    RECENT events already parsed (the log block of every viewer reads them:
+    kept here, they cost no query and no parse per render)."""
+
+    state: MatchState
+    times: dict[int, datetime]
+    recent: tuple[tuple[int, rules.Event], ...]
+
+
+_cache: OrderedDict[int, Loaded] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -26,33 +41,39 @@ def event_of(row: MatchEvent) -> rules.Event:
     return rules.event_from_data(row.kind, json.loads(row.data))
 
 
-def _extend(match_id: int, state: MatchState, times: dict[int, datetime], upto: int):
-    rows = MatchEvent.objects.filter(match_id=match_id, seq__gt=state.seq, seq__lte=upto).only(
-        "seq", "kind", "data", "created_at"
-    )
-    times = dict(times)
+def _extend(match_id: int, loaded: Loaded, upto: int) -> Loaded:
+    rows = MatchEvent.objects.filter(
+        match_id=match_id, seq__gt=loaded.state.seq, seq__lte=upto
+    ).only("seq", "kind", "data", "created_at")
+    state, times, recent = loaded.state, dict(loaded.times), list(loaded.recent)
     for row in rows.order_by("seq"):
-        state = rules.evolve(state, event_of(row))
+        event = event_of(row)
+        state = rules.evolve(state, event)
         times[row.seq] = row.created_at
-    return state, times
+        recent.append((row.seq, event))
+    return Loaded(state, times, tuple(recent[-RECENT:]))
+
+
+def load_all(match: Match) -> Loaded:
+    """The state at `match.seq`, its event times and newest events."""
+    with _lock:
+        cached = _cache.get(match.pk)
+    if cached is None or cached.state.seq > match.seq:
+        cached = Loaded(MatchState(), {}, ())
+    if cached.state.seq < match.seq:
+        cached = _extend(match.pk, cached, match.seq)
+    with _lock:
+        _cache[match.pk] = cached
+        _cache.move_to_end(match.pk)
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    return cached
 
 
 def load(match: Match) -> tuple[MatchState, dict[int, datetime]]:
     """The state at `match.seq` and the time of each event."""
-    with _lock:
-        cached = _cache.get(match.pk)
-    if cached and cached[0].seq <= match.seq:
-        state, times = cached
-    else:
-        state, times = MatchState(), {}
-    if state.seq < match.seq:
-        state, times = _extend(match.pk, state, times, match.seq)
-    with _lock:
-        _cache[match.pk] = (state, times)
-        _cache.move_to_end(match.pk)
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
-    return state, times
+    loaded = load_all(match)
+    return loaded.state, loaded.times
 
 
 def load_state(match: Match) -> MatchState:
@@ -78,13 +99,7 @@ class Seen:
 
 
 def seen_by(match: Match, viewer: str | None) -> Seen:
-    state, times = load(match)
-    view = rules.player_view(state, viewer)
-    rows = (
-        MatchEvent.objects.filter(match=match)
-        .order_by("-seq")
-        .only("seq", "kind", "data", "private_to")[:40]
-    )
-    recent = [(row.seq, event_of(row)) for row in reversed(rows)]
-    log = rules.log_for(state, recent, viewer)
-    return Seen(match=match, view=view, times=times, log=log)
+    loaded = load_all(match)
+    view = rules.player_view(loaded.state, viewer)
+    log = rules.log_for(loaded.state, loaded.recent, viewer)
+    return Seen(match=match, view=view, times=loaded.times, log=log)

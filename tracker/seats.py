@@ -29,15 +29,20 @@ def _holders(session) -> dict:
     return session.get(SESSION_KEY) or {}
 
 
+def held_seat(session, match: Match) -> Seat | None:
+    """The Seat row this session holds in `match`, if any (one query)."""
+    holders = _holders(session)
+    for seat in match.seats.all():
+        key = holders.get(str(seat.pk))
+        if key and seat.holder_hash and secrets.compare_digest(_digest(key), seat.holder_hash):
+            return seat
+    return None
+
+
 def seat_of(session, match: Match) -> str | None:
     """The seat letter this session holds in `match`, if any."""
-    holders = _holders(session)
-    keys = {pk: holders.get(str(pk)) for pk in match.seats.values_list("pk", flat=True)}
-    for seat in match.seats.all():
-        key = keys.get(seat.pk)
-        if key and seat.holder_hash and secrets.compare_digest(_digest(key), seat.holder_hash):
-            return seat.letter
-    return None
+    seat = held_seat(session, match)
+    return seat.letter if seat is not None else None
 
 
 def _hold(session, seat: Seat) -> str:

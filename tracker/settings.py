@@ -133,8 +133,17 @@ else:
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
             "TEST": {"NAME": os.environ.get("SQLITE_TEST_PATH") or None},
+            # Kept open: each of the HTTP_THREADS threads (tracker/http.py) and
+            # the sockets' thread reuse theirs instead of opening one per
+            # request (a fifth of an action's CPU in issue 9's profile).
+            "CONN_MAX_AGE": None,
         }
     }
+
+# Threads serving HTTP in each process (tracker/http.py): requests beyond
+# them wait their turn. With PostgreSQL, DB_POOL_SIZE should cover them plus
+# the sockets' one thread.
+HTTP_THREADS = int(os.environ.get("HTTP_THREADS", "8"))
 
 if os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {

@@ -190,8 +190,9 @@ def seat_link(request, code: str, token: str):
 @require_GET
 def match_page(request, code: str):
     match = _match(code)
-    letter = seats.seat_of(request.session, match)
-    seq, blocks = viewer_blocks(match, letter, _seat_obj(match, letter))
+    seat = seats.held_seat(request.session, match)
+    letter = seat.letter if seat is not None else None
+    seq, blocks = viewer_blocks(match, letter, seat)
     return render(
         request,
         "tracker/match.html",
@@ -212,12 +213,16 @@ def _respond(
     error: str = "",
     status: int = 200,
     extra: dict | None = None,
+    seat: Seat | None = None,
 ):
     """After an action: the fresh blocks for htmx, or back to the page.
-    `extra`: what only this answer shows (a pasted list and its problems)."""
+    `extra`: what only this answer shows (a pasted list and its problems).
+    `seat`: the viewer's Seat row if the caller holds a current one (its
+    draft unchanged by this request); read again otherwise."""
     if request.htmx:
         match.refresh_from_db()
-        seat = _seat_obj(match, letter)
+        if seat is None or seat.letter != letter:
+            seat = _seat_obj(match, letter)
         if extra:
             # Only this answer shows it (a pasted list and its problems): no cache.
             seen = seen_by(match, letter)
@@ -237,20 +242,22 @@ def _respond(
 def act(request, code: str, command: str):
     """Every player action of the match page posts here."""
     match = _match(code)
-    letter = seats.seat_of(request.session, match)
-    if letter is None:
+    seat = seats.held_seat(request.session, match)
+    if seat is None:
         return HttpResponseForbidden(_("Only the two players can act in this match."))
+    letter = seat.letter
     action_id = request.POST.get("action_id", "")
     if not ACTION_ID.match(action_id):
         action_id = ""
     try:
-        built = build_command(command, request.POST, match, _seat_obj(match, letter))
+        built = build_command(command, request.POST, match, seat)
         actions.perform(match, letter, built, action_id)
     except rules.RuleViolation as error:
-        return _respond(request, match, letter, rule_message(error))
+        return _respond(request, match, letter, rule_message(error), seat=seat)
     except actions.Busy:
-        return _respond(request, match, letter, _("The tracker is busy; tap again."))
-    return _respond(request, match, letter)
+        return _respond(request, match, letter, _("The tracker is busy; tap again."), seat=seat)
+    # No command changes a seat's draft: the row read above is still current.
+    return _respond(request, match, letter, seat=seat)
 
 
 @require_POST

@@ -3,7 +3,10 @@ from collections import OrderedDict
 
 from django import template
 from django.template.loader import render_to_string
+from django.utils.formats import time_format
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+from django.utils.timezone import template_localtime
 from django.utils.translation import get_language, gettext, ngettext
 
 from tracker.labels import label as label_of
@@ -99,14 +102,39 @@ def seat_of(view, letter):
     return view.seat(letter)
 
 
-# Trooper rows, memoized (issue 9: rendering was two thirds of an action, and
-# a seat block is mostly its trooper rows, of which an action changes one).
-# The row template gets an isolated context of exactly the values in the key,
-# so a memoized row is byte for byte the row a fresh render would give; the
-# trooper's repr covers every field of what this viewer was shown of it.
-_ROWS_SIZE = 20_000
-_rows: OrderedDict[tuple, str] = OrderedDict()
-_rows_lock = threading.Lock()
+class Memo:
+    """A bounded, thread-safe map from a render's exact inputs to its HTML.
+
+    Issue 9: rendering was two thirds of an action, and most of a page is
+    rows (trooper rows, log lines) of which an action changes one or two.
+    Each key holds every value its row reads, so a memoized row is byte for
+    byte the row a fresh render would give. functools.lru_cache does not
+    serve: the inputs are a view's objects, not hashable arguments."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._rows: OrderedDict[tuple, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> str | None:
+        with self._lock:
+            html = self._rows.get(key)
+            if html is not None:
+                self._rows.move_to_end(key)
+            return html
+
+    def put(self, key: tuple, html: str) -> str:
+        with self._lock:
+            self._rows[key] = html
+            while len(self._rows) > self.size:
+                self._rows.popitem(last=False)
+        return html
+
+
+# Trooper rows: the row template gets an isolated context of exactly the
+# values in the key; the trooper's repr covers every field of what this
+# viewer was shown of it.
+_trooper_rows = Memo(20_000)
 
 
 @register.simple_tag(takes_context=True)
@@ -126,17 +154,44 @@ def trooper_row(context, t):
         values["can_set_state"],
         values["code"],
         get_language(),
-        values["conditions"],
-        values["tokens"],
+        # The codes only: their labels follow from the language, and hashing
+        # a lazy label translates it again (a third of this tag's time).
+        tuple(code for code, _ in values["conditions"]),
+        tuple(code for code, _ in values["tokens"]),
     )
-    with _rows_lock:
-        html = _rows.get(key)
-        if html is not None:
-            _rows.move_to_end(key)
-            return html
-    html = mark_safe(render_to_string("tracker/blocks/trooper_row.html", values))  # noqa: S308 (our own template)
-    with _rows_lock:
-        _rows[key] = html
-        while len(_rows) > _ROWS_SIZE:
-            _rows.popitem(last=False)
+    html = _trooper_rows.get(key)
+    if html is None:
+        html = mark_safe(render_to_string("tracker/blocks/trooper_row.html", values))  # noqa: S308 (our own template)
+        _trooper_rows.put(key, html)
+    return html
+
+
+# Log lines: a line's text depends on the line (its seq, message and the
+# names it carries, repr'd), the time of its event, the players' names and
+# the language; nothing else.
+_log_rows = Memo(20_000)
+
+
+@register.simple_tag(takes_context=True)
+def log_row(context, line):
+    """One <li> of the log block (log.html), memoized."""
+    view = context["view"]
+    when = context["times"].get(line.seq)
+    key = (repr(line), when, tuple((s.seat, s.name) for s in view.seats), get_language())
+    html = _log_rows.get(key)
+    if html is None:
+        shown = time_format(template_localtime(when), "H:i") if when else ""
+        rule = (
+            format_html(' <span class="rule">{}</span>', line.rule)
+            if line.rule and line.rule != "owner"
+            else ""
+        )
+        html = format_html(
+            '<li data-seq="{}"><span class="when">{}</span> {}{}</li>',
+            line.seq,
+            shown,
+            log_text(line, view),
+            rule,
+        )
+        _log_rows.put(key, html)
     return html

@@ -1,0 +1,71 @@
+"""HTTP under the ASGI server: Django's WSGI handler on a fixed pool of threads.
+
+Why not Django's ASGI handler (issue 9's profile): it starts a new thread for
+every request (asgiref's ThreadSensitiveContext), so every request also opened
+a new database connection, and the two were about a fifth of a served action's
+CPU. a2wsgi runs the same Django stack (middleware, sessions, CSRF, the same
+views) on HTTP_THREADS reused threads, each keeping its SQLite connection
+(CONN_MAX_AGE) or borrowing one from the PostgreSQL pool. The pool of threads
+also bounds how many requests render at once in a process.
+
+A view that announces a change (actions.notify) runs on one of those threads,
+with no event loop of its own: it hands the announcement to the server's loop
+(`on_server_loop`), where the sockets and the channel layer live, instead of
+asgiref starting a loop and a thread for each announcement.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+
+from a2wsgi import WSGIMiddleware
+from django.conf import settings
+from django.core.wsgi import get_wsgi_application
+
+log = logging.getLogger(__name__)
+
+_server_loop: asyncio.AbstractEventLoop | None = None
+
+
+def server_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop the ASGI server runs this app on, once it has served."""
+    return _server_loop
+
+
+def on_server_loop(coroutine: Coroutine) -> bool:
+    """Run `coroutine` on the server's loop without waiting for it. False
+    (and the coroutine closed) when there is no such loop to hand it to: the
+    caller then runs it itself (tests, management commands)."""
+    loop = _server_loop
+    if loop is None or not loop.is_running():
+        coroutine.close()
+        return False
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    if running is loop:  # already on it (an async caller): just schedule
+        loop.create_task(coroutine)
+        return True
+    future = asyncio.run_coroutine_threadsafe(coroutine, loop)
+    future.add_done_callback(_log_failure)
+    return True
+
+
+def _log_failure(future) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.warning("a push failed: %r", future.exception())
+
+
+class ThreadPoolHTTP:
+    """The ASGI app for HTTP: a2wsgi around Django's WSGI handler."""
+
+    def __init__(self) -> None:
+        self.app = WSGIMiddleware(get_wsgi_application(), workers=settings.HTTP_THREADS)
+
+    async def __call__(self, scope, receive, send):
+        global _server_loop
+        _server_loop = asyncio.get_running_loop()
+        await self.app(scope, receive, send)
