@@ -36,7 +36,9 @@ sys.path.insert(0, str(ROOT))
 from bench.load import churn, first_load, percentile, run_relay, run_tracker  # noqa: E402
 
 PY = sys.executable
-MATCHES = [int(n) for n in os.environ.get("BENCH_MATCHES", "10,50,250,500").split(",")]
+# 15 matches at one action a second: issue 9's floor, a 150-table event at
+# real pace (one action per table every 10 s).
+MATCHES = [int(n) for n in os.environ.get("BENCH_MATCHES", "10,15,50,250,500").split(",")]
 SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
 RELAY_SECONDS = float(os.environ.get("BENCH_RELAY_SECONDS", "3"))
 SOAK_SECONDS = float(os.environ.get("BENCH_SOAK_SECONDS", "10"))
@@ -44,8 +46,9 @@ SETUPS = os.environ.get("BENCH_SETUPS", "embedded,postgres").split(",")
 POSTGRES = os.environ.get("TRACKER_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 REDIS = os.environ.get("TRACKER_TEST_REDIS", "redis://127.0.0.1:6379/0")
 REDIS_DB = 11
-# A git ref to measure beside this tree (CPU per action, embedded), e.g. main.
-BASELINE = os.environ.get("BENCH_BASELINE", "main")
+# A git ref to measure beside this tree (CPU per action, embedded): by
+# default the last commit before this round of issue 9's work.
+BASELINE = os.environ.get("BENCH_BASELINE", "90a8b11")
 BASELINE_MATCHES = [int(n) for n in os.environ.get("BENCH_BASELINE_MATCHES", "10").split(",")]
 OUT = Path(os.environ.get("BENCH_OUT", ROOT / "docs" / "benchmarks.md"))
 
@@ -125,9 +128,9 @@ def base_env(tmp: Path, **extra) -> dict:
     return env
 
 
-def manage(env: dict, *args: str) -> str:
+def manage(env: dict, *args: str, cwd: Path = ROOT) -> str:
     done = subprocess.run(
-        [PY, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+        [PY, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600
     )
     if done.returncode:
         raise RuntimeError(f"{args} failed:\n{done.stderr[-3000:]}")
@@ -233,7 +236,9 @@ def baseline(tmp: Path) -> list[dict]:
     )
     if done.returncode:
         raise RuntimeError(done.stderr.decode()[-2000:])
-    matches = json.loads(manage(env, "bench/setup_matches.py", str(max(BASELINE_MATCHES))))
+    matches = json.loads(
+        manage(env, "bench/setup_matches.py", str(max(BASELINE_MATCHES)), cwd=code)
+    )
     server = Server(env, tmp / "daphne.log").start(code, "tracker.asgi:application")
     rows = []
     try:

@@ -32,7 +32,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils import translation
 
 from tracker import seats
-from tracker.models import Match
+from tracker.models import Match, Seat
 from tracker.rendering import blocks_for, changed_rows, digests, oob_frame
 
 log = logging.getLogger(__name__)
@@ -206,9 +206,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._push(full=False)
 
     def _render(self):
-        match = Match.objects.get(pk=self.match_id)
-        # Re-read the seat each time: a PIN move takes the seat from this phone.
-        seat = seats.held_seat(self.scope["session"], match)
+        # Re-read the seats each time: a PIN move takes the seat from this
+        # phone. One query brings the match with them.
+        rows = list(Seat.objects.select_related("match").filter(match_id=self.match_id))
+        if not rows:
+            raise Match.DoesNotExist
+        match = rows[0].match
+        seat = seats.held_seat(self.scope["session"], match, rows)
         self.letter = seat.letter if seat is not None else None
         with translation.override(self.language):
             return blocks_for(match, seat)

@@ -14,6 +14,7 @@ session, never anything the client sent.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import threading
@@ -25,7 +26,7 @@ from django.utils.safestring import mark_safe
 
 from tracker.audit import short_code
 from tracker.handed_lists import handed_for
-from tracker.labels import LABELS, label
+from tracker.labels import label
 from tracker.models import Match, MatchEvent, Seat
 from tracker.reading import Seen, seen_by
 from tracker.rules.commitments import canonical_json
@@ -69,25 +70,8 @@ def context_for(seen: Seen, seat: Seat | None = None, request=None, error: str =
         "draft": draft or [],
         "draft_points": sum(row.get("cost", 0) for row in draft or []),
         "new_row_id": next_row_id(seat),
-        "traits": [(t, LABELS[t]) for t in TRAITS],
-        "conditions": [(c, LABELS[c]) for c in CONDITIONS],
-        "tokens": [(t, LABELS[t]) for t in TOKENS],
-        "holoecho_elements": [(e, LABELS[e]) for e in HOLOECHO_ELEMENTS],
+        **_choices(translation.get_language() or ""),
         "lieutenant_options": _lieutenant_options(view),
-        # Sealed skills have a command of their own (ActivateHoloecho);
-        # ARO-only ones are offered to the reactive player alone.
-        "skills": [
-            (name, label(name))
-            for name, skill in SKILLS.items()
-            if not skill.aro_only and not skill.sealed
-        ],
-        "second_skills": [
-            (name, label(name))
-            for name, skill in SKILLS.items()
-            if not skill.entire and not skill.aro_only
-        ],
-        "aro_skills": [(name, label(name)) for name, skill in SKILLS.items() if not skill.entire],
-        "outcomes": [(name, label(name)) for name in OUTCOME_KINDS],
         "order_trooper": view.trooper(view.order.trooper_id) if view.order else None,
         # An Entire Order fills the Order: no second Short Skill is offered.
         "order_is_entire": bool(view.order)
@@ -109,6 +93,35 @@ def context_for(seen: Seen, seat: Seat | None = None, request=None, error: str =
         # Called by the draft template only (a query): the event's handed list.
         "handed_list": (lambda: handed_for(seat)) if seat is not None else None,
         "receipt": receipt_for(seen),
+    }
+
+
+@functools.cache
+def _choices(language: str) -> dict[str, tuple[tuple[str, str], ...]]:
+    """The fixed option lists of the forms, labelled in `language` (the
+    active one: the caller passes it so each language is built once, not
+    translated again label by label in every render)."""
+    return {
+        "traits": tuple((t, label(t)) for t in TRAITS),
+        "conditions": tuple((c, label(c)) for c in CONDITIONS),
+        "tokens": tuple((t, label(t)) for t in TOKENS),
+        "holoecho_elements": tuple((e, label(e)) for e in HOLOECHO_ELEMENTS),
+        # Sealed skills have a command of their own (ActivateHoloecho);
+        # ARO-only ones are offered to the reactive player alone.
+        "skills": tuple(
+            (name, label(name))
+            for name, skill in SKILLS.items()
+            if not skill.aro_only and not skill.sealed
+        ),
+        "second_skills": tuple(
+            (name, label(name))
+            for name, skill in SKILLS.items()
+            if not skill.entire and not skill.aro_only
+        ),
+        "aro_skills": tuple(
+            (name, label(name)) for name, skill in SKILLS.items() if not skill.entire
+        ),
+        "outcomes": tuple((name, label(name)) for name in OUTCOME_KINDS),
     }
 
 

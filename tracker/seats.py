@@ -29,10 +29,11 @@ def _holders(session) -> dict:
     return session.get(SESSION_KEY) or {}
 
 
-def held_seat(session, match: Match) -> Seat | None:
-    """The Seat row this session holds in `match`, if any (one query)."""
+def held_seat(session, match: Match, rows: list[Seat] | None = None) -> Seat | None:
+    """The Seat row this session holds in `match`, if any (one query, none
+    when the caller passes the match's seat rows it has just read)."""
     holders = _holders(session)
-    for seat in match.seats.all():
+    for seat in match.seats.all() if rows is None else rows:
         key = holders.get(str(seat.pk))
         if key and seat.holder_hash and secrets.compare_digest(_digest(key), seat.holder_hash):
             return seat

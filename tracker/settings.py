@@ -104,6 +104,11 @@ TEMPLATES = [
     },
 ]
 
+# Threads serving HTTP in each process (tracker/http.py): requests beyond
+# them wait their turn. With PostgreSQL the pool holds a connection for each
+# of them and for the sockets' thread.
+HTTP_THREADS = int(os.environ.get("HTTP_THREADS", "8"))
+
 if os.environ.get("DATABASE_URL"):
     import dj_database_url
 
@@ -117,7 +122,7 @@ if os.environ.get("DATABASE_URL"):
         DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps connections
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": 2,
-            "max_size": int(os.environ.get("DB_POOL_SIZE", "8")),
+            "max_size": int(os.environ.get("DB_POOL_SIZE", HTTP_THREADS + 2)),
             "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
         }
 else:
@@ -139,11 +144,6 @@ else:
             "CONN_MAX_AGE": None,
         }
     }
-
-# Threads serving HTTP in each process (tracker/http.py): requests beyond
-# them wait their turn. With PostgreSQL, DB_POOL_SIZE should cover them plus
-# the sockets' one thread.
-HTTP_THREADS = int(os.environ.get("HTTP_THREADS", "8"))
 
 if os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {
