@@ -397,10 +397,13 @@ async def churn(base: str, matches: list[dict], seconds: float) -> int:
     return made
 
 
-async def first_load(base: str, match: dict) -> dict[str, int]:
+async def first_load(
+    base: str, match: dict, detail: dict[str, dict[str, int]] | None = None
+) -> dict[str, int]:
     """Bytes transferred for a first load of each page, as a phone asking
     for br/gzip gets them: the HTML, every static file it links, and (for the
-    match page) the socket's first frame."""
+    match page) the socket's first frame. `detail`, when given, gets each
+    page's bytes per part (the HTML, each asset, the frame)."""
     pages = {
         "home": ("/", ""),
         "match, player": (f"/m/{match['code']}/", match["A"]),
@@ -417,6 +420,7 @@ async def first_load(base: str, match: dict) -> dict[str, int]:
             async with http.get(base + path, headers=headers) as response:
                 raw = await response.read()
             total = len(raw)
+            parts = {f"html ({response.headers.get('Content-Encoding') or 'identity'})": total}
             text = (
                 raw.decode(errors="replace") if not response.headers.get("Content-Encoding") else ""
             )
@@ -428,7 +432,9 @@ async def first_load(base: str, match: dict) -> dict[str, int]:
                     text = await again.text()
             for asset in re.findall(r'(?:src|href)="(/static/[^"]+)"', text):
                 async with http.get(base + asset, headers={"Accept-Encoding": "br, gzip"}) as r:
-                    total += len(await r.read())
+                    size = len(await r.read())
+                    parts[f"{asset} ({r.headers.get('Content-Encoding') or 'identity'})"] = size
+                    total += size
             if path.startswith("/m/"):
                 shown = ".".join(SHOWN.findall(text))
                 ws_headers = {"Origin": base}
@@ -440,5 +446,8 @@ async def first_load(base: str, match: dict) -> dict[str, int]:
                 ) as ws:
                     message = await ws.receive(timeout=10)
                     total += len(message.data.encode())
+                    parts["socket first frame"] = len(message.data.encode())
             sizes[name] = total
+            if detail is not None:
+                detail[name] = parts
     return sizes
