@@ -92,8 +92,18 @@ TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": True,
         "OPTIONS": {
+            # Our templates/ with the line breaks' indentation left out of the
+            # pages (tracker/template_loaders.py); apps' templates as written.
+            "loaders": [
+                (
+                    "django.template.loaders.cached.Loader",
+                    [
+                        "tracker.template_loaders.Loader",
+                        "django.template.loaders.app_directories.Loader",
+                    ],
+                )
+            ],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
