@@ -41,6 +41,14 @@ UTF8 = [
 def page(server, phone):
     page = phone()
     page.goto(server.url + "/")
+    # Fetched as app.js fetches it when a commitment is there to check.
+    page.evaluate(
+        """() => {
+        const script = document.createElement("script");
+        script.src = document.body.dataset.sha256;
+        document.head.appendChild(script);
+    }"""
+    )
     page.wait_for_function("typeof window.trackerSha256 === 'function'")
     return page
 
