@@ -43,13 +43,14 @@ def page(server, phone):
     page.goto(server.url + "/")
     # Fetched as app.js fetches it when a commitment is there to check.
     page.evaluate(
-        """() => {
+        """() => new Promise((loaded, failed) => {
         const script = document.createElement("script");
         script.src = document.body.dataset.sha256;
+        script.onload = loaded;
+        script.onerror = failed;
         document.head.appendChild(script);
-    }"""
+    })"""
     )
-    page.wait_for_function("typeof window.trackerSha256 === 'function'")
     return page
 
 
