@@ -22,6 +22,7 @@ import secrets
 import statistics
 import time
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 
 import aiohttp
 
@@ -397,10 +398,51 @@ async def churn(base: str, matches: list[dict], seconds: float) -> int:
     return made
 
 
-async def first_load(base: str, match: dict) -> dict[str, int]:
+# What a phone's browser fetches to show a page, by tag and rel: scripts,
+# stylesheets and images, the tab's icon (rel=icon) and the web app manifest
+# (Chrome reads it with the page). Not counted, because a browser does not
+# fetch them to show the page: rel=apple-touch-icon (Safari fetches it when
+# the page is added to the home screen or shown among favourites; other
+# browsers never), the icons the manifest names (fetched to install the app,
+# or by Chrome once to check it could offer that), <a href> (fetched when
+# tapped), and what the service worker precaches after the page has loaded
+# (in the background, once per phone and version).
+FETCHED_RELS = {"stylesheet", "icon", "manifest", "preload", "modulepreload"}
+
+
+class _Fetched(HTMLParser):
+    """The /static/ URLs a browser fetches for a page, in order, once each."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: dict[str, None] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        named = {k: v or "" for k, v in attrs}
+        url = ""
+        if tag in ("script", "img", "source", "audio", "video"):
+            url = named.get("src", "")
+        elif tag == "link" and FETCHED_RELS & set(named.get("rel", "").lower().split()):
+            url = named.get("href", "")
+        if url.startswith("/static/"):
+            self.urls[url] = None
+
+
+def fetched_assets(html: str) -> list[str]:
+    parser = _Fetched()
+    parser.feed(html)
+    parser.close()
+    return list(parser.urls)
+
+
+async def first_load(
+    base: str, match: dict, detail: dict[str, dict[str, int]] | None = None
+) -> dict[str, int]:
     """Bytes transferred for a first load of each page, as a phone asking
-    for br/gzip gets them: the HTML, every static file it links, and (for the
-    match page) the socket's first frame."""
+    for br/gzip gets them: the HTML, every static file the browser fetches to
+    show it (fetched_assets), and (for the match page) the socket's first
+    frame. `detail`, when given, gets each
+    page's bytes per part (the HTML, each asset, the frame)."""
     pages = {
         "home": ("/", ""),
         "match, player": (f"/m/{match['code']}/", match["A"]),
@@ -417,6 +459,7 @@ async def first_load(base: str, match: dict) -> dict[str, int]:
             async with http.get(base + path, headers=headers) as response:
                 raw = await response.read()
             total = len(raw)
+            parts = {f"html ({response.headers.get('Content-Encoding') or 'identity'})": total}
             text = (
                 raw.decode(errors="replace") if not response.headers.get("Content-Encoding") else ""
             )
@@ -426,9 +469,11 @@ async def first_load(base: str, match: dict) -> dict[str, int]:
                     plain.get(base + path, headers=headers) as again,
                 ):
                     text = await again.text()
-            for asset in re.findall(r'(?:src|href)="(/static/[^"]+)"', text):
+            for asset in fetched_assets(text):
                 async with http.get(base + asset, headers={"Accept-Encoding": "br, gzip"}) as r:
-                    total += len(await r.read())
+                    size = len(await r.read())
+                    parts[f"{asset} ({r.headers.get('Content-Encoding') or 'identity'})"] = size
+                    total += size
             if path.startswith("/m/"):
                 shown = ".".join(SHOWN.findall(text))
                 ws_headers = {"Origin": base}
@@ -440,5 +485,8 @@ async def first_load(base: str, match: dict) -> dict[str, int]:
                 ) as ws:
                     message = await ws.receive(timeout=10)
                     total += len(message.data.encode())
+                    parts["socket first frame"] = len(message.data.encode())
             sizes[name] = total
+            if detail is not None:
+                detail[name] = parts
     return sizes

@@ -92,8 +92,18 @@ TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": True,
         "OPTIONS": {
+            # Our templates/ with the line breaks' indentation left out of the
+            # pages (tracker/template_loaders.py); apps' templates as written.
+            "loaders": [
+                (
+                    "django.template.loaders.cached.Loader",
+                    [
+                        "tracker.template_loaders.Loader",
+                        "django.template.loaders.app_directories.Loader",
+                    ],
+                )
+            ],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
@@ -206,16 +216,18 @@ def _fresh_manifest() -> bool:
 
 # Static files: gzip and brotli copies made at collectstatic (`make run` runs
 # it), served by whitenoise to phones that ask for them. With a fresh manifest
-# from collectstatic the names carry a content hash and are cached for a year;
-# without one (tests, a checkout that never ran collectstatic) the plain names
-# are served from the source folders. STATIC_MANIFEST=0 forces the latter.
+# from collectstatic our own JS and CSS are minified (the sources stay as
+# written: tracker/static_storage.py), the names carry a content hash and are
+# cached for a year; without one (tests, a checkout that never ran
+# collectstatic) the plain names are served from the source folders.
+# STATIC_MANIFEST=0 forces the latter.
 STATIC_MANIFEST = _env_bool("STATIC_MANIFEST", True) and (
     sys.argv[1:2] == ["collectstatic"] or _fresh_manifest()
 )
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "tracker.static_storage.MinifiedManifestStaticFilesStorage"
         if STATIC_MANIFEST
         else "whitenoise.storage.CompressedStaticFilesStorage"
     },

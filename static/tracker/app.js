@@ -245,8 +245,25 @@
     for (var i = 0; i < out.length; i++) { out[i] = parseInt(hex.substr(i * 2, 2), 16); }
     return out;
   }
+  /* sha256.js is fetched the first time a commitment is there to check (a
+     secret revealed), not with every page: most pages never need it. */
+  var fetchingSha256 = false;
+  function loadSha256(then) {
+    var url = document.body && document.body.dataset.sha256;
+    if (fetchingSha256 || !url) { return; }
+    fetchingSha256 = true;
+    var script = document.createElement("script");
+    script.src = url;
+    script.onload = then;
+    script.onerror = function () { fetchingSha256 = false; };  // the next change retries
+    document.head.appendChild(script);
+  }
   function verifyAll() {
     var nodes = document.querySelectorAll(".verify[data-commitment]:not([data-checked])");
+    if (nodes.length && typeof window.trackerSha256 !== "function") {
+      loadSha256(verifyAll);
+      return;
+    }
     Array.prototype.forEach.call(nodes, function (node) {
       var nonce = hexBytes(node.dataset.nonce || "");
       var text = new TextEncoder().encode(node.dataset.canonical || "");

@@ -41,7 +41,16 @@ UTF8 = [
 def page(server, phone):
     page = phone()
     page.goto(server.url + "/")
-    page.wait_for_function("typeof window.trackerSha256 === 'function'")
+    # Fetched as app.js fetches it when a commitment is there to check.
+    page.evaluate(
+        """() => new Promise((loaded, failed) => {
+        const script = document.createElement("script");
+        script.src = document.body.dataset.sha256;
+        script.onload = loaded;
+        script.onerror = failed;
+        document.head.appendChild(script);
+    })"""
+    )
     return page
 
 

@@ -1,0 +1,45 @@
+"""The first-load bytes of `make bench` alone, with each page's bytes per
+part: `python bench/first_load.py` (about 20 s; one match, embedded setup).
+
+Reuses bench/run.py's recipe (migrate, collectstatic, one match, daphne) and
+bench.load.first_load, so the numbers are the ones `make bench` writes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.load import first_load  # noqa: E402
+from bench.run import Server, base_env, manage  # noqa: E402
+
+
+def main() -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="tracker-first-load-"))
+    try:
+        env = base_env(tmp)
+        manage(env, "manage.py", "migrate", "--noinput", "-v0")
+        manage(env, "manage.py", "collectstatic", "--noinput", "-v0")
+        matches = json.loads(manage(env, "bench/setup_matches.py", "1"))
+        server = Server(env, tmp / "daphne.log").start()
+        detail: dict[str, dict[str, int]] = {}
+        try:
+            sizes = asyncio.run(first_load(server.base, matches[-1], detail))
+        finally:
+            server.stop()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    for page, total in sizes.items():
+        print(f"{page}: {total:,} bytes")
+        for part, size in detail[page].items():
+            print(f"  {size:>8,}  {part}")
+
+
+if __name__ == "__main__":
+    main()

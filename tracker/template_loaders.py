@@ -1,0 +1,66 @@
+"""Our HTML templates as they are rendered: each run of whitespace that holds
+a line break, in the template's own text, becomes one line break.
+
+The templates stay indented for reading; the pages lose the indentation and
+the blank lines that `{% if %}` lines leave (a few KB on a match page, which
+goes uncompressed on purpose: README "Compression and BREACH"). A browser
+shows the same page: outside <pre>, <textarea>, <script> and <style> such a
+run renders as one space, or nothing, exactly like a line break alone. Left
+as written: those four elements, the text of {% blocktranslate %} (it is the
+translation's key), and everything inside {% %}, {{ }} and {# #}.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.template.base import tag_re
+from django.template.loaders import filesystem
+
+_BREAK_RUN = re.compile(r"[ \t\r\f\v]*\n\s*")
+_RAW_ELEMENT = re.compile(r"<(/?)(pre|textarea|script|style)\b[^>]*>", re.I)
+_BLOCKTRANSLATE = re.compile(r"{%\s*(end)?blocktrans(?:late)?\b")
+
+
+def compact(source: str) -> str:
+    out: list[str] = []
+    raw = [0]  # how deep inside <pre>, <textarea>, <script> or <style>
+    translating = False
+    position = 0
+    for tag in tag_re.finditer(source):
+        out.append(_text(source[position : tag.start()], translating, raw))
+        found = _BLOCKTRANSLATE.match(tag.group())
+        if found:
+            translating = not found.group(1)
+        out.append(tag.group())
+        position = tag.end()
+    out.append(_text(source[position:], translating, raw))
+    return "".join(out)
+
+
+def _text(text: str, translating: bool, raw: list[int]) -> str:
+    """One stretch of template text between tags, compacted; raw[0] carries
+    the depth in whitespace-keeping elements from one stretch to the next."""
+    if translating:
+        return text
+    pieces = []
+    position = 0
+    for element in _RAW_ELEMENT.finditer(text):
+        pieces.append(_squeeze(text[position : element.start()], raw[0]))
+        pieces.append(element.group())
+        raw[0] = max(0, raw[0] + (-1 if element.group(1) else 1))
+        position = element.end()
+    pieces.append(_squeeze(text[position:], raw[0]))
+    return "".join(pieces)
+
+
+def _squeeze(text: str, raw: int) -> str:
+    return text if raw else _BREAK_RUN.sub("\n", text)
+
+
+class Loader(filesystem.Loader):
+    """The filesystem loader (the project's templates/), HTML compacted."""
+
+    def get_contents(self, origin) -> str:
+        contents = super().get_contents(origin)
+        return compact(contents) if origin.name.endswith(".html") else contents
