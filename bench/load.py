@@ -33,6 +33,24 @@ STATE_FORM = re.compile(r'<form hx-post="([^"]*/act/SetTrooperState/)">(.*?)</fo
 HIDDEN_ID = re.compile(r'name="trooper_id" value="([^"]+)"')
 SELECTED = re.compile(r'<option value="([^"]+)" selected>')
 SHOWN = re.compile(r'<section data-h="([0-9a-f]{16})"')
+BLOCK = re.compile(r'<section (?:hx-swap-oob="true" )?data-h="([0-9a-f]{16})" id="blk-([A-Za-z_]+)"')
+NOTES = re.compile(r'id="seq"[^>]*data-blocks="([^"]*)"')
+
+
+def note_blocks(html: str, shown: dict[str, str]) -> None:
+    """What a phone's app.js records of the blocks it shows (name -> digest),
+    from a page, an answer or a frame: whole blocks, and the digest notes of
+    blocks sent as rows."""
+    for digest, name in BLOCK.findall(html):
+        shown[name] = digest
+    found = NOTES.search(html)
+    if found:
+        for note in found.group(1).split(","):
+            name, _, digest = note.partition(":")
+            if name and digest:
+                shown[name] = digest
+
+
 TIMEOUT = aiohttp.ClientTimeout(total=15)
 
 
@@ -45,6 +63,8 @@ class Socket:
     newest: int = 0
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     ws: aiohttp.ClientWebSocketResponse | None = None
+    # The phone's blocks (name -> digest), shared with its Phone.
+    shown: dict[str, str] = field(default_factory=dict)
     task: asyncio.Task | None = None
     bytes: int = 0
     first_frame_bytes: int = 0
@@ -79,6 +99,7 @@ class Phone:
     socket: Socket = field(default_factory=Socket)
     page_seq: int = 0
     page_bytes: int = 0
+    answer_bytes: int = 0  # the POST answers' bodies, summed
     shown: list[str] = field(default_factory=list)
     run: str = field(default_factory=lambda: secrets.token_hex(4))  # one per phone per run
 
@@ -103,6 +124,8 @@ async def load_page(http: aiohttp.ClientSession, phone: Phone) -> None:
     phone.csrf_token = CSRF.search(body).group(1)
     phone.page_seq = int(SEQ.search(body).group(1))
     phone.shown = SHOWN.findall(body)
+    phone.socket.shown.clear()
+    note_blocks(body, phone.socket.shown)
     # Only this seat's own block offers the forms we tap on its own troopers.
     own = body.split('id="blk-seat_', 1)[1]
     letter = own[0]
@@ -119,6 +142,7 @@ async def _read(ws: aiohttp.ClientWebSocketResponse, socket: Socket) -> None:
         if message.type != aiohttp.WSMsgType.TEXT:
             break
         found = SEQ.search(message.data)
+        note_blocks(message.data, socket.shown)
         if found:
             socket.got(int(found.group(1)), len(message.data.encode()))
 
@@ -144,6 +168,8 @@ class Result:
     duplicated: int = 0
     seconds: float = 0.0
     cpu: float = 0.0  # server CPU seconds while playing and settling
+    answer_bytes: int = 0  # POST answers, summed
+    push_bytes: int = 0  # socket frames to both phones, summed
 
 
 async def tap(http: aiohttp.ClientSession, phone: Phone, n: int) -> tuple[int, str]:
@@ -161,13 +187,17 @@ async def tap(http: aiohttp.ClientSession, phone: Phone, n: int) -> tuple[int, s
         "HX-Request": "true",
         "Origin": phone.base,
         "Referer": f"{phone.base}/m/{phone.code}/",
+        # As app.js does: the answer then carries only what changed.
+        "X-Tracker-Shown": ".".join(phone.socket.shown.values()),
     }
     async with http.post(
         phone.base + phone.form_url, data=data, headers=headers, timeout=TIMEOUT
     ) as response:
         body = await response.text()
+        phone.answer_bytes += len(body.encode())
         if response.status != 200:
             return 0, f"HTTP {response.status}: {body[:120]}"
+        note_blocks(body, phone.socket.shown)
         error = ERROR.search(body)
         if error:
             phone.prone[trooper] = not phone.prone[trooper]
@@ -284,6 +314,7 @@ async def run_tracker(
             for phone in pair:
                 phone.socket.frames_per_seq.clear()
                 phone.socket.seen_at.clear()
+                phone.socket.bytes = 0
         result = Result(errors=failed)
         pending: list = []
         cpu_before = cpu() if cpu else 0.0
@@ -292,6 +323,8 @@ async def run_tracker(
         result.seconds = time.perf_counter() - started
         await settle(pending, result, wait=20)
         result.cpu = (cpu() - cpu_before) if cpu else 0.0
+        result.answer_bytes = sum(p.answer_bytes for pair in pairs for p in pair)
+        result.push_bytes = sum(p.socket.bytes for pair in pairs for p in pair)
         for pair in pairs:
             for phone in pair:
                 if phone.socket.ws is not None:
@@ -371,6 +404,7 @@ async def _read_relay(ws, socket: Socket) -> None:
         if message.type != aiohttp.WSMsgType.TEXT:
             break
         found = SEQ.search(message.data)
+        note_blocks(message.data, socket.shown)
         if found:
             socket.got(int(found.group(1)), len(message.data))
 

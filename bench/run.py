@@ -173,6 +173,8 @@ def measure(setup: str, servers: list[Server], matches: list[dict]) -> list[dict
             "duplicated": result.duplicated,
             "relay_lost": relay.lost,
             "cpu_ms": 1000 * result.cpu / max(result.served, 1),
+            "answer_kb": result.answer_bytes / 1024 / max(result.served, 1),
+            "push_kb": result.push_bytes / 1024 / max(result.served, 1),
             "rss": [round(s.rss()) for s in servers],
         }
         rows.append(row)
@@ -182,6 +184,7 @@ def measure(setup: str, servers: list[Server], matches: list[dict]) -> list[dict
             f"relay p99 {row['relay_p99']:6.1f} ms  ratio {row['ratio']:5.1f}x  "
             f"errors {row['errors']}  lost {row['lost']}  doubled {row['duplicated']}  "
             f"CPU {row['cpu_ms']:.1f} ms/action  "
+            f"KB/action answer {row['answer_kb']:.1f} pushes {row['push_kb']:.1f}  "
             f"RSS {row['rss']} MB",
             flush=True,
         )
@@ -255,6 +258,8 @@ def baseline(tmp: Path) -> list[dict]:
                 "errors": len(result.errors),
                 "lost": result.lost,
                 "cpu_ms": 1000 * result.cpu / max(result.served, 1),
+                "answer_kb": result.answer_bytes / 1024 / max(result.served, 1),
+                "push_kb": result.push_bytes / 1024 / max(result.served, 1),
                 "rss": [round(server.rss())],
             }
             rows.append(row)
@@ -335,17 +340,19 @@ def write(rows: list[dict], sizes: dict, churned: dict, base_rows: list, seconds
         "## Server CPU per served action (robust to other work on the cores)",
         "",
         "CPU seconds used by the server process(es) while playing, divided by "
-        "the actions served: the POST, its render, and every socket's push.",
+        "the actions served: the POST, its render, and every socket's push. "
+        "KB per action: the actor's POST answer, and the frames to both phones.",
         "",
-        "| code | setup | matches | served actions/s | p50 / p99 ms | errors | lost | CPU ms per action |",
-        "|---|---|---|---|---|---|---|---|",
+        "| code | setup | matches | served actions/s | p50 / p99 ms | errors | lost "
+        "| CPU ms per action | KB answer / pushes |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in [*base_rows, *rows]:
-        code = BASELINE if BASELINE in r["setup"] else "this branch"
+        code = BASELINE if BASELINE in r["setup"] else "this tree"
         lines.append(
             f"| {code} | {r['setup'].split(',')[0]} | {r['matches']} | {r['served_per_s']:.1f} | "
             f"{fmt(r['p50'])} / {fmt(r['p99'])} | {r['errors']} | {r['lost']} | "
-            f"{r['cpu_ms']:.1f} |"
+            f"{r['cpu_ms']:.1f} | {fmt(r['answer_kb'], 1)} / {fmt(r['push_kb'], 1)} |"
         )
     samples = sorted({s for r in rows for s in r["error_sample"]})
     if samples:

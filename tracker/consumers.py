@@ -19,7 +19,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 import time
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qs
@@ -33,7 +32,7 @@ from django.utils import translation
 
 from tracker import seats
 from tracker.models import Match, Seat
-from tracker.rendering import blocks_for, changed_rows, digests, oob_frame
+from tracker.rendering import blocks_for, changed_frame, digests, parse_shown
 
 log = logging.getLogger(__name__)
 
@@ -73,10 +72,6 @@ async def _count(key: str, step: int) -> int:
         return 0
 
 
-MAX_SHOWN = 16
-DIGEST = re.compile(r"^[0-9a-f]{16}$")
-
-
 class _Handshake:
     """What translation.get_language_from_request reads of a request."""
 
@@ -99,13 +94,9 @@ def language_of(scope) -> str:
 
 def shown_digests(scope) -> set[str]:
     """The block digests the phone says it shows (?h=d1.d2...): only used to
-    leave those blocks out of the first frame. A false claim only costs the
-    phone blocks it then lacks; it can never add anything to a frame."""
+    leave those blocks out of the first frame (rendering.parse_shown)."""
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    found = set()
-    for value in query.get("h", [])[:1]:
-        found = {d for d in value.split(".")[:MAX_SHOWN] if DIGEST.match(d)}
-    return found
+    return parse_shown(query.get("h", [""])[0])
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
@@ -226,23 +217,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
             # because `sent` was not updated.
             log.warning("push skipped for match %s: database busy", self.match_id)
             return
-        sums = digests(blocks)
-        rows = {}
         if full:
-            changed = {name: html for name, html in blocks.items() if sums[name] not in shown}
+            # What the phone named at connecting (or nothing, on a resync).
+            frame = changed_frame(blocks, seq, shown, {})
         else:
-            changed = {
-                name: html for name, html in blocks.items() if self.sent.get(name) != sums[name]
-            }
-            # Push less: a block where only trooper rows changed goes as
-            # those rows (a trooper's State is the commonest action).
-            for name in changed:
-                before = self.shown.get(name)
-                found = changed_rows(before, changed[name]) if before else None
-                if found is not None:
-                    rows[name] = found
-        self.sent.update(sums)
+            # Push less: what this socket sent is what the phone shows; a
+            # block where only trooper rows changed goes as those rows (a
+            # trooper's State is the commonest action).
+            frame = changed_frame(blocks, seq, set(self.sent.values()), self.shown)
+        self.sent.update(digests(blocks))
         # The HTML behind each digest: the same strings as the render cache's.
         self.shown.update(blocks)
         self.last_seq = max(self.last_seq, seq)
-        await self.send(text_data=oob_frame(changed, seq, rows))
+        await self.send(text_data=frame)

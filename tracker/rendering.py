@@ -254,6 +254,44 @@ def forget(match_id: int | None = None) -> None:
                 del _cache[key]
 
 
+MAX_SHOWN = 16
+DIGEST = re.compile(r"^[0-9a-f]{16}$")
+
+
+def parse_shown(value: str) -> set[str]:
+    """The block digests a phone says it shows ("d1.d2..."), as its socket's
+    ?h= and its POSTs' X-Tracker-Shown header carry them (static/tracker/app.js).
+    Only used to leave blocks out: a false claim costs the phone blocks it
+    then lacks, and can never add anything to what it is sent."""
+    return {d for d in value.split(".")[:MAX_SHOWN] if DIGEST.match(d)}
+
+
+def peek_blocks(match: Match, viewer: str | None, seat: Seat | None) -> dict[str, str]:
+    """The newest blocks rendered for this viewer, whatever their seq (or
+    none): what the phone most likely shows, kept to send it only the rows
+    that change. Looked at before an action, since the action's render takes
+    their place."""
+    with _lock:
+        cached = _cache.get(_key(match, viewer, seat))
+    return dict(cached[1]) if cached is not None else {}
+
+
+def changed_frame(blocks: dict[str, str], seq: int, shown: set[str], before: dict[str, str]) -> str:
+    """A frame with what a phone that shows `shown` (block digests) lacks of
+    `blocks`: a block it shows goes not at all; one whose shown version is in
+    `before` (name -> HTML) and differs in trooper rows only goes as those
+    rows; any other block goes whole. Sockets and POST answers both send it."""
+    changed = {name: html for name, html in blocks.items() if digest_of_block(html) not in shown}
+    rows = {}
+    for name, html in changed.items():
+        old = before.get(name)
+        if old is not None and digest_of_block(old) in shown:
+            found = changed_rows(old, html)
+            if found is not None:
+                rows[name] = found
+    return oob_frame(changed, seq, rows)
+
+
 def oob_frame(blocks: dict[str, str], seq: int, rows: dict[str, list[str]] | None = None) -> str:
     """A websocket frame: changed blocks, each swapped by id, plus the seq.
 

@@ -23,7 +23,14 @@ from tracker import actions, rules, seats
 from tracker.forms import ClaimSeatForm, CreateMatchForm, MoveSeatForm, TrooperForm, build_command
 from tracker.models import Match, Seat
 from tracker.reading import load_state, seen_by
-from tracker.rendering import oob_frame, render_blocks, viewer_blocks
+from tracker.rendering import (
+    changed_frame,
+    oob_frame,
+    parse_shown,
+    peek_blocks,
+    render_blocks,
+    viewer_blocks,
+)
 from tracker.rules.setup import MAX_TROOPERS, ClaimSeat, MoveSeat, clean_trooper_row
 from tracker.rules.state import SETUP
 from tracker.templatetags.tracker_tags import marker_names
@@ -214,11 +221,17 @@ def _respond(
     status: int = 200,
     extra: dict | None = None,
     seat: Seat | None = None,
+    before: dict[str, str] | None = None,
 ):
     """After an action: the fresh blocks for htmx, or back to the page.
     `extra`: what only this answer shows (a pasted list and its problems).
     `seat`: the viewer's Seat row if the caller holds a current one (its
-    draft unchanged by this request); read again otherwise."""
+    draft unchanged by this request); read again otherwise. `before`: this
+    viewer's blocks as rendered before the action (rendering.peek_blocks).
+
+    A phone names the blocks it shows (X-Tracker-Shown, static/tracker/app.js):
+    the answer then leaves those out and sends a changed block's rows only,
+    as its socket does. Without the header, every block goes."""
     if request.htmx:
         match.refresh_from_db()
         if seat is None or seat.letter != letter:
@@ -230,7 +243,9 @@ def _respond(
         else:
             # The same render this viewer's sockets push for this seq (rendering.py).
             seq, blocks = viewer_blocks(match, letter, seat, error)
-        return HttpResponse(oob_frame(blocks, seq), status=status if status < 500 else 200)
+        shown = parse_shown(request.headers.get("X-Tracker-Shown", ""))
+        frame = changed_frame(blocks, seq, shown, before or {}) if shown else oob_frame(blocks, seq)
+        return HttpResponse(frame, status=status if status < 500 else 200)
     if error:
         messages.error(request, error)
     for problem in (extra or {}).get("import_problems", ()):
@@ -249,15 +264,17 @@ def act(request, code: str, command: str):
     action_id = request.POST.get("action_id", "")
     if not ACTION_ID.match(action_id):
         action_id = ""
+    before = peek_blocks(match, letter, seat) if request.htmx else {}
     try:
         built = build_command(command, request.POST, match, seat)
         actions.perform(match, letter, built, action_id)
     except rules.RuleViolation as error:
-        return _respond(request, match, letter, rule_message(error), seat=seat)
+        return _respond(request, match, letter, rule_message(error), seat=seat, before=before)
     except actions.Busy:
-        return _respond(request, match, letter, _("The tracker is busy; tap again."), seat=seat)
+        busy = _("The tracker is busy; tap again.")
+        return _respond(request, match, letter, busy, seat=seat, before=before)
     # No command changes a seat's draft: the row read above is still current.
-    return _respond(request, match, letter, seat=seat)
+    return _respond(request, match, letter, seat=seat, before=before)
 
 
 @require_POST

@@ -157,16 +157,25 @@
 
   /* Each (re)connect names the blocks this page shows (their digests), so
      the first frame carries only what differs instead of repeating the page
-     just loaded. The server still decides what this phone may see. */
+     just loaded; so does each tap (X-Tracker-Shown), so its answer carries
+     only the blocks, or trooper rows, that changed. The server still decides
+     what this phone may see: the names only leave things out. */
+  function shownDigests() {
+    return Array.prototype.map.call(
+      document.querySelectorAll("#live section[data-h]"),
+      function (el) { return el.dataset.h; }
+    ).join(".");
+  }
   if (window.htmx) {
     window.htmx.createWebSocket = function (url) {
-      var shown = Array.prototype.map.call(
-        document.querySelectorAll("#live section[data-h]"),
-        function (el) { return el.dataset.h; }
-      ).join(".");
-      return new WebSocket(url + (url.indexOf("?") < 0 ? "?" : "&") + "h=" + shown);
+      return new WebSocket(url + (url.indexOf("?") < 0 ? "?" : "&") + "h=" + shownDigests());
     };
   }
+  document.addEventListener("htmx:configRequest", function (evt) {
+    if (evt.detail.verb === "post" && document.getElementById("live")) {
+      evt.detail.headers["X-Tracker-Shown"] = shownDigests();
+    }
+  });
 
   /* 503 "busy, tap again" (tracker/busy.py): nothing was written; show the
      server's words at the top of the controls, where refusals appear. */
@@ -183,10 +192,10 @@
     controls.insertBefore(shown, controls.firstChild);
   });
 
-  /* A push that changed only some trooper rows sends just those rows; the
-     seq marker then names the block's new digest, recorded here so the
-     digest checks above keep describing what the page shows. */
-  document.addEventListener("htmx:wsAfterMessage", function () {
+  /* A push or an answer that changed only some trooper rows sends just
+     those rows; the seq marker then names the block's new digest, recorded
+     here so the digest checks above keep describing what the page shows. */
+  function noteDigests() {
     var marker = document.getElementById("seq");
     var notes = marker && marker.dataset.blocks;
     if (!notes) { return; }
@@ -195,6 +204,10 @@
       var block = document.getElementById("blk-" + parts[0]);
       if (block && parts[1]) { block.dataset.h = parts[1]; }
     });
+  }
+  document.addEventListener("htmx:wsAfterMessage", noteDigests);
+  document.addEventListener("htmx:oobAfterSwap", function (evt) {
+    if (evt.detail.target && evt.detail.target.id === "seq") { noteDigests(); }
   });
 
   document.addEventListener("htmx:wsOpen", function (evt) {

@@ -116,3 +116,33 @@ def test_a_block_goes_as_rows_only_when_nothing_but_rows_changed():
     ]
     assert rendering.changed_rows(old, make("Alice, active", ["Fusilier", "Bolt"])) is None
     assert rendering.changed_rows(old, make("Alice", ["Fusilier"])) is None
+
+
+def test_an_answer_carries_only_what_changed_for_a_phone_that_names_its_blocks():
+    """A tap names the blocks the page shows (X-Tracker-Shown, as app.js
+    sends it): the answer leaves out those that did not change and sends a
+    seat where only a trooper's row changed as that row, with the block's
+    new digest noted on the seq marker. The same tap from a page that names
+    nothing (an older app.js) gets every block."""
+    from tests.web.phone_flows import started
+
+    a, _b, _ids = started()
+    digests = shown(a.open().text)
+    assert len(digests) == len(rendering.BLOCKS)
+    kaplan = a.trooper_id("Kaplan")  # Alice's own trooper, in seat A's block
+    answer = a.submit("SetTrooperState", trooper_id=kaplan, condition="normal", tokens=["prone"])
+    assert sorted(answer.request.headers["X-Tracker-Shown"].split(".")) == sorted(digests)
+    body = answer.text
+    assert body.count('<li hx-swap-oob="true" class="trooper') == 1
+    assert f'id="trooper-{kaplan}"' in body
+    assert 'id="blk-seat_A"' not in body and 'id="blk-header"' not in body
+    note = re.search(r'data-blocks="([^"]*)"', body).group(1)
+    name, digest = note.split(":")
+    assert name == "seat_A"
+    # The page after the tap shows the seat block with the digest noted.
+    assert f'<section data-h="{digest}" id="blk-seat_A"' in a.html
+
+    a.names_blocks = False
+    answer = a.submit("SetTrooperState", trooper_id=kaplan, condition="normal", tokens=[])
+    assert "X-Tracker-Shown" not in answer.request.headers
+    assert all(f'id="blk-{name}"' in answer.text for name in rendering.BLOCKS)
