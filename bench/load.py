@@ -33,7 +33,9 @@ STATE_FORM = re.compile(r'<form hx-post="([^"]*/act/SetTrooperState/)">(.*?)</fo
 HIDDEN_ID = re.compile(r'name="trooper_id" value="([^"]+)"')
 SELECTED = re.compile(r'<option value="([^"]+)" selected>')
 SHOWN = re.compile(r'<section data-h="([0-9a-f]{16})"')
-BLOCK = re.compile(r'<section (?:hx-swap-oob="true" )?data-h="([0-9a-f]{16})" id="blk-([A-Za-z_]+)"')
+BLOCK = re.compile(
+    r'<section (?:hx-swap-oob="true" )?data-h="([0-9a-f]{16})" id="blk-([A-Za-z_]+)"'
+)
 NOTES = re.compile(r'id="seq"[^>]*data-blocks="([^"]*)"')
 
 

@@ -18,13 +18,17 @@ from tracker.actions import Busy
 log = logging.getLogger(__name__)
 
 
-def busy_response(request) -> HttpResponse:
+def busy_body(htmx: bool) -> str:
+    """ "Busy, tap again" in the active language: a fragment for htmx (app.js
+    shows it atop the controls), a page otherwise."""
     message = escape(_("The tracker is busy; tap again."))
-    if getattr(request, "htmx", False):
-        body = f'<p class="error busy" role="alert">{message}</p>'
-    else:
-        body = f'<!doctype html><title>{message}</title><main><p role="alert">{message}</p></main>'
-    response = HttpResponse(body, status=503)
+    if htmx:
+        return f'<p class="error busy" role="alert">{message}</p>'
+    return f'<!doctype html><title>{message}</title><main><p role="alert">{message}</p></main>'
+
+
+def busy_response(request) -> HttpResponse:
+    response = HttpResponse(busy_body(bool(getattr(request, "htmx", False))), status=503)
     response["Retry-After"] = "1"
     return response
 

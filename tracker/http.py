@@ -23,6 +23,7 @@ from collections.abc import Coroutine
 from a2wsgi import WSGIMiddleware
 from django.conf import settings
 from django.core.wsgi import get_wsgi_application
+from django.utils import translation
 
 log = logging.getLogger(__name__)
 
@@ -60,12 +61,55 @@ def _log_failure(future) -> None:
 
 
 class ThreadPoolHTTP:
-    """The ASGI app for HTTP: a2wsgi around Django's WSGI handler."""
+    """The ASGI app for HTTP: a2wsgi around Django's WSGI handler.
+
+    Past HTTP_THREADS + HTTP_QUEUE requests in the process, a tap (a POST) is
+    answered at once with 503 "busy, tap again" in the phone's language
+    instead of waiting in line: an overloaded process sheds taps in a few
+    milliseconds rather than holding them until the phone gives up, and
+    does no work for a phone that has stopped waiting. Nothing was written,
+    and the tap's action id makes the repeated tap count once. Page loads
+    and static files always wait their turn."""
 
     def __init__(self) -> None:
         self.app = WSGIMiddleware(get_wsgi_application(), workers=settings.HTTP_THREADS)
+        self.in_flight = 0
 
     async def __call__(self, scope, receive, send):
         global _server_loop
         _server_loop = asyncio.get_running_loop()
-        await self.app(scope, receive, send)
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = settings.HTTP_THREADS + settings.HTTP_QUEUE
+        if scope["method"] == "POST" and self.in_flight >= limit:
+            await _answer_busy(scope, send)
+            return
+        self.in_flight += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.in_flight -= 1
+
+
+async def _answer_busy(scope, send) -> None:
+    # Imported here: they need the apps loaded, which this module must not.
+    from tracker.busy import busy_body
+    from tracker.consumers import language_of
+
+    headers = {k.decode("latin-1").lower(): v for k, v in scope.get("headers", [])}
+    with translation.override(language_of(scope)):
+        body = busy_body(htmx=headers.get("hx-request") == b"true").encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 503,
+            "headers": [
+                (b"content-type", b"text/html; charset=utf-8"),
+                (b"retry-after", b"1"),
+                (b"x-content-type-options", b"nosniff"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

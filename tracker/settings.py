@@ -118,6 +118,9 @@ TEMPLATES = [
 # them wait their turn. With PostgreSQL the pool holds a connection for each
 # of them and for the sockets' thread.
 HTTP_THREADS = int(os.environ.get("HTTP_THREADS", "8"))
+# Requests that may wait for one of them; past that a tap is answered at once
+# with "busy, tap again" (tracker/http.py).
+HTTP_QUEUE = int(os.environ.get("HTTP_QUEUE", str(4 * HTTP_THREADS)))
 
 if os.environ.get("DATABASE_URL"):
     import dj_database_url

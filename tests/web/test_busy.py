@@ -37,3 +37,38 @@ def test_an_exhausted_pool_answers_busy_tap_again_in_the_phones_language(monkeyp
     alice.send(rendered, action_id="busy-tap-0001")  # a double tap: once
     assert alice.error is None
     assert not alice.can("LockArmyList")
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_an_overloaded_process_sheds_taps_at_once_in_the_phones_language(settings):
+    """Past HTTP_THREADS + HTTP_QUEUE requests in flight, a tap (a POST) is
+    answered 503 "busy, tap again" at once, in the language the phone asks
+    for, without reaching Django; a page load still waits its turn."""
+    from channels.testing import HttpCommunicator
+
+    from tracker.asgi import application
+
+    http = application.application_mapping["http"]
+    settings.HTTP_THREADS, settings.HTTP_QUEUE = 2, 1
+    http.in_flight = 3  # as if three requests were being served or waiting
+    try:
+        tap = HttpCommunicator(
+            http,
+            "POST",
+            "/m/nothing/act/SetTrooperState/",
+            body=b"trooper_id=x",
+            headers=[(b"accept-language", b"es"), (b"hx-request", b"true")],
+        )
+        answer = await tap.get_response(timeout=5)
+        assert answer["status"] == 503
+        assert (b"retry-after", b"1") in answer["headers"]
+        with translation.override("es"):
+            busy = translation.gettext("The tracker is busy; tap again.")
+        assert busy != "The tracker is busy; tap again."
+        assert answer["body"].decode() == f'<p class="error busy" role="alert">{busy}</p>'
+        page = HttpCommunicator(http, "GET", "/", headers=[(b"host", b"localhost")])
+        assert (await page.get_response(timeout=10))["status"] == 200
+        await page.wait(timeout=5)
+        assert http.in_flight == 3  # the GET came and went
+    finally:
+        http.in_flight = 0

@@ -132,8 +132,8 @@ class Memo:
 
 
 # Trooper rows: the row template gets an isolated context of exactly the
-# values in the key; the trooper's repr covers every field of what this
-# viewer was shown of it.
+# values in the key; the trooper view itself (frozen, every field hashable)
+# covers every field of what this viewer was shown of it.
 _trooper_rows = Memo(20_000)
 
 
@@ -149,7 +149,7 @@ def trooper_row(context, t):
         "tokens": tuple(context["tokens"]),
     }
     key = (
-        repr(t),
+        t,  # a frozen dataclass: hashed and compared field by field
         values["mine"],
         values["can_set_state"],
         values["code"],
