@@ -452,7 +452,10 @@ def secrets(state: MatchState, times: dict, open_upto: int | None = None) -> lis
     """Every sealed secret of the match, revealed in play or not, with the
     commitment recomputed from its payload and nonce."""
     records = []
-    for secret in sorted(state.secrets.values(), key=lambda s: (s.sealed_seq, s.seat, s.id)):
+    # Within one seal, by kind: the ids are random, and an order drawn from
+    # them made twin matches list the same kinds in a different order.
+    order = sorted(state.secrets.values(), key=lambda s: (s.sealed_seq, s.seat, s.kind, s.id))
+    for secret in order:
         withheld = open_upto is not None and not secret.revealed and secret.sealed_seq > open_upto
         if withheld and not secret.existence_public:
             # Before the organizer opens a match in play, the audit shows what
