@@ -363,7 +363,10 @@ def write(rows: list[dict], sizes: dict, churned: dict, base_rows: list, seconds
         "",
         "## First load (bytes transferred, br/gzip accepted)",
         "",
-        "HTML + every static file it links + the socket's first frame for the match page.",
+        "The HTML, every file a browser fetches to show it (scripts, styles, the tab "
+        "icon, the manifest; bench/load.py says what is left out and why), and the "
+        "socket's first frame for the match page. `python bench/first_load.py` "
+        "breaks it down by file.",
         "",
         "| page | bytes |",
         "|---|---|",
