@@ -81,15 +81,48 @@ class ThreadPoolHTTP:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        # The body is read here, on the loop, before a thread is taken: a
+        # phone on a poor link (or a client trickling bytes on purpose) then
+        # holds a coroutine, not one of the few threads, as Django's own
+        # ASGI handler does.
+        body = await _whole_body(receive, settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+        if body is None:
+            return  # the client went away
         limit = settings.HTTP_THREADS + settings.HTTP_QUEUE
         if scope["method"] == "POST" and self.in_flight >= limit:
             await _answer_busy(scope, send)
             return
+        delivered = False
+
+        async def replay():
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
         self.in_flight += 1
         try:
-            await self.app(scope, receive, send)
+            await self.app(scope, replay, send)
         finally:
             self.in_flight -= 1
+
+
+async def _whole_body(receive, cap: int) -> bytes | None:
+    """The request's body, or None if the client disconnected first. Reading
+    stops past `cap` bytes: Django refuses such a body from its
+    Content-Length (DATA_UPLOAD_MAX_MEMORY_SIZE, tracker/uploads.py) without
+    reading it, so holding more would only cost memory."""
+    chunks, size = [], 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunk = message.get("body", b"")
+        chunks.append(chunk)
+        size += len(chunk)
+        if not message.get("more_body") or size > cap:
+            return b"".join(chunks)
 
 
 async def _answer_busy(scope, send) -> None:

@@ -52,3 +52,47 @@ def test_without_a_running_server_loop_the_caller_sends_it_itself():
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # "coroutine was never awaited" would fail here
         assert http.on_server_loop(never()) is False
+
+
+async def test_a_slow_body_holds_no_thread_until_it_has_arrived():
+    """A phone on a poor link (or a client trickling bytes on purpose) holds
+    a coroutine while its body arrives, not one of the HTTP threads: Django
+    is handed the request only once the whole body is in."""
+    from channels.testing import ApplicationCommunicator
+
+    received = []
+
+    async def django_on_a_thread(scope, receive, send):
+        received.append((await receive())["body"])
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    app = http.ThreadPoolHTTP()
+    app.app = django_on_a_thread
+    scope = {"type": "http", "method": "POST", "path": "/m/x/act/SealNote/", "headers": []}
+    client = ApplicationCommunicator(app, scope)
+    await client.send_input({"type": "http.request", "body": b"label=a&", "more_body": True})
+    await asyncio.sleep(0.2)
+    assert received == [] and app.in_flight == 0
+    await client.send_input({"type": "http.request", "body": b"text=b", "more_body": False})
+    assert (await client.receive_output(timeout=3))["status"] == 200
+    assert received == [b"label=a&text=b"]
+    await client.wait(timeout=3)
+
+
+async def test_a_client_gone_before_its_body_arrived_costs_nothing():
+    called = []
+
+    async def django_on_a_thread(scope, receive, send):  # pragma: no cover
+        called.append(scope)
+
+    from channels.testing import ApplicationCommunicator
+
+    app = http.ThreadPoolHTTP()
+    app.app = django_on_a_thread
+    scope = {"type": "http", "method": "POST", "path": "/", "headers": []}
+    client = ApplicationCommunicator(app, scope)
+    await client.send_input({"type": "http.request", "body": b"a=1", "more_body": True})
+    await client.send_input({"type": "http.disconnect"})
+    await client.wait(timeout=3)
+    assert called == []
