@@ -6,6 +6,7 @@ commands) the caller sends it itself."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import threading
 import warnings
 
@@ -54,10 +55,21 @@ def test_without_a_running_server_loop_the_caller_sends_it_itself():
         assert http.on_server_loop(never()) is False
 
 
-async def test_a_slow_body_holds_no_thread_until_it_has_arrived():
+def in_own_loop(coroutine_function):
+    """Run an async check on a loop of its own thread: a browser test may
+    leave an event loop running in this one, and asyncio.run refuses to nest."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine_function()).result(timeout=30)
+
+
+def test_a_slow_body_holds_no_thread_until_it_has_arrived():
     """A phone on a poor link (or a client trickling bytes on purpose) holds
     a coroutine while its body arrives, not one of the HTTP threads: Django
     is handed the request only once the whole body is in."""
+    in_own_loop(_slow_body)
+
+
+async def _slow_body():
     from channels.testing import ApplicationCommunicator
 
     received = []
@@ -80,7 +92,11 @@ async def test_a_slow_body_holds_no_thread_until_it_has_arrived():
     await client.wait(timeout=3)
 
 
-async def test_a_client_gone_before_its_body_arrived_costs_nothing():
+def test_a_client_gone_before_its_body_arrived_costs_nothing():
+    in_own_loop(_client_gone)
+
+
+async def _client_gone():
     called = []
 
     async def django_on_a_thread(scope, receive, send):  # pragma: no cover
