@@ -32,7 +32,7 @@ from django.utils import translation
 
 from tracker import seats
 from tracker.models import Match, Seat
-from tracker.rendering import blocks_for, changed_frame, digests, parse_shown
+from tracker.rendering import blocks_for, changed_frame, digest_of_block, parse_shown
 
 log = logging.getLogger(__name__)
 
@@ -103,13 +103,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
     match_id: int | None = None
     letter: str | None = None
     language: str = ""
-    sent: dict[str, str]
+    # What this socket sent, block by block (name -> HTML): what the phone shows.
     shown: dict[str, str]
     last_seq = 0
     counted: list[str]
 
     async def connect(self):
-        self.sent = {}
         self.counted = []
         self.resyncs: list[float] = []
         self.pending: asyncio.Task | None = None
@@ -214,7 +213,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         except (OperationalError, InterfaceError):
             # The pool stayed exhausted: skip this push. The next one (or the
             # phone's resync on waking) sends every block that changed since,
-            # because `sent` was not updated.
+            # because `shown` was not updated.
             log.warning("push skipped for match %s: database busy", self.match_id)
             return
         if full:
@@ -224,9 +223,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
             # Push less: what this socket sent is what the phone shows; a
             # block where only trooper rows changed goes as those rows (a
             # trooper's State is the commonest action).
-            frame = changed_frame(blocks, seq, set(self.sent.values()), self.shown)
-        self.sent.update(digests(blocks))
-        # The HTML behind each digest: the same strings as the render cache's.
+            sent = {digest_of_block(html) for html in self.shown.values()}
+            frame = changed_frame(blocks, seq, sent, self.shown)
+        # The same strings as the render cache's: no copy is kept.
         self.shown.update(blocks)
         self.last_seq = max(self.last_seq, seq)
         await self.send(text_data=frame)

@@ -171,11 +171,6 @@ def digest_of(html: str) -> str:
     return hashlib.sha256(html.encode()).hexdigest()[:16]
 
 
-def digests(blocks: dict[str, str]) -> dict[str, str]:
-    """name -> the data-h digest each block carries."""
-    return {name: digest_of_block(html) for name, html in blocks.items()}
-
-
 def render_blocks(
     seen: Seen, seat: Seat | None = None, request=None, error: str = "", extra: dict | None = None
 ) -> dict[str, str]:

@@ -25,7 +25,6 @@ from tracker.models import Match, Seat
 from tracker.reading import load_state, seen_by
 from tracker.rendering import (
     changed_frame,
-    oob_frame,
     parse_shown,
     peek_blocks,
     render_blocks,
@@ -243,8 +242,9 @@ def _respond(
         else:
             # The same render this viewer's sockets push for this seq (rendering.py).
             seq, blocks = viewer_blocks(match, letter, seat, error)
+        # Nothing named (no header): every block goes, whole.
         shown = parse_shown(request.headers.get("X-Tracker-Shown", ""))
-        frame = changed_frame(blocks, seq, shown, before or {}) if shown else oob_frame(blocks, seq)
+        frame = changed_frame(blocks, seq, shown, before or {})
         return HttpResponse(frame, status=status if status < 500 else 200)
     if error:
         messages.error(request, error)
@@ -264,7 +264,9 @@ def act(request, code: str, command: str):
     action_id = request.POST.get("action_id", "")
     if not ACTION_ID.match(action_id):
         action_id = ""
-    before = peek_blocks(match, letter, seat) if request.htmx else {}
+    # Only a phone that names its blocks can be sent rows instead of blocks.
+    names_blocks = request.htmx and "X-Tracker-Shown" in request.headers
+    before = peek_blocks(match, letter, seat) if names_blocks else {}
     try:
         built = build_command(command, request.POST, match, seat)
         actions.perform(match, letter, built, action_id)

@@ -154,10 +154,10 @@ def trooper_row(context, t):
         values["can_set_state"],
         values["code"],
         get_language(),
-        # The codes only: their labels follow from the language, and hashing
-        # a lazy label translates it again (a third of this tag's time).
-        tuple(code for code, _ in values["conditions"]),
-        tuple(code for code, _ in values["tokens"]),
+        # Plain (code, label) strings (rendering._choices): a lazy label here
+        # was translated again at every hash, a third of this tag's time.
+        values["conditions"],
+        values["tokens"],
     )
     html = _trooper_rows.get(key)
     if html is None:
