@@ -23,7 +23,8 @@ from tests.support import skip_or_fail
 
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
 REDIS = "redis://127.0.0.1:6379/0"
-SCRATCH_REDIS_DB = 13
+# TRACKER_SCRATCH_REDIS_DB lets two test runs on one machine keep apart.
+SCRATCH_REDIS_DB = int(os.environ.get("TRACKER_SCRATCH_REDIS_DB", "13"))
 
 
 def _with_path(url: str, path: str) -> str:
