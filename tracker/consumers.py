@@ -39,6 +39,11 @@ log = logging.getLogger(__name__)
 MAX_MESSAGE = 2048
 # A close code of our own (4000-4999): over the per-client socket limit.
 TOO_MANY = 4429
+# A frame no phone of ours sends (binary, not a JSON object, nested too
+# deep), and one longer than MAX_MESSAGE: codes of our own, because daphne
+# cannot send 1008 or 1009 (README, Security).
+BAD_FRAME = 4008
+TOO_BIG = 4009
 # No counter outlives a crashed process for long: a socket's count expires.
 COUNT_SECONDS = 6 * 60 * 60
 
@@ -155,19 +160,29 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
-        """The only message a phone sends: "resync", after waking or reconnecting."""
-        if not text_data or len(text_data) > MAX_MESSAGE:
+        """The only message a phone sends: {"resync": true}, after waking or
+        reconnecting. Any other JSON object is ignored; a frame no phone of
+        ours sends closes the socket with a code of our own (issue 22):
+        BAD_FRAME for binary, empty, non-JSON or too deeply nested JSON (or
+        JSON that is not an object), TOO_BIG past MAX_MESSAGE characters.
+        Not 1008/1009: daphne's autobahn refuses any server close code but
+        1000 and 3000-4999 (WebSocketProtocol.sendClose raises), which is how
+        the 1011 and traceback of issue 22 came about."""
+        if text_data is None:
+            await self.close(code=BAD_FRAME)
+            return
+        if len(text_data) > MAX_MESSAGE:
+            await self.close(code=TOO_BIG)
             return
         try:
             message = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):
+            # RecursionError: "[[[[...", deeper than the parser recurses.
+            message = None
+        if not isinstance(message, dict):
+            await self.close(code=BAD_FRAME)
             return
-        except RecursionError:
-            # Deeply nested JSON: no phone of ours sends that. Close cleanly
-            # (policy violation) instead of a 1011 and a traceback.
-            await self.close(code=1008)
-            return
-        if isinstance(message, dict) and message.get("resync"):
+        if message.get("resync"):
             await self._resync()
 
     async def _resync(self) -> None:

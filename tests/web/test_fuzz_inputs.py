@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from tracker import rules
 from tracker.asgi import application
+from tracker.consumers import BAD_FRAME, MAX_MESSAGE, TOO_BIG
 from tracker.forms import BUILDERS
 from tracker.models import Match, MatchEvent, Seat, TournamentEvent
 from tracker.reading import load_state
@@ -533,24 +534,35 @@ MESSAGES = st.one_of(
 )
 
 
-def answered(message) -> bool:
-    """The protocol, written out: only a JSON object with a true "resync",
-    at most 2,048 characters, is answered (by one full frame)."""
-    if isinstance(message, bytes) or len(message) > 2048:
-        return False
+def closing_code(message) -> int | None:
+    """The protocol, written out (issue 22): a frame that is not a JSON
+    object of at most MAX_MESSAGE characters closes the socket, with TOO_BIG
+    past the cap and BAD_FRAME for anything else (bytes, not JSON, JSON
+    nested too deep or of another type)."""
+    if isinstance(message, bytes):
+        return BAD_FRAME
+    if len(message) > MAX_MESSAGE:
+        return TOO_BIG
     try:
         parsed = json.loads(message)
-    except ValueError:
-        return False
-    return isinstance(parsed, dict) and bool(parsed.get("resync"))
+    except (ValueError, RecursionError):
+        return BAD_FRAME
+    return None if isinstance(parsed, dict) else BAD_FRAME
+
+
+def answered(message) -> bool:
+    """Only a JSON object with a true "resync" is answered (one full frame);
+    any other object is ignored."""
+    return closing_code(message) is None and bool(json.loads(message).get("resync"))
 
 
 @pytest.mark.django_db(transaction=True)
-def test_any_websocket_message_is_ignored_or_answered_with_the_senders_own_view(settings):
-    """A phone sends only {"resync": true}; anything else (text, bytes, huge
-    frames, JSON of another shape, a seat it names) is ignored, or answered
-    by a full frame of the socket's own seat; the socket keeps working and the
-    match does not change."""
+def test_any_websocket_message_is_ignored_answered_or_closes_the_socket(settings):
+    """A phone sends only {"resync": true}; another JSON object (a seat it
+    names, anything) is ignored, a resync answered by a full frame of the
+    socket's own seat, and anything else (text, bytes, huge frames, JSON
+    that is not an object) closes the socket with its code; the match does
+    not change."""
     settings.PASSWORD_HASHERS = FAST_PINS
     a, b = set_up(Client(), Client())
     seal_both(a, b, load_state(Match.objects.get(pk=a.match.pk)))
@@ -563,23 +575,34 @@ def test_any_websocket_message_is_ignored_or_answered_with_the_senders_own_view(
         connected, _ = await socket.connect(timeout=5)
         assert connected
         frames = [await socket.receive_from(timeout=5)]
+        owed = 0
         for message in messages:
             if isinstance(message, bytes):
                 await socket.send_to(bytes_data=message)
             else:
                 await socket.send_to(text_data=message)
+            code = closing_code(message)
+            if code is not None:
+                # The consumer handles one message at a time: the frames owed
+                # for the messages before come first, then the close.
+                for _ in range(owed):
+                    frames.append(await socket.receive_from(timeout=10))
+                closed = await socket.receive_output(timeout=10)
+                assert closed == {"type": "websocket.close", "code": code}, message[:200]
+                await socket.disconnect()
+                return frames
+            owed += answered(message)
         # Still alive: a real resync is answered. Its answer is a condition
-        # for "every frame owed for the messages above has arrived" (the
-        # consumer handles one message at a time): read up to it, however
-        # late, rather than for a fixed time after each message.
+        # for "every frame owed for the messages above has arrived", read up
+        # to it, however late, rather than for a fixed time after each message.
         await socket.send_to(text_data=json.dumps({"resync": True}))
-        for _ in range(sum(map(answered, messages)) + 1):
+        for _ in range(owed + 1):
             frames.append(await socket.receive_from(timeout=10))
         await socket.disconnect()
         return frames
 
-    # An empty frame cannot be sent through the communicator (nor by a browser's
-    # WebSocket.send, which sends it as an empty text frame the consumer drops).
+    # An empty frame cannot be sent through the communicator (a browser's
+    # WebSocket.send("") can: test_bad_frames.py sends it to a real server).
     messages = st.one_of(MESSAGES, st.just("x" * 100_000)).filter(bool)
 
     @FEWER
