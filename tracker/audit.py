@@ -577,11 +577,28 @@ def verify_export(export: dict) -> Check:
     return Check(events=check.events, last_hash=check.last_hash, problems=problems)
 
 
-def short_code(head_hash: str) -> str:
-    """A receipt's code as the phones show it: the first 12 hex digits of the
-    head hash, in three groups (48 bits; the phone keeps the whole hash)."""
-    digits = head_hash[:12].upper()
-    return "-".join(digits[i : i + 4] for i in range(0, 12, 4))
+# A receipt checked by the audit or verify_matches carries at least 128 bits
+# of the head hash (issue 22). The 12 digits (48 bits) it took before let
+# someone holding the database grind a free field of a rewritten match (a
+# name, a note, a time) until its head began with the phone's code: about
+# 2^47 hashes, hours on one GPU. 2^127 is out of anyone's reach.
+RECEIPT_DIGITS = 32
+HASH_DIGITS = 64
+HEX = frozenset("0123456789abcdef")
+
+
+def receipt_code(head_hash: str) -> str:
+    """A receipt's code as the phones show it and the audit takes it: the
+    first 32 hex digits of the head hash (128 bits), in eight groups of four
+    for reading aloud or typing (the phone also keeps the whole hash)."""
+    digits = head_hash[:RECEIPT_DIGITS].upper()
+    return "-".join(digits[i : i + 4] for i in range(0, RECEIPT_DIGITS, 4))
+
+
+def receipt_digits(code: str) -> str:
+    """The hex digits of a receipt as typed: groups, spaces and case do not
+    matter; anything else is kept, so that it is refused."""
+    return "".join(ch for ch in str(code).lower() if ch not in "- \t\n:")
 
 
 @dataclass(frozen=True)
@@ -590,13 +607,35 @@ class ReceiptCheck:
     code: str
     ok: bool
     known: bool  # the log has an event with that seq
+    # Why the code was not checked at all ("" when it was): too short, or not
+    # hex digits. Such a receipt proves nothing either way.
+    refused: str = ""
+
+
+def receipt_refusal(code: str) -> str:
+    """"" if `code` can be checked, else why not, in the reader's language."""
+    digits = receipt_digits(code)
+    if not digits or not set(digits) <= HEX or len(digits) > HASH_DIGITS:
+        return gettext(
+            "This is not a receipt code: give the %(digits)s digits (0-9, A-F) the phone shows, "
+            "or its whole hash."
+        ) % {"digits": RECEIPT_DIGITS}
+    if len(digits) < RECEIPT_DIGITS:
+        return gettext(
+            "This code has %(given)s digits: a receipt is checked on at least %(digits)s (the "
+            "code the phone shows, or its whole hash). Fewer could be matched by whoever "
+            "rewrote the log."
+        ) % {"given": len(digits), "digits": RECEIPT_DIGITS}
+    return ""
 
 
 def check_receipt(rows: Sequence, seq: int, code: str) -> ReceiptCheck:
-    """Does a phone's receipt (seq and head hash, whole or its short code)
-    match the log? A database rewritten by one person cannot match the
-    receipts both phones kept."""
-    digits = "".join(ch for ch in str(code).lower() if ch in "0123456789abcdef")
+    """Does a phone's receipt (seq and head hash, whole or its 32-digit
+    code) match the log? A database rewritten by one person cannot match
+    the receipts both phones kept. A code too short to prove anything is
+    refused, not compared."""
     row = next((r for r in rows if r.seq == seq), None)
-    ok = row is not None and len(digits) >= 12 and row.hash.startswith(digits)
-    return ReceiptCheck(seq=seq, code=str(code), ok=ok, known=row is not None)
+    refused = receipt_refusal(code)
+    digits = receipt_digits(code)
+    ok = not refused and row is not None and row.hash.startswith(digits)
+    return ReceiptCheck(seq=seq, code=str(code), ok=ok, known=row is not None, refused=refused)

@@ -142,7 +142,7 @@ def event_audit(tournament, matches: list[Match], organizer_can_open) -> dict:
                 "code": m.code,
                 "seq": m.seq,
                 "last_hash": m.last_hash,
-                "short_code": audit.short_code(m.last_hash),
+                "short_code": audit.receipt_code(m.last_hash),
             }
             for m in matches
         ],

@@ -31,6 +31,7 @@ from tracker.rules.state import (
     RESERVE,
     TRAITS,
 )
+from tracker.templatetags.tracker_tags import marker_names
 
 MAX_FIELD = 2000
 
@@ -288,7 +289,7 @@ class ClassifiedSettingsForm(forms.Form):
         except rules.RuleViolation as error:
             message = gettext(error.message)
             raise forms.ValidationError(
-                message % error.params if error.params else message
+                message % marker_names(error.params) if error.params else message
             ) from None
         return cleaned
 

@@ -24,7 +24,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
-from tracker.audit import short_code
+from tracker.audit import receipt_code
 from tracker.handed_lists import handed_for
 from tracker.labels import label
 from tracker.models import Match, MatchEvent, Seat
@@ -145,7 +145,7 @@ def receipt_for(seen: Seen) -> dict | None:
     )
     if head is None:
         return None
-    return {"seq": view.seq, "hash": head, "code": short_code(head)}
+    return {"seq": view.seq, "hash": head, "code": receipt_code(head)}
 
 
 def _lieutenant_options(view):

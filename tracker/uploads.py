@@ -22,3 +22,35 @@ class RefuseFiles(FileUploadHandler):
 
     def file_complete(self, file_size):
         return None
+
+
+def refused_body(request):
+    """The page for a body over the cap (issue 22; before, Django's bare
+    English "Bad Request (400)"): the create-match form is shown again with
+    the reason in the phone's language; any other page says the same on the
+    message card. The body itself is never read (that is what the cap is
+    for), so none of its values can be kept: the form comes back with its
+    initial values."""
+    # Imported here: this module is loaded from settings, before the apps.
+    from django.shortcuts import render
+    from django.urls import Resolver404, resolve
+    from django.utils.translation import gettext as _
+
+    message = _(
+        "What this page sent is larger than the tracker reads (%(size)s KB at most), so "
+        "nothing of it was saved. Fill the form in again with shorter text."
+    ) % {"size": settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024}
+    try:
+        name = resolve(request.path_info).url_name
+    except Resolver404:
+        name = None
+    if name == "match-create":
+        from tracker.forms import CreateMatchForm
+        from tracker.models import Match
+        from tracker.views import HOSTED_KEY
+
+        hosted = Match.objects.filter(code__in=request.session.get(HOSTED_KEY, []))[:20]
+        context = {"form": CreateMatchForm(), "hosted": hosted, "refused": message}
+        return render(request, "tracker/home.html", context, status=400)
+    context = {"title": _("Too large to read"), "message": message}
+    return render(request, "tracker/error.html", context, status=400)

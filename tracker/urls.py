@@ -27,3 +27,9 @@ urlpatterns = [
     path("admin/login/", limited_login(admin.site.login)),
     path("admin/", admin.site.urls),
 ]
+
+# Our own error pages, in the phone's language (tracker/errors.py, issue 22).
+handler400 = "tracker.errors.bad_request"
+handler403 = "tracker.errors.permission_denied"
+handler404 = "tracker.errors.page_not_found"
+handler500 = "tracker.errors.server_error"

@@ -409,10 +409,20 @@
   /* Receipts (issue 11): keep every head of the match this phone was shown
      (seq and hash) in localStorage, outside the server's reach, and list
      them. Each is checked later on the organizer's audit page or with
-     `manage.py verify_matches --receipt`. */
-  function shortCode(hash) {
-    var digits = hash.slice(0, 12).toUpperCase();
-    return digits.slice(0, 4) + "-" + digits.slice(4, 8) + "-" + digits.slice(8, 12);
+     `manage.py verify_matches --receipt`. The code shown is the hash's first
+     32 hex digits (128 bits, what the audit accepts: tracker/audit.py
+     receipt_code), in groups of four. */
+  function receiptCode(hash) {
+    var digits = hash.slice(0, 32).toUpperCase();
+    return digits.match(/.{1,4}/g).join("-");
+  }
+  /* Issue 22: a head this phone kept for the seq shown now, with another
+     hash, means the history up to that seq was rewritten: say so loudly and
+     keep both. Only the same seq is compared: a log is append-only, so one
+     seq has one hash, and that can never be a false alarm (a lower seq than
+     one kept could be an old copy of the page; the audit checks those). */
+  function contradicted(kept, seq, hash) {
+    return kept.filter(function (r) { return r.seq === seq && r.hash !== hash; });
   }
   function keepReceipt() {
     var node = document.getElementById("receipt");
@@ -420,16 +430,34 @@
     var key = "tracker-receipts:" + node.dataset.match;
     var kept = [];
     try { kept = JSON.parse(window.localStorage.getItem(key) || "[]"); } catch (e) { kept = []; }
+    if (!Array.isArray(kept)) { kept = []; }
     var seq = parseInt(node.dataset.seq, 10);
-    if (!kept.some(function (r) { return r.seq === seq && r.hash === node.dataset.hash; })) {
-      kept.push({ seq: seq, hash: node.dataset.hash, at: new Date().toISOString() });
+    var hash = node.dataset.hash;
+    // The service worker's kept copy of an old page: nothing new to keep.
+    var oldCopy = document.documentElement.hasAttribute("data-offline-copy");
+    var changed = oldCopy ? [] : contradicted(kept, seq, hash);
+    if (!oldCopy && !kept.some(function (r) { return r.seq === seq && r.hash === hash; })) {
+      kept.push({ seq: seq, hash: hash, at: new Date().toISOString() });
       try { window.localStorage.setItem(key, JSON.stringify(kept)); } catch (e) { /* private mode: shown only */ }
     }
     var list = node.querySelector(".kept");
     if (list) {
       list.textContent = list.dataset.label + " " + kept.map(function (r) {
-        return "#" + r.seq + " " + shortCode(r.hash);
+        return "#" + r.seq + " " + receiptCode(r.hash);
       }).join(", ");
+    }
+    var warning = node.querySelector(".receipt-changed");
+    if (!warning) { return; }
+    var wasHidden = warning.hidden;
+    warning.hidden = !changed.length;
+    var codes = warning.querySelector(".codes");
+    if (codes && changed.length) {
+      codes.textContent = codes.dataset.kept + " " + changed.map(function (r) {
+        return "#" + r.seq + " " + receiptCode(r.hash);
+      }).join(", ") + ". " + codes.dataset.shown + " #" + seq + " " + receiptCode(hash) + ".";
+    }
+    if (changed.length && wasHidden && navigator.vibrate) {
+      try { navigator.vibrate([400, 120, 400]); } catch (e) { /* not allowed yet */ }
     }
   }
   document.addEventListener("htmx:load", keepReceipt);

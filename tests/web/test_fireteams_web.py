@@ -6,12 +6,14 @@ from __future__ import annotations
 import pytest
 
 from .phone_flows import ALICE_LIST, BOB_LIST, lists_locked, ok, seal_both, seated, to_orders
+from .table import error_of, raw_post_as
+from .test_i18n import _spanish as spanish
 
 pytestmark = pytest.mark.django_db
 
 
-def started_with_a_spare_trooper():
-    a, b = seated()
+def started_with_a_spare_trooper(language_a: str | None = None):
+    a, b = seated(language_a=language_a)
     lists_locked(a, b, alice_list=(*ALICE_LIST, ("Ghulam", 15, 1, 2, [])), bob_list=BOB_LIST)
     ok(a, a.submit("SetInitiative", first_turn="Alice", deploys_first="Alice"))
     b.open()
@@ -35,3 +37,17 @@ def test_alice_forms_a_fireteam_bob_sees_it_and_a_holoecho_trooper_is_not_offere
     ok(a, a.submit("DissolveFireteam", name="Core"))
     b.open()
     assert "Fireteam Core" not in b.soup.select_one("#blk-seat_A").get_text(" ")
+
+
+def test_a_too_long_fireteam_name_is_refused_in_spanish_label_included():
+    """Issue 22: the field's label ("The Fireteam's name", a param the rules
+    mark with `_`) reached a Spanish phone in English. The page caps the
+    name at 30 characters, so only a forged post sends a longer one."""
+    a, _b = started_with_a_spare_trooper(language_a="es")
+    response = raw_post_as(a, "FormFireteam", name="N" * 31, trooper_ids=["Kaplan", "Ghulam"])
+    expected = spanish("%(what)s is too long (at most %(max)s characters).") % {
+        "what": spanish("The Fireteam's name"),
+        "max": 30,
+    }
+    assert spanish("The Fireteam's name") != "The Fireteam's name"
+    assert error_of(response) == expected

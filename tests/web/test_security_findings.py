@@ -604,10 +604,10 @@ def test_both_phones_keep_the_same_receipt_at_the_end_and_it_matches_the_log(ali
     match = fresh(a.match)
     assert _receipt(a) == _receipt(b) == (match.seq, match.last_hash)
     assert ended[0] < match.seq
-    assert audit.short_code(match.last_hash) in a.page()
+    assert audit.receipt_code(match.last_hash) in a.page()
     rows = list(match.events.order_by("seq"))
     assert audit.check_receipt(rows, *ended).ok
-    assert audit.check_receipt(rows, match.seq, audit.short_code(match.last_hash)).ok
+    assert audit.check_receipt(rows, match.seq, audit.receipt_code(match.last_hash)).ok
 
 
 @pytest.mark.django_db
@@ -644,7 +644,7 @@ def test_tamper_a_rewritten_or_cut_short_log_verifies_but_fails_the_receipts(
     assert {"receipt_seq", "receipt_code"} <= {e["name"] for e in form.select("[name]")}
     html = carol.get(
         f"/organizer/matches/{match.code}/",
-        {"receipt_seq": seq, "receipt_code": audit.short_code(head)},
+        {"receipt_seq": seq, "receipt_code": audit.receipt_code(head)},
     ).content.decode()
     assert "does NOT match" in html or "cut short" in html
     assert "The receipt matches" not in html
@@ -659,7 +659,7 @@ def test_verify_matches_and_the_audit_page_accept_a_true_receipt(alice, bob, car
     assert f"receipt of match {a.match.code} at seq {seq}: ok" in out.getvalue()
     html = carol.get(
         f"/organizer/matches/{a.match.code}/",
-        {"receipt_seq": seq, "receipt_code": audit.short_code(head)},
+        {"receipt_seq": seq, "receipt_code": audit.receipt_code(head)},
     ).content.decode()
     assert f"The receipt matches event #{seq} of this log." in html
 

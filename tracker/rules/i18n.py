@@ -3,14 +3,23 @@
 The rules must not import Django, yet every message they produce is shown to a
 player in their language. `_` only marks a string for extraction
 (makemessages picks up `_(...)`); the web layer translates it with gettext
-when it renders. Messages use %(name)s placeholders filled afterwards.
+when it renders. Messages use %(name)s placeholders filled afterwards; a
+param that is itself a marked message is translated too.
 """
 
 from __future__ import annotations
 
 
-def _(message: str) -> str:
-    return message
+class Text(str):
+    """A marked message. As a param of another message ("%(what)s is too
+    long", what=_("The Fireteam's name")) the web layer translates it too
+    when it renders (tracker_tags.marker_names): a plain str param is shown
+    as it is, which is how that label reached a Spanish phone in English
+    (issue 22)."""
+
+
+def _(message: str) -> Text:
+    return Text(message)
 
 
 class Plural(str):

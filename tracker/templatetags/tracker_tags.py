@@ -10,7 +10,7 @@ from django.utils.timezone import template_localtime
 from django.utils.translation import get_language, gettext, ngettext
 
 from tracker.labels import label as label_of
-from tracker.rules.i18n import Plural
+from tracker.rules.i18n import Plural, Text
 from tracker.rules.identity import MARKER_NAME, MASK_PENDING
 
 register = template.Library()
@@ -32,9 +32,13 @@ def seat_name(view, seat):
 
 def marker_names(params: dict) -> dict:
     """Params with each "<x>_marker" number shown as "<x>" = "Camouflage
-    marker N" in the reader's language (rules.identity.rename sets them)."""
+    marker N" in the reader's language (rules.identity.rename sets them),
+    and each param the rules marked for translation (a field's label, such
+    as "The Fireteam's name") translated."""
     params = dict(params)
     for key, value in list(params.items()):
+        if isinstance(value, Text):
+            params[key] = gettext(value)
         if key.endswith("_marker") and isinstance(value, int) and value > 0:
             params[key.removesuffix("_marker")] = gettext(MARKER_NAME) % {"number": value}
     return params

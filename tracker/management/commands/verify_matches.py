@@ -30,8 +30,9 @@ class Command(BaseCommand):
             action="append",
             default=[],
             metavar="CODE:SEQ:HASH",
-            help="a receipt a player's phone kept (match code, seq, and the short code or "
-            "the whole head hash); repeat for several. A rewritten or cut-short log fails it.",
+            help="a receipt a player's phone kept (match code, seq, and the 32-digit code "
+            "the phone shows or the whole head hash; a shorter code is refused); repeat for "
+            "several. A rewritten or cut-short log fails it.",
         )
 
     def handle(self, *args, **options):
@@ -91,6 +92,10 @@ class Command(BaseCommand):
                 seq_number = int(seq)
             except ValueError:
                 raise CommandError(f"A receipt is CODE:SEQ:HASH, not {text!r}.") from None
+            refused = audit.receipt_refusal(head)
+            if refused:
+                # Too short to prove anything (issue 22): refused, not compared.
+                raise CommandError(f"Receipt {text!r}: {refused}")
             rows = list(MatchEvent.objects.filter(match__code=code).order_by("seq"))
             check = audit.check_receipt(rows, seq_number, head)
             if check.ok:

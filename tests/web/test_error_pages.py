@@ -1,0 +1,216 @@
+"""Every refusal and error page is ours, in the phone's language (issue 22):
+404 (an unknown match code), 403, 400, 500 and a CSRF failure render
+templates/tracker/error.html, the app's message card, with DEBUG off, and
+never Django's bare English pages or a traceback. And a create-match form
+larger than the upload cap gets the form back with the reason."""
+
+from __future__ import annotations
+
+import gettext
+import sys
+import types
+
+import pytest
+from bs4 import BeautifulSoup
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import clear_url_caches, path
+
+from tracker.models import Match
+
+from .test_i18n import LOCALE
+
+pytestmark = pytest.mark.django_db
+
+LANGUAGES = ["en", "es"]
+
+
+def spanish(msgid: str) -> str:
+    with open(LOCALE / "django.mo", "rb") as handle:
+        return gettext.GNUTranslations(handle).gettext(msgid)
+
+
+def in_language(msgid: str, language: str) -> str:
+    return spanish(msgid) if language == "es" else msgid
+
+
+def phone(language: str, **kwargs) -> Client:
+    """A phone whose browser asks for `language` (no cookie: Accept-Language
+    alone, as a first visit does)."""
+    return Client(HTTP_ACCEPT_LANGUAGE=language, **kwargs)
+
+
+def card(response) -> tuple[str, str, str]:
+    """The error page's language, title and message, from its card."""
+    soup = BeautifulSoup(response.content.decode(), "html.parser")
+    found = soup.select_one(".card.error-page")
+    assert found is not None, response.content.decode()[:500]
+    return soup.html["lang"], found.h1.get_text(strip=True), found.p.get_text(strip=True)
+
+
+@pytest.fixture(autouse=True)
+def _debug_off(settings):
+    settings.DEBUG = False
+
+
+def assert_page(response, status: int, title: str, message: str, language: str):
+    assert response.status_code == status
+    assert card(response) == (
+        language,
+        in_language(title, language),
+        in_language(message, language),
+    )
+    body = response.content.decode()
+    assert "Traceback" not in body
+    for django_default in ("Not Found", "Bad Request", "Forbidden", "Server Error"):
+        assert f"<h1>{django_default}" not in body
+    if language == "es":
+        assert spanish(title) != title  # the catalogue does translate it
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_unknown_match_code_is_our_404_in_the_phones_language(language):
+    """Issue 22: a Spanish phone got Django's English "Not Found"."""
+    for url in ("/m/NOPE42/", "/m/NOPE42/host/", "/no/such/page/"):
+        assert_page(
+            phone(language).get(url),
+            404,
+            "Page not found",
+            "There is no match with this code, or no such page. Check the link or the code.",
+            language,
+        )
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_language_cookie_chooses_the_404s_language(language):
+    client = phone("en" if language == "es" else "es")
+    client.cookies["django_language"] = language
+    assert card(client.get("/m/NOPE42/"))[0] == language
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_non_organizer_gets_our_403(language):
+    User.objects.create_user("dave", password="not-an-organizer-2026")
+    client = phone(language)
+    client.login(username="dave", password="not-an-organizer-2026")
+    assert_page(
+        client.get("/organizer/"),
+        403,
+        "Not allowed",
+        "This page is not open to you. If it is your seat, open your seat's link again.",
+        language,
+    )
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_csrf_failure_is_our_403(language):
+    client = phone(language, enforce_csrf_checks=True)
+    response = client.post("/new/", {"name": "No token", "points_limit": 300, "rounds": 3})
+    assert_page(
+        response,
+        403,
+        "This form has expired",
+        "The page was open too long or the browser refused its cookie. Reload the page "
+        "and send the form again.",
+        language,
+    )
+    assert Match.objects.count() == 0
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_request_django_refuses_is_our_400(language):
+    """A Host header not in ALLOWED_HOSTS: Django raises DisallowedHost."""
+    assert_page(
+        phone(language, HTTP_HOST="evil.example").get("/"),
+        400,
+        "This request could not be read",
+        "The page sent something the tracker cannot read. Go back, reload the page and try again.",
+        language,
+    )
+
+
+def _broken(request):
+    raise RuntimeError("a bug, deliberately")
+
+
+@pytest.fixture
+def urls_with_a_bug(settings):
+    """tracker.urls (its error handlers included) plus one view that raises."""
+    import tracker.urls
+
+    module = types.ModuleType("tests_urls_with_a_bug")
+    module.__dict__.update({k: v for k, v in vars(tracker.urls).items() if k.startswith("handler")})
+    module.urlpatterns = [path("broken/", _broken), *tracker.urls.urlpatterns]
+    sys.modules[module.__name__] = module
+    settings.ROOT_URLCONF = module.__name__
+    clear_url_caches()
+    yield
+    del sys.modules[module.__name__]
+    clear_url_caches()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_server_error_is_our_500(language, urls_with_a_bug):
+    response = phone(language, raise_request_exception=False).get("/broken/")
+    assert_page(
+        response,
+        500,
+        "Something went wrong",
+        "The tracker could not answer this request. Wait a moment and try again.",
+        language,
+    )
+    assert "deliberately" not in response.content.decode()
+
+
+def test_the_500_page_survives_a_broken_template():
+    """If even the page fails (the database behind the session is gone), the
+    same words go out as plain HTML."""
+    from unittest import mock
+
+    from django.test import RequestFactory
+    from django.utils import translation
+
+    from tracker import errors
+
+    with translation.override("es"), mock.patch.object(errors, "render", side_effect=OSError):
+        response = errors.server_error(RequestFactory().get("/"))
+    assert response.status_code == 500
+    assert spanish("Something went wrong") in response.content.decode()
+
+
+# ------------------------------------------------ a body over the upload cap
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_create_match_form_over_the_upload_cap_shows_the_form_again(language, settings):
+    """Issue 22: `make test` found it by chance (test_fuzz_inputs): a name
+    larger than DATA_UPLOAD_MAX_MEMORY_SIZE got Django's bare English "Bad
+    Request (400)", no form and no message."""
+    client = phone(language)
+    home = client.get("/")
+    assert home.status_code == 200
+    name = "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1)
+    response = client.post("/new/", {"name": name, "points_limit": "300", "rounds": "3"})
+    assert response.status_code == 400
+    soup = BeautifulSoup(response.content.decode(), "html.parser")
+    assert soup.html["lang"] == language
+    refusal = soup.select_one("form .errorlist.nonfield").get_text(" ", strip=True)
+    expected = in_language(
+        "What this page sent is larger than the tracker reads (%(size)s KB at most), so "
+        "nothing of it was saved. Fill the form in again with shorter text.",
+        language,
+    ) % {"size": settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024}
+    assert refusal == expected
+    # The form is there again, as the home page renders it.
+    form = soup.select_one("form[action='/new/']")
+    assert {e["name"] for e in form.select("input[name]")} >= {"name", "points_limit", "rounds"}
+    assert Match.objects.count() == 0
+
+
+def test_any_other_page_over_the_upload_cap_says_so_on_our_card(settings):
+    client = phone("es")
+    response = client.post("/i18n/setlang/", {"language": "x" * 300_000})
+    assert response.status_code == 400
+    language, title, message = card(response)
+    assert (language, title) == ("es", spanish("Too large to read"))
+    assert "256" in message

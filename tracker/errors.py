@@ -1,0 +1,83 @@
+"""Our own refusal and error pages (issue 22): 400, 403, 404, 500 and a CSRF
+failure each render templates/tracker/error.html, the app's message card, in
+the phone's language (LocaleMiddleware has run by the time Django calls
+these), instead of Django's bare English pages. Wired in tracker/urls.py
+(handler400 ... handler500) and settings.CSRF_FAILURE_VIEW.
+
+With DEBUG off no page shows a traceback; the 500 page falls back to plain
+HTML if rendering the template itself fails (the error may be the database,
+which the session and messages behind base.html read)."""
+
+from __future__ import annotations
+
+import logging
+
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.utils.html import escape
+from django.utils.translation import gettext as _
+
+from tracker import uploads
+
+log = logging.getLogger(__name__)
+
+
+def _page(request, status: int, title: str, message: str) -> HttpResponse:
+    return render(
+        request, "tracker/error.html", {"title": title, "message": message}, status=status
+    )
+
+
+def bad_request(request, exception=None):
+    if isinstance(exception, (RequestDataTooBig, TooManyFieldsSent)):
+        return uploads.refused_body(request)
+    return _page(
+        request,
+        400,
+        _("This request could not be read"),
+        _(
+            "The page sent something the tracker cannot read. Go back, reload the page and try again."
+        ),
+    )
+
+
+def permission_denied(request, exception=None):
+    return _page(
+        request,
+        403,
+        _("Not allowed"),
+        _("This page is not open to you. If it is your seat, open your seat's link again."),
+    )
+
+
+def page_not_found(request, exception=None):
+    return _page(
+        request,
+        404,
+        _("Page not found"),
+        _("There is no match with this code, or no such page. Check the link or the code."),
+    )
+
+
+def csrf_failure(request, reason=""):
+    return _page(
+        request,
+        403,
+        _("This form has expired"),
+        _(
+            "The page was open too long or the browser refused its cookie. Reload the page "
+            "and send the form again."
+        ),
+    )
+
+
+def server_error(request):
+    title = _("Something went wrong")
+    message = _("The tracker could not answer this request. Wait a moment and try again.")
+    try:
+        return _page(request, 500, title, message)
+    except Exception:  # the page itself failed: say the same in plain HTML
+        log.exception("the 500 page could not be rendered")
+        body = f"<!doctype html><title>{escape(title)}</title><h1>{escape(title)}</h1><p>{escape(message)}</p>"
+        return HttpResponse(body, status=500)
