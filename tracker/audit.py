@@ -613,7 +613,7 @@ class ReceiptCheck:
 
 
 def receipt_refusal(code: str) -> str:
-    """"" if `code` can be checked, else why not, in the reader's language."""
+    """Why `code` cannot be checked, in the reader's language ("" if it can)."""
     digits = receipt_digits(code)
     if not digits or not set(digits) <= HEX or len(digits) > HASH_DIGITS:
         return gettext(
