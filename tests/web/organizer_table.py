@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import re
 
+from django.db import connection
+
 from tests.web.table import error_of, seated
-from tracker.models import Match
+from tracker.models import GENESIS_HASH, Match, MatchEvent, chain_hash
 from tracker.reading import load_state
 from tracker.rules.command_tokens import s2_deciding
 from tracker.rules.state import PLAYING
@@ -93,3 +95,33 @@ def audit_page(carol, match, **params) -> str:
 
 def text_of(html: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def rewrite_log(match, seq_from: int, edit=None, drop_from: int | None = None):
+    """What one person with the database can do: edit or delete rows, then
+    recompute every hash after them and fix up the match row."""
+    rows = list(MatchEvent.objects.filter(match=match).order_by("seq"))
+    prev = GENESIS_HASH
+    with connection.cursor() as cursor:
+        for row in rows:
+            if drop_from is not None and row.seq >= drop_from:
+                cursor.execute("DELETE FROM tracker_matchevent WHERE id = %s", [row.id])
+                continue
+            data = edit(row) if edit and row.seq == seq_from else row.data
+            new_hash = chain_hash(
+                prev,
+                seq=row.seq,
+                kind=row.kind,
+                data=data,
+                private_to=row.private_to,
+                actor=row.actor,
+                action_id=row.action_id,
+                created_at=row.created_at,
+            )
+            cursor.execute(
+                "UPDATE tracker_matchevent SET data = %s, hash = %s WHERE id = %s",
+                [data, new_hash, row.id],
+            )
+            prev = new_hash
+    last = drop_from - 1 if drop_from else rows[-1].seq
+    Match.objects.filter(pk=match.pk).update(seq=last, last_hash=prev)

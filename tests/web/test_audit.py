@@ -207,3 +207,59 @@ def test_a_mangled_row_is_reported_not_crashed_on(alice, bob, carol, sql):
     assert carol.get(f"/organizer/matches/{a.match.code}/", {"at": 10}).status_code == 200
     export = carol.get(f"/organizer/matches/{a.match.code}/export.json")
     assert export.status_code == 200 and b'"first_broken_seq": 4' in export.content
+
+
+# ------------------------------------- receipts carry 128 bits (issue 22)
+
+
+def check_on_the_audit_page(carol, match, seq, code, language="en") -> str:
+    """The organizer types a receipt into the audit page's own form (its
+    fields as rendered) and reads the verdict."""
+    from bs4 import BeautifulSoup
+
+    page = audit_page(carol, match)
+    form = BeautifulSoup(page, "html.parser").select_one("form.receipt-check")
+    names = [e["name"] for e in form.select("input[name]")]
+    assert names == ["receipt_seq", "receipt_code"]
+    carol.cookies["django_language"] = language
+    html = audit_page(carol, match, receipt_seq=seq, receipt_code=code)
+    found = BeautifulSoup(html, "html.parser").select_one("#receipt-result")
+    return " ".join(found.get_text(" ").split())
+
+
+def test_the_audit_refuses_a_receipt_shorter_than_32_digits(alice, bob, carol):
+    """Issue 22: a 12-digit (48-bit) prefix was accepted; whoever holds the
+    database could grind a free field of a rewritten match to match it."""
+    a, _b = finished(alice, bob)
+    match = fresh(a.match)
+    head = match.last_hash
+    twelve = f"{head[:4]}-{head[4:8]}-{head[8:12]}".upper()  # what the phones showed
+    for short in (twelve, head[:12], head[:31]):
+        verdict = check_on_the_audit_page(carol, match, match.seq, short)
+        digits = len(short.replace("-", ""))
+        assert verdict == (
+            f"This code has {digits} digits: a receipt is checked on at least 32 (the code the "
+            "phone shows, or its whole hash). Fewer could be matched by whoever rewrote the log."
+        )
+    assert "digits" in check_on_the_audit_page(carol, match, match.seq, "zz" * 16)
+    spanish = check_on_the_audit_page(carol, match, match.seq, head[:12], language="es")
+    assert spanish.startswith(
+        "Este código tiene 12 dígitos: un recibo se comprueba con al menos 32"
+    )
+
+
+def test_the_audit_accepts_a_receipt_of_32_digits_or_the_whole_hash(alice, bob, carol):
+    a, _b = finished(alice, bob)
+    match = fresh(a.match)
+    head = match.last_hash
+    for code in (audit.receipt_code(head), head[:32], head, head.upper(), head[:40]):
+        verdict = check_on_the_audit_page(carol, match, match.seq, code)
+        assert verdict == f"The receipt matches event #{match.seq} of this log.", code
+    wrong = ("0" if head[0] != "0" else "1") + head[1:32]
+    assert "does NOT match" in check_on_the_audit_page(carol, match, match.seq, wrong)
+
+
+def test_the_phones_code_is_128_bits_in_groups_of_four():
+    head = "0123456789abcdef" * 4
+    assert audit.receipt_code(head) == "0123-4567-89AB-CDEF-0123-4567-89AB-CDEF"
+    assert audit.receipt_refusal(audit.receipt_code(head)) == ""

@@ -14,10 +14,9 @@ from asgiref.sync import sync_to_async
 from bs4 import BeautifulSoup
 from channels.testing import WebsocketCommunicator
 from django.core.management import CommandError, call_command
-from django.db import connection
 from django.test import Client
 
-from tests.web.organizer_table import audit_page, finished, fresh, playing, text_of
+from tests.web.organizer_table import audit_page, finished, fresh, playing, rewrite_log, text_of
 from tests.web.test_exports import organizer_export, run_snippet
 from tracker import audit, rules
 from tracker.asgi import application
@@ -561,36 +560,6 @@ def _receipt(phone):
     return int(found.group(2)), found.group(3)
 
 
-def _rewrite(match, seq_from: int, edit=None, drop_from: int | None = None):
-    """What one person with the database can do: edit or delete rows, then
-    recompute every hash after them and fix up the match row."""
-    rows = list(MatchEvent.objects.filter(match=match).order_by("seq"))
-    prev = GENESIS_HASH
-    with connection.cursor() as cursor:
-        for row in rows:
-            if drop_from is not None and row.seq >= drop_from:
-                cursor.execute("DELETE FROM tracker_matchevent WHERE id = %s", [row.id])
-                continue
-            data = edit(row) if edit and row.seq == seq_from else row.data
-            new_hash = chain_hash(
-                prev,
-                seq=row.seq,
-                kind=row.kind,
-                data=data,
-                private_to=row.private_to,
-                actor=row.actor,
-                action_id=row.action_id,
-                created_at=row.created_at,
-            )
-            cursor.execute(
-                "UPDATE tracker_matchevent SET data = %s, hash = %s WHERE id = %s",
-                [data, new_hash, row.id],
-            )
-            prev = new_hash
-    last = drop_from - 1 if drop_from else rows[-1].seq
-    Match.objects.filter(pk=match.pk).update(seq=last, last_hash=prev)
-
-
 @pytest.mark.django_db
 def test_both_phones_keep_the_same_receipt_at_the_end_and_it_matches_the_log(alice, bob, carol):
     a, b = playing(alice, bob)
@@ -620,13 +589,13 @@ def test_tamper_a_rewritten_or_cut_short_log_verifies_but_fails_the_receipts(
     assert _receipt(b) == (seq, head)
     match = fresh(a.match)
     if how == "rewrite":
-        _rewrite(
+        rewrite_log(
             match,
             next(r.seq for r in match.events.all() if r.kind == "ResultConfirmed"),
             edit=lambda row: row.data.replace('"A":7', '"A":2'),
         )
     else:
-        _rewrite(match, 0, drop_from=seq - 3)
+        rewrite_log(match, 0, drop_from=seq - 3)
     match = fresh(a.match)
     rows = list(match.events.order_by("seq"))
     # The chain alone cannot tell: one database, rewritten whole.

@@ -178,3 +178,34 @@ def test_event_option_checks_only_that_events_matches(alice, bob, mallory):
 def test_an_unknown_event_is_a_clear_error(alice, bob):
     _out, error = verify("--event", "Nope")
     assert error == "No event 'Nope' (give its id or its exact name)."
+
+
+def test_a_receipt_shorter_than_32_digits_is_refused(alice, bob):
+    """Issue 22: 12 digits (48 bits) were accepted; a rewritten match can be
+    ground to match so short a prefix."""
+    a, _b = finished(alice, bob)
+    match = fresh(a.match)
+    head = match.last_hash
+    for short in (head[:12], f"{head[:4]}-{head[4:8]}-{head[8:12]}".upper(), head[:31]):
+        out, error = verify("--receipt", f"{match.code}:{match.seq}:{short}")
+        assert error is not None, short
+        digits = len(short.replace("-", ""))
+        assert f"This code has {digits} digits: a receipt is checked on at least 32" in error
+        assert "ok" not in out
+    out, error = verify("--receipt", f"{match.code}:{match.seq}:not-a-hash-at-all-not-a-hash-xx")
+    assert error is not None and "This is not a receipt code" in error
+
+
+def test_a_receipt_of_32_digits_or_the_whole_hash_is_checked(alice, bob):
+    from tracker import audit
+
+    a, _b = finished(alice, bob)
+    match = fresh(a.match)
+    head = match.last_hash
+    for code in (audit.receipt_code(head), head[:32], head):
+        out, error = verify("--receipt", f"{match.code}:{match.seq}:{code}")
+        assert error is None, error
+        assert f"receipt of match {match.code} at seq {match.seq}: ok" in out
+    wrong = ("0" if head[0] != "0" else "1") + head[1:32]
+    out, error = verify("--receipt", f"{match.code}:{match.seq}:{wrong}")
+    assert error is not None and f"BROKEN receipt of match {match.code}" in out
