@@ -51,6 +51,11 @@ def permission_denied(request, exception=None):
     )
 
 
+def forbidden(request, message: str) -> HttpResponse:
+    """A 403 a view decides, with its own reason, on the same card."""
+    return _page(request, 403, _("Not allowed"), message)
+
+
 def page_not_found(request, exception=None):
     return _page(
         request,

@@ -9,12 +9,12 @@ import hashlib
 
 from django import forms
 from django.db import transaction
-from django.http import HttpResponseForbidden
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tracker import army_text, handed_lists, rules, seats
+from tracker.errors import forbidden
 from tracker.list_suggestions import suggestions
 from tracker.models import Match, Seat
 from tracker.rules.state import LIEUTENANT_CANDIDATE, TRAITS
@@ -74,7 +74,7 @@ def draft_import(request, code: str):
     match = _match(code)
     letter = _player(request, match)
     if letter is None:
-        return HttpResponseForbidden(_("Only the two players can act in this match."))
+        return forbidden(request, _("Only the two players can act in this match."))
     text = str(request.POST.get("text", "")).replace("\x00", "")[: army_text.MAX_TEXT + 1]
     parsed = army_text.parse(text)
     if not parsed.ok:
@@ -120,7 +120,7 @@ def draft_edit(request, code: str):
     match = _match(code)
     letter = _player(request, match)
     if letter is None:
-        return HttpResponseForbidden(_("Only the two players can act in this match."))
+        return forbidden(request, _("Only the two players can act in this match."))
     form = DraftRowForm(request.POST)
     if not form.is_valid():
         return _respond(
@@ -153,7 +153,7 @@ def draft_hand(request, code: str):
     match = _match(code)
     letter = _player(request, match)
     if letter is None:
-        return HttpResponseForbidden(_("Only the two players can act in this match."))
+        return forbidden(request, _("Only the two players can act in this match."))
     seat = Seat.objects.select_related("match").get(match=match, letter=letter)
     try:
         handed_lists.hand_in(seat)

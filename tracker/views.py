@@ -11,7 +11,7 @@ import segno
 from django.contrib import messages
 from django.contrib.staticfiles import finders
 from django.db import transaction
-from django.http import Http404, HttpResponse, HttpResponseForbidden
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tracker import actions, rules, seats
+from tracker.errors import forbidden
 from tracker.forms import ClaimSeatForm, CreateMatchForm, MoveSeatForm, TrooperForm, build_command
 from tracker.models import Match, Seat
 from tracker.reading import load_state, seen_by
@@ -259,7 +260,7 @@ def act(request, code: str, command: str):
     match = _match(code)
     seat = seats.held_seat(request.session, match)
     if seat is None:
-        return HttpResponseForbidden(_("Only the two players can act in this match."))
+        return forbidden(request, _("Only the two players can act in this match."))
     letter = seat.letter
     action_id = request.POST.get("action_id", "")
     if not ACTION_ID.match(action_id):
@@ -285,7 +286,7 @@ def draft_add(request, code: str):
     match = _match(code)
     letter = seats.seat_of(request.session, match)
     if letter is None:
-        return HttpResponseForbidden(_("Only the two players can act in this match."))
+        return forbidden(request, _("Only the two players can act in this match."))
     form = TrooperForm(request.POST)
     if not form.is_valid():
         errors = "; ".join(
@@ -324,7 +325,7 @@ def draft_remove(request, code: str):
     match = _match(code)
     letter = seats.seat_of(request.session, match)
     if letter is None:
-        return HttpResponseForbidden(_("Only the two players can act in this match."))
+        return forbidden(request, _("Only the two players can act in this match."))
     trooper_id = request.POST.get("trooper_id", "")
     with transaction.atomic():
         seat = Seat.objects.select_for_update().get(match=match, letter=letter)

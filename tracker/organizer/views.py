@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Prefetch, Q
-from django.http import HttpResponse, HttpResponseForbidden
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -19,6 +19,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tracker import actions, audit, exports, handed_lists, rules, seats
+from tracker.errors import forbidden
 from tracker.folding import Folded, fold
 from tracker.models import Match, MatchEvent, Seat, TournamentEvent
 from tracker.organizer.access import organizer_required
@@ -467,7 +468,7 @@ def player_export(request, code: str):
     match = get_object_or_404(Match.objects.select_related("event"), code=code)
     letter = seats.seat_of(request.session, match)
     if letter is None:
-        return HttpResponseForbidden(_("Only the two players can export this match."))
+        return forbidden(request, _("Only the two players can export this match."))
     return _download(
         exports.dumps(exports.player_export(match, letter)),
         "application/json",
