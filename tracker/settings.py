@@ -300,4 +300,10 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
+    # A body over the cap is logged in one line, without a traceback.
+    "filters": {"without_traceback": {"()": "tracker.uploads.WithoutTraceback"}},
+    "loggers": {
+        f"django.security.{name}": {"filters": ["without_traceback"]}
+        for name in ("RequestDataTooBig", "TooManyFieldsSent")
+    },
 }

@@ -181,16 +181,23 @@ def test_the_500_page_survives_a_broken_template():
 # ------------------------------------------------ a body over the upload cap
 
 
+@pytest.mark.parametrize("strict", [False, True], ids=["plain", "csrf-enforced"])
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_a_create_match_form_over_the_upload_cap_shows_the_form_again(language, settings):
+def test_a_create_match_form_over_the_upload_cap_shows_the_form_again(language, strict, settings):
     """Issue 22: `make test` found it by chance (test_fuzz_inputs): a name
     larger than DATA_UPLOAD_MAX_MEMORY_SIZE got Django's bare English "Bad
-    Request (400)", no form and no message."""
-    client = phone(language)
+    Request (400)", no form and no message. With CSRF enforced, as for a
+    browser, the CSRF check is what first reads the body: the same page."""
+    client = phone(language, enforce_csrf_checks=strict)
     home = client.get("/")
     assert home.status_code == 200
+    form = BeautifulSoup(home.content.decode(), "html.parser").select_one("form[action='/new/']")
+    token = form.select_one("[name=csrfmiddlewaretoken]")["value"]
     name = "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1)
-    response = client.post("/new/", {"name": name, "points_limit": "300", "rounds": "3"})
+    response = client.post(
+        "/new/",
+        {"csrfmiddlewaretoken": token, "name": name, "points_limit": "300", "rounds": "3"},
+    )
     assert response.status_code == 400
     soup = BeautifulSoup(response.content.decode(), "html.parser")
     assert soup.html["lang"] == language
@@ -214,3 +221,34 @@ def test_any_other_page_over_the_upload_cap_says_so_on_our_card(settings):
     language, title, message = card(response)
     assert (language, title) == ("es", spanish("Too large to read"))
     assert "256" in message
+
+
+def test_the_real_server_answers_a_spanish_404_and_an_over_cap_form(tmp_path):
+    """The same through `manage.py serve` (what `make run` starts, DEBUG off),
+    with a browser's CSRF cookie and token."""
+    import re
+
+    from tests.scale.servers import Browser, LiveServer, manage, server_env
+
+    env = server_env(tmp_path)
+    manage(env, "migrate", "--noinput", "-v0")
+    server = LiveServer(env=env, log=tmp_path / "server.log", make_run=True).start()
+    try:
+        client = Browser(server.url)
+        missing = client.request("GET", "/m/NOPE42/", headers={"Accept-Language": "es"})
+        assert missing.status == 404
+        assert spanish("Page not found") in missing.body and 'lang="es"' in missing.body
+        home = client.get("/", headers={"Accept-Language": "es"})
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', home.body).group(1)
+        big = client.request(
+            "POST",
+            "/new/",
+            data={"csrfmiddlewaretoken": token, "name": "x" * 300_000, "points_limit": "300"},
+            headers={"Accept-Language": "es", "Origin": server.url, "Referer": server.url + "/"},
+        )
+        assert big.status in (400, 413), big.status
+        if big.status == 400:  # a server that refuses by Content-Length answers 413 first
+            assert 'class="errorlist nonfield"' in big.body and 'lang="es"' in big.body
+        assert "Traceback" not in server.log_text()
+    finally:
+        server.stop()
