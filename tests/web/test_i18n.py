@@ -87,3 +87,18 @@ def test_the_match_page_speaks_spanish():
 def _spanish(msgid: str) -> str:
     with open(LOCALE / "django.mo", "rb") as handle:
         return gettext.GNUTranslations(handle).gettext(msgid)
+
+
+def test_a_param_the_rules_mark_is_translated_and_a_typed_one_is_not():
+    """Issue 22: "%(what)s is too long", what=_("The Fireteam's name") showed
+    the label in English. A param marked with the rules' `_` is translated
+    where the message is shown; a name the player typed is shown as typed."""
+    from django.utils import translation
+
+    from tracker.rules.i18n import _
+    from tracker.templatetags.tracker_tags import marker_names
+
+    with translation.override("es"):
+        params = marker_names({"what": _("The reason"), "name": "The reason"})
+    assert params == {"what": _spanish("The reason"), "name": "The reason"}
+    assert params["what"] != "The reason"
