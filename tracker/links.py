@@ -56,9 +56,19 @@ def phone_base(request) -> str:
     """Scheme, host and port that phones use, without a trailing slash."""
     if settings.PUBLIC_URL:
         return settings.PUBLIC_URL
+    host = request.get_host()
     if opened_here(request) and settings.PHONE_ADDRESSES:
-        return f"{request.scheme}://{settings.PHONE_ADDRESSES[0]}:{request.get_port()}"
-    return f"{request.scheme}://{request.get_host()}"
+        # The port the organizer's browser used (the Host header's), which is
+        # the one `make run` prints; none means the scheme's default.
+        port = _port(host)
+        return f"{request.scheme}://{settings.PHONE_ADDRESSES[0]}{':' + port if port else ''}"
+    return f"{request.scheme}://{host}"
+
+
+def _port(host: str) -> str:
+    """ "localhost:8000" -> "8000", "[::1]:8000" -> "8000", "localhost" -> ""."""
+    tail = host.rsplit("]", 1)[-1]
+    return tail.rsplit(":", 1)[1] if ":" in tail else ""
 
 
 def address_notice(request) -> dict | None:
