@@ -141,11 +141,15 @@ def test_after_the_cookies_are_cleared_the_kept_page_is_not_shown_offline(
     server, phone, proxy, lang
 ):
     _host, alice, _links, match_url = alice_with_a_secret(phone, proxy, lang)
-    # The page is still open (its socket too) when the cookies go, and the
-    # network goes right after: no page load tells the worker anything.
-    alice.context.clear_cookies()
+    # The phone is put away (no page of the site open, so none tells the
+    # worker anything), its cookies are cleared, and it is opened again with
+    # the server gone: only the worker decides what this browser is shown.
+    context = alice.context
+    alice.close()
+    context.clear_cookies()
     proxy.refuse()
-    offline_page_without_the_secret(alice, match_url, lang)
+    again = context.new_page()
+    offline_page_without_the_secret(again, match_url, lang)
 
 
 CREATE_ORGANIZER = """
