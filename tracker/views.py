@@ -38,7 +38,7 @@ from tracker.templatetags.tracker_tags import marker_names
 
 ACTION_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 HOSTED_KEY = "hosted_matches"
-RECENT_KEY = "recent_matches"
+RECENT_COOKIE = "tracker_recent"
 
 
 def rule_message(error: rules.RuleViolation) -> str:
@@ -194,8 +194,6 @@ def match_page(request, code: str):
     seat = seats.held_seat(request.session, match)
     letter = seat.letter if seat is not None else None
     hosts = _hosts(request, match)
-    if seat is not None or hosts:
-        _opened(request, match)
     seq, blocks = viewer_blocks(match, letter, seat)
     response = render(
         request,
@@ -208,17 +206,32 @@ def match_page(request, code: str):
             "hosts": hosts,
         },
     )
+    if seat is not None or hosts:
+        _opened(request, response, match)
     # The one kind of page the service worker may keep for offline use, and
     # only while this browser's session is the one it was rendered for.
     return offline_copy.may_keep(response, letter)
 
 
-def _opened(request, match: Match) -> None:
+def _recent(request) -> list[str]:
+    return [c for c in request.COOKIES.get(RECENT_COOKIE, "").split(".") if c][:20]
+
+
+def _opened(request, response, match: Match) -> None:
     """Remember the match this browser opened last (the start page lists it
-    first). The session is written only when the order changes."""
-    recent = request.session.get(RECENT_KEY, [])
+    first), in a cookie of its own: written from a page load, the session
+    could overwrite a seat claimed at the same moment in another tab."""
+    recent = _recent(request)
     if recent[:1] != [match.code]:
-        request.session[RECENT_KEY] = [match.code, *(c for c in recent if c != match.code)][:50]
+        codes = [match.code, *(c for c in recent if c != match.code)][:20]
+        response.set_cookie(
+            RECENT_COOKIE,
+            ".".join(codes),  # match codes are [A-Za-z0-9_-]
+            max_age=settings.SESSION_COOKIE_AGE,
+            httponly=True,
+            samesite="Lax",
+            secure=settings.SESSION_COOKIE_SECURE,
+        )
 
 
 @require_GET
@@ -234,7 +247,7 @@ def start_page(request):
         .distinct()
         .prefetch_related("seats")
     )
-    recent = {code: i for i, code in enumerate(request.session.get(RECENT_KEY, []))}
+    recent = {code: i for i, code in enumerate(_recent(request))}
     entries = []
     for match in matches:
         seat = seats.held_seat(request.session, match, list(match.seats.all()))

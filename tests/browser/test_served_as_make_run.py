@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import urllib.parse
+from urllib.parse import urlparse
 
 import pytest
 
@@ -92,12 +93,15 @@ def test_every_page_the_worker_the_manifest_and_the_icons_answer(served):
     expected_base = wifi[0] if wifi else served.url
     assert all(link.startswith(expected_base + "/m/") for link in links), (links, wifi)
     assert host_page.soup.select_one(".phone-address") is not None
-    claim_page = visit(alice, urllib.parse.urlsplit(links[0]).path)
+    claim_page = visit(alice, urlparse(links[0]).path)
     played = alice.submit(claim_page, "form:has(input[name=pin])", name="Alice", pin="2468")
     assert played.status == 200 and played.url.endswith(f"/m/{code}/"), played.url
     statics.update(static_urls(played))
     assert played.headers["X-Tracker-Viewer"] == "A"
     assert played.headers["X-Tracker-Copy"] == alice.cookie("tracker_copy") != ""
+    # Seat A's link on another phone: the form that moves it with its PIN.
+    moving = visit(spectator, urlparse(links[0]).path)
+    assert moving.soup.select_one("input[name=pin]") is not None
     watched = visit(spectator, f"/m/{code}/")
     assert "You are watching as a spectator." in watched.text
     assert watched.headers["X-Tracker-Viewer"] == ""
@@ -137,6 +141,9 @@ def test_every_page_the_worker_the_manifest_and_the_icons_answer(served):
     ):
         visit(carol, path, 404 if path.endswith("/host/") else 200)
     visit(alice, f"/m/{code}/export.json")
+
+    visit(spectator, "/admin/login/")
+    assert "Served night" in visit(host, "/start/").text
 
     # Error pages: answered, never a 500.
     visit(spectator, "/m/no-such-match/", 404)
