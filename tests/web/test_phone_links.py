@@ -185,3 +185,31 @@ def test_the_installed_app_opens_on_this_phones_matches():
     new_phone.send(move)
     assert listed(alice) == ["Second match"]
     assert listed(new_phone) == ["First match"]
+
+
+def _printed_by_serve(monkeypatch) -> str:
+    """What `manage.py serve` prints before daphne takes over (not started)."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from tracker.management.commands import serve
+
+    monkeypatch.setattr(serve.CommandLineInterface, "run", lambda self, args: None)
+    out = StringIO()
+    call_command("serve", "--port", "8123", stdout=out)
+    return out.getvalue()
+
+
+def test_serve_prints_the_addresses_the_links_use(settings, monkeypatch):
+    settings.PUBLIC_URL = ""
+    settings.PHONE_ADDRESSES = [LAN]
+    printed = _printed_by_serve(monkeypatch)
+    assert f"open: http://{LAN}:8123/" in printed and "http://localhost:8123/" in printed
+    settings.PUBLIC_URL = "https://tracker.example.org"
+    assert "Phones open: https://tracker.example.org/ (PUBLIC_URL)" in _printed_by_serve(
+        monkeypatch
+    )
+    settings.PUBLIC_URL = ""
+    settings.PHONE_ADDRESSES = []
+    assert "No network address found" in _printed_by_serve(monkeypatch)

@@ -27,6 +27,13 @@ class Command(BaseCommand):
                 _("On a phone on the same Wi-Fi, open: http://%(address)s:%(port)s/")
                 % {"address": address, "port": port}
             )
+        if not settings.PUBLIC_URL and not settings.PHONE_ADDRESSES:
+            self.stdout.write(
+                _(
+                    "No network address found: phones cannot reach this computer yet. "
+                    "Connect it to the Wi-Fi (or set PUBLIC_URL) and start again."
+                )
+            )
         self.stdout.write(_("On this computer: http://localhost:%(port)s/") % {"port": port})
         self.stdout.flush()
         args = ["-b", options["host"], "-p", str(port)]
