@@ -51,10 +51,27 @@ DEBUG = _env_bool("DEBUG", False)
 
 # Explicit hosts, never "*": the websocket Origin check (AllowedHostsOriginValidator)
 # compares against this list, so a wildcard would let any site open a player's socket.
+# The address phones open (issue 17): seat links, QR codes and printed sheets
+# use it (tracker/links.py). E.g. http://192.168.1.20:8000 or
+# https://tracker.example.org; unset, a page opened at localhost prints the
+# LAN address below, any other page the address it was opened at.
+PUBLIC_URL = os.environ.get("PUBLIC_URL", "").strip().rstrip("/")
+if PUBLIC_URL and not PUBLIC_URL.startswith(("http://", "https://")):
+    PUBLIC_URL = "http://" + PUBLIC_URL
+
 if os.environ.get("ALLOWED_HOSTS"):
     ALLOWED_HOSTS = [h.strip() for h in os.environ["ALLOWED_HOSTS"].split(",") if h.strip()]
 else:
     ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", *_lan_addresses()]
+    if PUBLIC_URL:
+        from urllib.parse import urlsplit
+
+        ALLOWED_HOSTS.append(urlsplit(PUBLIC_URL).hostname or "localhost")
+
+# This machine's LAN addresses that this server answers on: what `make run`
+# prints for phones (tracker/management/commands/serve.py) and, without
+# PUBLIC_URL, what a page opened at localhost puts in its links.
+PHONE_ADDRESSES = [h for h in ALLOWED_HOSTS if h[0].isdigit() and not h.startswith("127.")]
 
 INSTALLED_APPS = [
     "daphne",
@@ -73,6 +90,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "tracker.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before the session: it reads the saved session's key (tracker/offline_copy.py).
+    "tracker.offline_copy.OfflineCopyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

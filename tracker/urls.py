@@ -8,6 +8,8 @@ from tracker.organizer.login import limited_login
 urlpatterns = [
     path("", views.home, name="home"),
     path("sw.js", views.service_worker, name="service-worker"),
+    path("start/", views.start_page, name="start"),
+    path("offline/", views.offline_page, name="offline"),
     path("new/", views.create_match, name="match-create"),
     path("m/<str:code>/", views.match_page, name="match"),
     path("m/<str:code>/host/", views.match_host, name="match-host"),

@@ -7,10 +7,11 @@ import hashlib
 import json
 import re
 
-import segno
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.staticfiles import finders
 from django.db import transaction
+from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -19,7 +20,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from tracker import actions, rules, seats
+from tracker import actions, offline_copy, rules, seats
+from tracker import links as links_for_phones
 from tracker.errors import forbidden
 from tracker.forms import ClaimSeatForm, CreateMatchForm, MoveSeatForm, TrooperForm, build_command
 from tracker.models import Match, Seat
@@ -37,6 +39,7 @@ from tracker.templatetags.tracker_tags import marker_names
 
 ACTION_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 HOSTED_KEY = "hosted_matches"
+RECENT_COOKIE = "tracker_recent"
 
 
 def rule_message(error: rules.RuleViolation) -> str:
@@ -86,10 +89,6 @@ def create_match(request):
     return redirect("match-host", code=match.code)
 
 
-def _qr(url: str) -> str:
-    return segno.make(url, error="m").svg_data_uri(scale=5, border=2)
-
-
 @require_GET
 def match_host(request, code: str):
     """The creator's page: two seat links with QR codes, until both are taken;
@@ -97,23 +96,19 @@ def match_host(request, code: str):
     match = _match(code)
     if not _hosts(request, match):
         raise Http404
-    links = []
-    for seat in match.seats.order_by("letter"):
-        url = request.build_absolute_uri(reverse("seat-link", args=[match.code, seat.token]))
-        links.append(
-            {
-                "seat": seat,
-                "url": url,
-                "qr": None if seat.claimed else _qr(url),
-                "wrong_pins": seats.wrong_pins(seat),
-            }
-        )
-    watch = request.build_absolute_uri(reverse("match", args=[match.code]))
-    waiting = any(not link["seat"].claimed for link in links)
+    links = links_for_phones.seat_links(request, match)
+    waiting = any(not link.seat.claimed for link in links)
     return render(
         request,
         "tracker/host.html",
-        {"match": match, "links": links, "watch": watch, "waiting": waiting},
+        {
+            "match": match,
+            "links": links,
+            "watch": links_for_phones.watch_url(request, match),
+            "waiting": waiting,
+            # Opened on the server's own computer: say which address the codes use.
+            "address_notice": links_for_phones.address_notice(request),
+        },
     )
 
 
@@ -199,8 +194,9 @@ def match_page(request, code: str):
     match = _match(code)
     seat = seats.held_seat(request.session, match)
     letter = seat.letter if seat is not None else None
+    hosts = _hosts(request, match)
     seq, blocks = viewer_blocks(match, letter, seat)
-    return render(
+    response = render(
         request,
         "tracker/match.html",
         {
@@ -208,9 +204,66 @@ def match_page(request, code: str):
             # Only what match.html reads of the view: the blocks carry the rest.
             "view": {"seq": seq, "viewer": letter},
             "blocks": blocks,
-            "hosts": _hosts(request, match),
+            "hosts": hosts,
         },
     )
+    if seat is not None or hosts:
+        _opened(request, response, match)
+    # The one kind of page the service worker may keep for offline use, and
+    # only while this browser's session is the one it was rendered for.
+    return offline_copy.may_keep(response, letter)
+
+
+def _recent(request) -> list[str]:
+    return [c for c in request.COOKIES.get(RECENT_COOKIE, "").split(".") if c][:20]
+
+
+def _opened(request, response, match: Match) -> None:
+    """Remember the match this browser opened last (the start page lists it
+    first), in a cookie of its own: written from a page load, the session
+    could overwrite a seat claimed at the same moment in another tab."""
+    recent = _recent(request)
+    if recent[:1] != [match.code]:
+        codes = [match.code, *(c for c in recent if c != match.code)][:20]
+        response.set_cookie(
+            RECENT_COOKIE,
+            ".".join(codes),  # match codes are [A-Za-z0-9_-]
+            max_age=settings.SESSION_COOKIE_AGE,
+            httponly=True,
+            samesite="Lax",
+            secure=settings.SESSION_COOKIE_SECURE,
+        )
+
+
+@require_GET
+def start_page(request):
+    """Where the installed app opens (the manifest's start_url, issue 17):
+    the matches this browser plays or hosts, the last one opened first, so a
+    player who is not the host finds her match again."""
+    holders = request.session.get(seats.SESSION_KEY) or {}
+    seat_ids = [int(pk) for pk in holders if str(pk).isdigit()]
+    hosted = request.session.get(HOSTED_KEY, [])
+    matches = (
+        Match.objects.filter(Q(seats__pk__in=seat_ids) | Q(code__in=hosted))
+        .distinct()
+        .prefetch_related("seats")
+    )
+    recent = {code: i for i, code in enumerate(_recent(request))}
+    entries = []
+    for match in matches:
+        seat = seats.held_seat(request.session, match, list(match.seats.all()))
+        if seat is None and match.code not in hosted:
+            continue  # a seat this browser held once and lost: not its match any more
+        entries.append({"match": match, "seat": seat, "hosts": match.code in hosted})
+    entries.sort(key=lambda e: (recent.get(e["match"].code, len(recent)), -e["match"].pk))
+    return render(request, "tracker/start.html", {"entries": entries[:30]})
+
+
+@require_GET
+def offline_page(request):
+    """What the service worker shows when there is no network and no kept
+    copy this browser may still see (precached at install)."""
+    return render(request, "tracker/offline.html")
 
 
 def _respond(
@@ -366,21 +419,29 @@ PRECACHE = (
 @require_GET
 def service_worker(request):
     """The service worker, at the site's root so that its scope is the site.
-    Its version changes with the static files' contents, so phones update."""
+    Its version changes with the static files' contents, so phones update.
+
+    The URLs come from the static storage as the pages name them: hashed
+    names after collectstatic (`make run`), plain ones otherwise. The prefix
+    is STATIC_URL itself: `static("")` asks the manifest storage for a file
+    named "" and fails (issue 17: /sw.js was a 500 under `make run`)."""
     urls = [static(name) for name in PRECACHE]
-    digest = hashlib.sha256()
+    digest = hashlib.sha256("\n".join(urls).encode())
     for name in PRECACHE:
         found = finders.find(name)
         if found:
             with open(found, "rb") as handle:
                 digest.update(handle.read())
+    # The offline page is precached too: a new wording is a new worker.
+    digest.update((settings.BASE_DIR / "templates/tracker/offline.html").read_bytes())
     body = render_to_string(
         "tracker/pwa/sw.js",
         {
-            # JSON of our own static URLs (no user input): a valid JS literal.
+            # JSON of our own URLs (no user input): valid JS literals.
             "precache_json": json.dumps(urls),
+            "offline_url_json": json.dumps(reverse("offline")),
             "version": digest.hexdigest()[:12],
-            "static_prefix_json": json.dumps(static("")),
+            "static_prefix_json": json.dumps(settings.STATIC_URL),
         },
     )
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")

@@ -384,6 +384,30 @@
     }
   }
 
+  /* Issue 17: tell the service worker what this live page is, so that it
+     drops a kept offline copy this browser may no longer see: the session
+     tag (tracker/offline_copy.py; gone when the cookies are) and, on a
+     match page, whom the page is shown to now (a PIN move on another phone
+     makes this one a spectator at the next push). Kept apart from the
+     connection code on purpose. */
+  function tellWorker() {
+    if (!("serviceWorker" in navigator) || !navigator.serviceWorker.controller) { return; }
+    var found = document.cookie.split("; ").filter(function (pair) {
+      return pair.indexOf("tracker_copy=") === 0;
+    })[0];
+    var live = document.getElementById("live");
+    var header = document.getElementById("blk-header");
+    navigator.serviceWorker.controller.postMessage({
+      type: "tracker-page",
+      tag: found ? found.slice("tracker_copy=".length) : "",
+      match: live ? live.dataset.code : null,
+      viewer: header && header.hasAttribute("data-viewer") ? header.dataset.viewer : null
+    });
+  }
+  document.addEventListener("DOMContentLoaded", tellWorker);
+  document.addEventListener("htmx:oobAfterSwap", tellWorker);
+  document.addEventListener("htmx:afterSettle", tellWorker);
+
   /* A list (select with size) starts on its first entry, like a drop-down. */
   function pickFirst() {
     Array.prototype.forEach.call(document.querySelectorAll("select[size]"), function (list) {

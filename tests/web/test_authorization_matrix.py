@@ -62,6 +62,10 @@ ROWS: dict[str, Row] = {
     "": Row(get=every(200)),
     # The service worker script: public, like the static files it caches.
     "sw.js": Row(get=every(200), post=every(405)),
+    # The installed app's start page lists this browser's own matches only;
+    # the offline page is the same for everyone (issue 17).
+    "start/": Row(get=every(200), post=every(405)),
+    "offline/": Row(get=every(200), post=every(405)),
     "new/": Row(
         get=every(405),
         post=every("302 /m/"),

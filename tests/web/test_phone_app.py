@@ -109,8 +109,9 @@ def test_the_app_is_installable(client):
     assert worker["Content-Type"].startswith("text/javascript")
     body = worker.content.decode()
     assert "/static/tracker/app.js" in body and "/static/vendor/htmx-2.0.11.min.js" in body
-    # Only match pages are ever kept, one at a time; nothing else is stored.
-    assert "cache.delete(key)" in body and r"MATCH_PAGE = /^\/m\/" in body
+    # Only pages the server marks (the match page) are kept, one at a time,
+    # replacing the last (the behaviour: tests/browser/test_offline_copy.py).
+    assert "X-Tracker-Copy" in body and "dropKept().then" in body
 
 
 def test_the_host_page_refreshes_its_seats_until_both_are_taken(client, alice, bob):

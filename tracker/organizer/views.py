@@ -12,14 +12,17 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+<<<<<<< HEAD
 from tracker import actions, audit, exports, handed_lists, rules, seats
 from tracker.errors import forbidden
+=======
+from tracker import actions, audit, exports, handed_lists, links, rules, seats
+>>>>>>> served
 from tracker.folding import Folded, fold
 from tracker.models import Match, MatchEvent, Seat, TournamentEvent
 from tracker.organizer.access import organizer_required
@@ -34,7 +37,6 @@ from tracker.reading import load_state
 from tracker.rules import classified
 from tracker.rules.results import OrganizerViewedSecrets, settle
 from tracker.rules.state import FINISHED
-from tracker.views import _qr
 
 PAGE_SIZE = 50
 SEATS_FOR_LISTS = Prefetch(
@@ -196,22 +198,15 @@ def create_pairings(event: TournamentEvent, data: dict) -> list[Match]:
 
 
 def _sheets(request, matches) -> list[dict]:
-    sheets = []
-    for match in matches:
-        links = []
-        for seat in match.seats.all():
-            url = request.build_absolute_uri(reverse("seat-link", args=[match.code, seat.token]))
-            links.append(
-                {
-                    "seat": seat,
-                    "url": url,
-                    "qr": None if seat.claimed else _qr(url),
-                    "wrong_pins": seats.wrong_pins(seat),
-                }
-            )
-        watch = request.build_absolute_uri(reverse("match", args=[match.code]))
-        sheets.append({"match": match, "links": links, "watch": watch})
-    return sheets
+    # The addresses phones reach, not the one this page was opened at (issue 17).
+    return [
+        {
+            "match": match,
+            "links": links.seat_links(request, match),
+            "watch": links.watch_url(request, match),
+        }
+        for match in matches
+    ]
 
 
 @require_GET
@@ -225,7 +220,13 @@ def event_sheets(request, pk: int):
         matches = matches.filter(event_round=chosen_round)
     matches = matches.order_by("event_round", "table_number", "pk")
     return render(
-        request, "organizer/sheets.html", {"event": event, "sheets": _sheets(request, matches)}
+        request,
+        "organizer/sheets.html",
+        {
+            "event": event,
+            "sheets": _sheets(request, matches),
+            "address_notice": links.address_notice(request),
+        },
     )
 
 
@@ -240,7 +241,11 @@ def match_sheet(request, code: str):
     return render(
         request,
         "organizer/sheets.html",
-        {"event": match.event, "sheets": _sheets(request, [match])},
+        {
+            "event": match.event,
+            "sheets": _sheets(request, [match]),
+            "address_notice": links.address_notice(request),
+        },
     )
 
 

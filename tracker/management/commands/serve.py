@@ -16,12 +16,23 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         port = options["port"]
-        addresses = [h for h in settings.ALLOWED_HOSTS if h[0].isdigit() and h != "127.0.0.1"]
         self.stdout.write(_("Infinity tracker is running."))
-        for address in addresses:
+        if settings.PUBLIC_URL:
+            # What seat links and QR codes carry (tracker/links.py).
+            self.stdout.write(
+                _("Phones open: %(url)s/ (PUBLIC_URL)") % {"url": settings.PUBLIC_URL}
+            )
+        for address in settings.PHONE_ADDRESSES:
             self.stdout.write(
                 _("On a phone on the same Wi-Fi, open: http://%(address)s:%(port)s/")
                 % {"address": address, "port": port}
+            )
+        if not settings.PUBLIC_URL and not settings.PHONE_ADDRESSES:
+            self.stdout.write(
+                _(
+                    "No network address found: phones cannot reach this computer yet. "
+                    "Connect it to the Wi-Fi (or set PUBLIC_URL) and start again."
+                )
             )
         self.stdout.write(_("On this computer: http://localhost:%(port)s/") % {"port": port})
         self.stdout.flush()

@@ -1,0 +1,262 @@
+"""The app as `make run` serves it (issue 17): static files collected into
+their own STATIC_ROOT (so the manifest storage with hashed names is on),
+DEBUG off, the default ALLOWED_HOSTS (this machine's LAN addresses), and the
+`serve` management command in a subprocess. Nothing of the test client: a
+page that only works with the source folders' static files fails here.
+
+Also a small HTTP client with its own cookies (a phone without a browser),
+and a TCP proxy that can refuse every connection (a real network fault).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.cookiejar
+import os
+import re
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bs4 import BeautifulSoup
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class Served:
+    url: str
+    port: int
+    env: dict
+    printed: str
+    log: Path
+    process: subprocess.Popen
+
+    def manage(self, *args: str) -> str:
+        return subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+
+    def errors_logged(self) -> list[str]:
+        text = self.log.read_text(errors="replace")
+        return [line for line in text.splitlines() if "Traceback" in line or " 500 " in line]
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+
+def start_as_make_run(tmp: Path, extra_env: dict | None = None) -> Served:
+    """migrate, collectstatic and serve, as the Makefile's `run` does."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tracker.settings",
+        "SQLITE_PATH": str(tmp / "db.sqlite3"),
+        "TRACKER_VAR_DIR": str(tmp / "var"),
+        "STATIC_ROOT": str(tmp / "staticfiles"),
+        "DEBUG": "0",
+        "PYTHONUNBUFFERED": "1",
+        **(extra_env or {}),
+    }
+    for name in ("DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS", "PUBLIC_URL", "STATIC_MANIFEST"):
+        if name not in (extra_env or {}):
+            env.pop(name, None)
+    for step in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+        subprocess.run([sys.executable, "manage.py", *step], cwd=ROOT, env=env, check=True)
+    log = tmp / "serve.log"
+    out = tmp / "serve.out"
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=open(out, "w"),  # noqa: SIM115 (lives as long as the server)
+        stderr=open(log, "w"),  # noqa: SIM115
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 40
+    while True:
+        try:
+            urllib.request.urlopen(url + "/offline/", timeout=2)  # noqa: S310 (loopback)
+            break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                raise RuntimeError("serve did not start: " + log.read_text()[-3000:]) from None
+            time.sleep(0.25)
+    return Served(url, port, env, out.read_text(), log, process)
+
+
+@dataclass
+class Answer:
+    status: int
+    url: str
+    headers: dict
+    body: bytes
+
+    @property
+    def text(self) -> str:
+        return self.body.decode("utf-8", errors="replace")
+
+    @property
+    def soup(self) -> BeautifulSoup:
+        return BeautifulSoup(self.text, "html.parser")
+
+
+@dataclass
+class Visitor:
+    """A phone without a browser: its own cookies, redirects followed."""
+
+    base: str
+    language: str = "en"
+    jar: http.cookiejar.CookieJar = field(default_factory=http.cookiejar.CookieJar)
+
+    def __post_init__(self):
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+
+    def cookie(self, name: str) -> str | None:
+        return next((c.value for c in self.jar if c.name == name), None)
+
+    def _open(self, request) -> Answer:
+        request.add_header("Accept-Language", self.language)
+        try:
+            with self.opener.open(request, timeout=20) as answer:
+                return Answer(answer.status, answer.url, dict(answer.headers), answer.read())
+        except urllib.error.HTTPError as error:
+            return Answer(error.code, error.url, dict(error.headers), error.read())
+
+    def get(self, path: str) -> Answer:
+        url = urllib.parse.urljoin(self.base, path)
+        return self._open(urllib.request.Request(url))  # noqa: S310 (loopback http only)
+
+    def post(self, path: str, data: dict) -> Answer:
+        body = urllib.parse.urlencode(data, doseq=True).encode()
+        url = urllib.parse.urljoin(self.base, path)
+        request = urllib.request.Request(url, data=body)  # noqa: S310 (loopback http only)
+        return self._open(request)
+
+    def submit(self, page: Answer, selector: str, **fields) -> Answer:
+        """Post the form `selector` of `page` as rendered, with `fields` typed in."""
+        form = page.soup.select_one(selector)
+        assert form is not None, f"no {selector} on {page.url}"
+        data: dict[str, object] = {}
+        for node in form.select("input[name], select[name], textarea[name]"):
+            name = node["name"]
+            if node.name == "select":
+                chosen = node.select_one("option[selected]") or node.select_one("option")
+                data[name] = chosen.get("value", chosen.text) if chosen else ""
+            elif node.get("type") in ("checkbox", "radio"):
+                if node.has_attr("checked"):
+                    data[name] = node.get("value", "on")
+            elif node.get("type") != "submit":
+                data[name] = node.get("value", node.text if node.name == "textarea" else "")
+        unknown = set(fields) - set(data)
+        assert not unknown, f"the form does not render {unknown}"
+        data.update(fields)
+        action = urllib.parse.urljoin(page.url, form.get("action") or page.url)
+        return self.post(action, data)
+
+
+class RefusingProxy:
+    """A TCP proxy between a browser and the server that can be switched to
+    refuse: its port stops listening (connection refused) and every open
+    connection is reset, as when the venue's server laptop or Wi-Fi is gone.
+    A real fault, not the browser's offline switch."""
+
+    def __init__(self, target_port: int):
+        self.target = ("127.0.0.1", target_port)
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._open: set[socket.socket] = set()
+        self._lock = threading.Lock()
+        self._listener: socket.socket | None = None
+        self.restore()
+
+    def restore(self) -> None:
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", self.port))
+        listener.listen(64)
+        listener.settimeout(0.2)
+        self._listener = listener
+        threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
+
+    def refuse(self) -> None:
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            listener.close()
+        with self._lock:
+            doomed, self._open = list(self._open), set()
+        for sock in doomed:
+            try:
+                # Linger 0: close sends a reset, not a clean end.
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                sock.close()
+            except OSError:
+                pass
+
+    close = refuse
+
+    def _accept(self, listener: socket.socket) -> None:
+        while self._listener is listener:
+            try:
+                client, _address = listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            try:
+                upstream = socket.create_connection(self.target, timeout=5)
+            except OSError:
+                client.close()
+                continue
+            client.settimeout(None)
+            upstream.settimeout(None)
+            with self._lock:
+                self._open.update((client, upstream))
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while True:
+                chunk = source.recv(65536)
+                if not chunk:
+                    break
+                sink.sendall(chunk)
+        except OSError:
+            pass
+        finally:
+            for sock in (source, sink):
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+                sock.close()
+            with self._lock:
+                self._open.discard(source)
+                self._open.discard(sink)
+
+
+HASHED_STATIC = re.compile(r"/static/tracker/app\.[0-9a-f]{12}\.js")
