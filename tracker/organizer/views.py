@@ -17,12 +17,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-<<<<<<< HEAD
-from tracker import actions, audit, exports, handed_lists, rules, seats
-from tracker.errors import forbidden
-=======
 from tracker import actions, audit, exports, handed_lists, links, rules, seats
->>>>>>> served
+from tracker.errors import forbidden
 from tracker.folding import Folded, fold
 from tracker.models import Match, MatchEvent, Seat, TournamentEvent
 from tracker.organizer.access import organizer_required
