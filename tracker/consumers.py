@@ -31,6 +31,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils import translation
 
 from tracker import seats
+from tracker.heartbeat import Heartbeat
 from tracker.models import Match, Seat
 from tracker.rendering import blocks_for, changed_frame, digest_of_block, parse_shown
 
@@ -107,6 +108,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
     shown: dict[str, str]
     last_seq = 0
     counted: list[str]
+    # Answers the phone's pings, closes the socket once it falls silent (issue 17).
+    heartbeat: Heartbeat | None = None
 
     async def connect(self):
         self.counted = []
@@ -132,6 +135,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         self.group = f"match-{self.match_id}"
         await self.channel_layer.group_add(self.group, self.channel_name)
+        self.heartbeat = Heartbeat(
+            send=lambda text: self.send(text_data=text), close=lambda code: self.close(code=code)
+        )
         await self.accept()
         await self._push(full=True, shown=shown_digests(self.scope))
 
@@ -144,6 +150,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return True
 
     async def disconnect(self, close_code):
+        if self.heartbeat is not None:
+            await self.heartbeat.stop()
         pending = getattr(self, "pending", None)
         if pending is not None:
             pending.cancel()
@@ -155,7 +163,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
-        """The only message a phone sends: "resync", after waking or reconnecting."""
+        """What a phone sends: "ping" (tracker/heartbeat.py) and "resync",
+        after waking or reconnecting."""
+        if self.heartbeat is not None:
+            self.heartbeat.heard()
         if not text_data or len(text_data) > MAX_MESSAGE:
             return
         try:
@@ -166,6 +177,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             # Deeply nested JSON: no phone of ours sends that. Close cleanly
             # (policy violation) instead of a 1011 and a traceback.
             await self.close(code=1008)
+            return
+        if self.heartbeat is not None and await self.heartbeat.answer(message):
             return
         if isinstance(message, dict) and message.get("resync"):
             await self._resync()

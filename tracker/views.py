@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import time
 
 import segno
 from django.contrib import messages
@@ -36,6 +37,29 @@ from tracker.templatetags.tracker_tags import marker_names
 
 ACTION_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 HOSTED_KEY = "hosted_matches"
+# A tap's deadline in the server's clock, milliseconds since the epoch.
+DEADLINE = re.compile(r"^[0-9]{1,15}$")
+
+
+def tap_deadline(request) -> float | None:
+    """When this tap's phone gives up on it (issue 17): X-Tracker-Deadline,
+    stamped by app.js from the server clock it reads in the socket's pongs.
+    None when there is none, or none readable (a page from before it, a
+    phone whose socket never opened): such a tap is applied whenever it
+    arrives, as before; the action id still keeps a retry from doubling it."""
+    found = DEADLINE.match(request.headers.get("X-Tracker-Deadline", ""))
+    return int(found.group(0)) / 1000 if found else None
+
+
+def _too_late(request) -> bool:
+    deadline = tap_deadline(request)
+    return deadline is not None and time.time() > deadline
+
+
+def too_late_message() -> str:
+    return _(
+        "Not saved: this tap reached the tracker after your phone gave up on it. Send it again."
+    )
 
 
 def rule_message(error: rules.RuleViolation) -> str:
@@ -269,9 +293,11 @@ def act(request, code: str, command: str):
     before = peek_blocks(match, letter, seat) if names_blocks else {}
     try:
         built = build_command(command, request.POST, match, seat)
-        actions.perform(match, letter, built, action_id)
+        actions.perform(match, letter, built, action_id, tap_deadline(request))
     except rules.RuleViolation as error:
         return _respond(request, match, letter, rule_message(error), seat=seat, before=before)
+    except actions.TooLate:
+        return _respond(request, match, letter, too_late_message(), seat=seat, before=before)
     except actions.Busy:
         busy = _("The tracker is busy; tap again.")
         return _respond(request, match, letter, busy, seat=seat, before=before)
@@ -286,6 +312,8 @@ def draft_add(request, code: str):
     letter = seats.seat_of(request.session, match)
     if letter is None:
         return HttpResponseForbidden(_("Only the two players can act in this match."))
+    if _too_late(request):
+        return _respond(request, match, letter, too_late_message())
     form = TrooperForm(request.POST)
     if not form.is_valid():
         errors = "; ".join(
@@ -325,6 +353,8 @@ def draft_remove(request, code: str):
     letter = seats.seat_of(request.session, match)
     if letter is None:
         return HttpResponseForbidden(_("Only the two players can act in this match."))
+    if _too_late(request):
+        return _respond(request, match, letter, too_late_message())
     trooper_id = request.POST.get("trooper_id", "")
     with transaction.atomic():
         seat = Seat.objects.select_for_update().get(match=match, letter=letter)
