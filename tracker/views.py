@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 import time
 
@@ -34,6 +35,8 @@ from tracker.rendering import (
 from tracker.rules.setup import MAX_TROOPERS, ClaimSeat, MoveSeat, clean_trooper_row
 from tracker.rules.state import SETUP
 from tracker.templatetags.tracker_tags import marker_names
+
+log = logging.getLogger(__name__)
 
 ACTION_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 HOSTED_KEY = "hosted_matches"
@@ -297,6 +300,8 @@ def act(request, code: str, command: str):
     except rules.RuleViolation as error:
         return _respond(request, match, letter, rule_message(error), seat=seat, before=before)
     except actions.TooLate:
+        # Nobody waits for this answer: the phone gave up and said "not saved".
+        log.warning("tap %s refused unapplied in match %s: past its deadline", action_id, code)
         return _respond(request, match, letter, too_late_message(), seat=seat, before=before)
     except actions.Busy:
         busy = _("The tracker is busy; tap again.")
