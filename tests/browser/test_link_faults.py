@@ -47,8 +47,8 @@ pytestmark = pytest.mark.browser
 LIVE = {"en": "Live", "es": "En directo"}
 OFFLINE = {"en": "Offline — reconnecting…", "es": "Sin conexión — reconectando…"}
 NOT_SAVED = {
-    "en": "Not saved: your last tap got no answer.",
-    "es": "No se ha guardado: tu último toque no recibió respuesta.",
+    "en": "Not saved: your last tap did not get through.",
+    "es": "No se ha guardado: tu último toque no llegó.",
 }
 SEND_AGAIN = {"en": "Send it again", "es": "Enviarlo otra vez"}
 LOCALE = {"en": "en-GB", "es": "es-ES"}
