@@ -10,7 +10,7 @@
 
   var PING_EVERY = 1000;       // ms between pings while the socket is open
   var SILENT_AFTER = 2200;     // nothing heard for this long: the link is dead
-  var CONNECT_TIMEOUT = 3000;  // a handshake not done by then is dropped
+  var CONNECT_TIMEOUT = 5000;  // a try with no first frame by then is dropped
   var BACKOFF_CAP = 2000;      // the longest wait between two tries to connect
   var REQUEST_TIMEOUT = 4000;  // every htmx request, taps included
   var DEADLINE_MARGIN = 500;   // a tap's deadline falls this long before the phone gives up on it
@@ -67,16 +67,19 @@
     link.since = Date.now();
     link.connecting = setTimeout(function () { if (link.ws === ws) { lost(); } }, CONNECT_TIMEOUT);
     ws.onopen = function () {
-      clearTimeout(link.connecting);
-      link.tries = 0;
-      link.live = link.ever = link.known = true;
-      heard();
       ping();
       link.pinging = setInterval(ping, PING_EVERY);
-      status();
-      linkUp();
     };
+    /* Live from the first frame on (the page as the server has it now),
+       not from the handshake: until then the page may be out of date. */
     ws.onmessage = function (evt) {
+      if (!link.live) {
+        clearTimeout(link.connecting);
+        link.tries = 0;
+        link.live = link.ever = link.known = true;
+        status();
+        linkUp();
+      }
       heard();
       onFrame(evt.data);
     };
@@ -95,7 +98,7 @@
   }
 
   function ping() {
-    if (!link.live) { return; }
+    if (!link.ws || link.ws.readyState !== 1) { return; }
     try { link.ws.send(JSON.stringify({ ping: performance.now() })); } catch (e) { /* closing */ }
   }
 

@@ -111,11 +111,14 @@ def action_ids(page, command):
     return sent
 
 
-def within(bound_ms, check):
-    """Run `check` (an expect) with `bound_ms` as its limit; the time it took."""
+def within(bound_ms, check, what=""):
+    """Run `check` (an expect) with `bound_ms` as its limit; the time it took
+    (printed: `pytest -s` shows what a run measured)."""
     started = time.monotonic()
     check(bound_ms)
-    return time.monotonic() - started
+    took = time.monotonic() - started
+    print(f"{what}: {took:.2f} s")
+    return took
 
 
 def line_says(page, text):
@@ -148,7 +151,7 @@ def test_a_stall_is_offline_within_3s_and_its_tap_waits_for_consent(served, link
     sent = action_ids(alice, "SetTrooperState")
 
     link.stall()
-    took = within(BOUND_MS, line_says(alice, OFFLINE["en"]))
+    took = within(BOUND_MS, line_says(alice, OFFLINE["en"]), "stall -> Offline")
     assert took < BOUND_MS / 1000, took
 
     # A tap in the stall: it hangs, then is given up, visibly: the box is
@@ -164,7 +167,7 @@ def test_a_stall_is_offline_within_3s_and_its_tap_waits_for_consent(served, link
     # The network comes back: Live within 3 s. The stalled send reaches the
     # server now, and is refused unapplied: it is past its deadline.
     link.restore()
-    took = within(BOUND_MS, line_says(alice, LIVE["en"]))
+    took = within(BOUND_MS, line_says(alice, LIVE["en"]), "stall over -> Live")
     assert took < BOUND_MS / 1000, took
     deadline = time.monotonic() + 10
     while f"tap {tap} refused unapplied" not in served.log_text():
@@ -187,13 +190,13 @@ def test_cut_after_cut_the_line_turns_within_3s_and_latency_keeps_it_live(served
     alice_http, _bob_http, _ids = playing(served.url)
     alice = open_phone(phone, alice_http, link.url, "es")
     times = []
-    for cut in range(3):
+    for cut in range(4):  # the issue measured 4 cuts: 20.4, 32.2, 5.6 and 1.6 s
         link.reset()
-        times.append(within(BOUND_MS, line_says(alice, OFFLINE["es"])))
+        times.append(within(BOUND_MS, line_says(alice, OFFLINE["es"]), "reset -> Offline"))
         # Long enough for the backoff to reach its cap.
         alice.wait_for_timeout(4_000 + 1_000 * cut)
         link.restore()
-        times.append(within(BOUND_MS, line_says(alice, LIVE["es"])))
+        times.append(within(BOUND_MS, line_says(alice, LIVE["es"]), "link back -> Live"))
     assert max(times) < BOUND_MS / 1000, times
 
     # A slow link is not a dead one: with 400 ms each way the line stays
