@@ -18,7 +18,7 @@ from tracker import army_text, handed_lists, rules, seats
 from tracker.list_suggestions import suggestions
 from tracker.models import Match, Seat
 from tracker.rules.state import LIEUTENANT_CANDIDATE, TRAITS
-from tracker.views import _draft_open, _match, _respond, rule_message
+from tracker.views import _draft_open, _match, _respond, late_refusal, rule_message
 
 
 def problem_text(problem: army_text.Problem) -> str:
@@ -75,6 +75,8 @@ def draft_import(request, code: str):
     letter = _player(request, match)
     if letter is None:
         return HttpResponseForbidden(_("Only the two players can act in this match."))
+    if (late := late_refusal(request, match, letter)) is not None:
+        return late
     text = str(request.POST.get("text", "")).replace("\x00", "")[: army_text.MAX_TEXT + 1]
     parsed = army_text.parse(text)
     if not parsed.ok:
@@ -121,6 +123,8 @@ def draft_edit(request, code: str):
     letter = _player(request, match)
     if letter is None:
         return HttpResponseForbidden(_("Only the two players can act in this match."))
+    if (late := late_refusal(request, match, letter)) is not None:
+        return late
     form = DraftRowForm(request.POST)
     if not form.is_valid():
         return _respond(
@@ -154,6 +158,8 @@ def draft_hand(request, code: str):
     letter = _player(request, match)
     if letter is None:
         return HttpResponseForbidden(_("Only the two players can act in this match."))
+    if (late := late_refusal(request, match, letter)) is not None:
+        return late
     seat = Seat.objects.select_related("match").get(match=match, letter=letter)
     try:
         handed_lists.hand_in(seat)

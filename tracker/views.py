@@ -54,9 +54,15 @@ def tap_deadline(request) -> float | None:
     return int(found.group(0)) / 1000 if found else None
 
 
-def _too_late(request) -> bool:
+def late_refusal(request, match: Match, letter: str):
+    """For a tap outside the write path (a draft's edits): the refusal of a
+    tap past its deadline, nothing applied, or None to go on. The write path
+    checks its own under the match's lock (actions.append)."""
     deadline = tap_deadline(request)
-    return deadline is not None and time.time() > deadline
+    if deadline is None or time.time() <= deadline:
+        return None
+    log.warning("tap refused unapplied in match %s: past its deadline", match.code)
+    return _respond(request, match, letter, too_late_message())
 
 
 def too_late_message() -> str:
@@ -317,8 +323,8 @@ def draft_add(request, code: str):
     letter = seats.seat_of(request.session, match)
     if letter is None:
         return HttpResponseForbidden(_("Only the two players can act in this match."))
-    if _too_late(request):
-        return _respond(request, match, letter, too_late_message())
+    if (late := late_refusal(request, match, letter)) is not None:
+        return late
     form = TrooperForm(request.POST)
     if not form.is_valid():
         errors = "; ".join(
@@ -358,8 +364,8 @@ def draft_remove(request, code: str):
     letter = seats.seat_of(request.session, match)
     if letter is None:
         return HttpResponseForbidden(_("Only the two players can act in this match."))
-    if _too_late(request):
-        return _respond(request, match, letter, too_late_message())
+    if (late := late_refusal(request, match, letter)) is not None:
+        return late
     trooper_id = request.POST.get("trooper_id", "")
     with transaction.atomic():
         seat = Seat.objects.select_for_update().get(match=match, letter=letter)

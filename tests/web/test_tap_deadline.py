@@ -102,3 +102,14 @@ def test_the_write_path_checks_the_deadline_under_the_lock():
     assert seq() == before
     actions.perform(match, "A", note, "path-late-01", time.time() + 5)
     assert seq() > before
+
+
+def test_a_late_pasted_list_is_not_imported():
+    from .phone_flows import seated
+
+    a, _b = seated()
+    a.tap_deadline_ms = now_ms() - 1
+    a.submit("draft/import", text="Fusilier 10\n")
+    assert a.error is not None and a.error.startswith("Not saved"), a.error
+    a.open()
+    assert "Fusilier" not in a.text
