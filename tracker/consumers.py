@@ -150,8 +150,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return True
 
     async def disconnect(self, close_code):
-        if self.heartbeat is not None:
-            await self.heartbeat.stop()
         pending = getattr(self, "pending", None)
         if pending is not None:
             pending.cancel()
@@ -161,6 +159,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await _count(key, -1)
         if self.match_id is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.heartbeat is not None:
+            await self.heartbeat.stop()
 
     async def receive(self, text_data=None, bytes_data=None):
         """What a phone sends: "ping" (tracker/heartbeat.py) and "resync",
