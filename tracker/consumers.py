@@ -135,10 +135,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         self.group = f"match-{self.match_id}"
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
         self.heartbeat = Heartbeat(
             send=lambda text: self.send(text_data=text), close=lambda code: self.close(code=code)
         )
-        await self.accept()
         await self._push(full=True, shown=shown_digests(self.scope))
 
     def _authenticate(self, code: str) -> bool:
@@ -162,11 +162,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if self.heartbeat is not None:
             await self.heartbeat.stop()
 
-    async def receive(self, text_data=None, bytes_data=None):
-        """What a phone sends: "ping" (tracker/heartbeat.py) and "resync",
-        after waking or reconnecting."""
+    async def websocket_receive(self, message):
+        """Every frame shows the link is alive, and a ping is answered here,
+        before anything else reads the frame (tracker/heartbeat.py)."""
         if self.heartbeat is not None:
             self.heartbeat.heard()
+            if await self.heartbeat.answer(message.get("text")):
+                return
+        await super().websocket_receive(message)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """The only message a phone sends: "resync", after waking or reconnecting."""
         if not text_data or len(text_data) > MAX_MESSAGE:
             return
         try:
@@ -177,8 +183,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
             # Deeply nested JSON: no phone of ours sends that. Close cleanly
             # (policy violation) instead of a 1011 and a traceback.
             await self.close(code=1008)
-            return
-        if self.heartbeat is not None and await self.heartbeat.answer(message):
             return
         if isinstance(message, dict) and message.get("resync"):
             await self._resync()

@@ -27,6 +27,8 @@ from django.conf import settings
 
 # Our own close code (4000-4999): nothing heard for too long.
 SILENT = 4408
+# A ping is {"ping": <a number>}: anything longer is not one.
+PING_SIZE = 64
 
 
 def server_ms() -> int:
@@ -56,8 +58,15 @@ class Heartbeat:
         """Any frame from the phone shows the link is alive."""
         self.heard_at = time.monotonic()
 
-    async def answer(self, message) -> bool:
-        """Answer `message` if it is a ping; False for any other message."""
+    async def answer(self, text: str | None) -> bool:
+        """Answer the frame `text` if it is a ping; False for any other frame
+        (left to the consumer's own checks)."""
+        if not text or len(text) > PING_SIZE or '"ping"' not in text:
+            return False
+        try:
+            message = json.loads(text)
+        except ValueError:
+            return False
         if not isinstance(message, dict) or "ping" not in message:
             return False
         if self._watch is None:

@@ -75,9 +75,9 @@ def draft_import(request, code: str):
     letter = _player(request, match)
     if letter is None:
         return HttpResponseForbidden(_("Only the two players can act in this match."))
+    text = str(request.POST.get("text", "")).replace("\x00", "")[: army_text.MAX_TEXT + 1]
     if (late := late_refusal(request, match, letter)) is not None:
         return late
-    text = str(request.POST.get("text", "")).replace("\x00", "")[: army_text.MAX_TEXT + 1]
     parsed = army_text.parse(text)
     if not parsed.ok:
         problems = [problem_text(p) for p in parsed.problems]
@@ -123,9 +123,9 @@ def draft_edit(request, code: str):
     letter = _player(request, match)
     if letter is None:
         return HttpResponseForbidden(_("Only the two players can act in this match."))
+    form = DraftRowForm(request.POST)
     if (late := late_refusal(request, match, letter)) is not None:
         return late
-    form = DraftRowForm(request.POST)
     if not form.is_valid():
         return _respond(
             request, match, letter, _("Check the row: group 1 to 5, silhouette 1 to 8.")
@@ -158,9 +158,9 @@ def draft_hand(request, code: str):
     letter = _player(request, match)
     if letter is None:
         return HttpResponseForbidden(_("Only the two players can act in this match."))
+    seat = Seat.objects.select_related("match").get(match=match, letter=letter)
     if (late := late_refusal(request, match, letter)) is not None:
         return late
-    seat = Seat.objects.select_related("match").get(match=match, letter=letter)
     try:
         handed_lists.hand_in(seat)
     except rules.RuleViolation as error:

@@ -323,9 +323,9 @@ def draft_add(request, code: str):
     letter = seats.seat_of(request.session, match)
     if letter is None:
         return HttpResponseForbidden(_("Only the two players can act in this match."))
+    form = TrooperForm(request.POST)
     if (late := late_refusal(request, match, letter)) is not None:
         return late
-    form = TrooperForm(request.POST)
     if not form.is_valid():
         errors = "; ".join(
             f"{form.fields[f].label if f in form.fields else ''}: {e[0]}".lstrip(": ")
@@ -364,9 +364,9 @@ def draft_remove(request, code: str):
     letter = seats.seat_of(request.session, match)
     if letter is None:
         return HttpResponseForbidden(_("Only the two players can act in this match."))
+    trooper_id = request.POST.get("trooper_id", "")
     if (late := late_refusal(request, match, letter)) is not None:
         return late
-    trooper_id = request.POST.get("trooper_id", "")
     with transaction.atomic():
         seat = Seat.objects.select_for_update().get(match=match, letter=letter)
         locked = not _draft_open(match, letter)
