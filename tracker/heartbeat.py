@@ -5,7 +5,7 @@ A Wi-Fi stall stops packets without closing TCP, so neither end hears of it
 from the socket itself. The phone (static/tracker/app.js) pings about once a
 second, {"ping": n}; the server answers at once, {"pong": n, "t": ms}, with
 its own clock (milliseconds since the epoch), which the phone uses to stamp
-each tap with a deadline in the server's time (views.tap_deadline). A phone
+each tap with a deadline in the server's time (tracker/taps.py). A phone
 that hears nothing for a couple of seconds says "Offline" and connects
 again.
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import re
-import time
 
 import segno
 from django.contrib import messages
@@ -34,41 +32,11 @@ from tracker.rendering import (
 )
 from tracker.rules.setup import MAX_TROOPERS, ClaimSeat, MoveSeat, clean_trooper_row
 from tracker.rules.state import SETUP
+from tracker.taps import deadline_of, is_late, note_refused, refusal
 from tracker.templatetags.tracker_tags import marker_names
-
-log = logging.getLogger(__name__)
 
 ACTION_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 HOSTED_KEY = "hosted_matches"
-# A tap's deadline in the server's clock, milliseconds since the epoch.
-DEADLINE = re.compile(r"^[0-9]{1,15}$")
-
-
-def tap_deadline(request) -> float | None:
-    """When this tap's phone gives up on it (issue 17): X-Tracker-Deadline,
-    stamped by app.js from the server clock it reads in the socket's pongs.
-    None when there is none, or none readable (a page from before it, a
-    phone whose socket never opened): such a tap is applied whenever it
-    arrives, as before; the action id still keeps a retry from doubling it."""
-    found = DEADLINE.match(request.headers.get("X-Tracker-Deadline", ""))
-    return int(found.group(0)) / 1000 if found else None
-
-
-def late_refusal(request, match: Match, letter: str):
-    """For a tap outside the write path (a draft's edits): the refusal of a
-    tap past its deadline, nothing applied, or None to go on. The write path
-    checks its own under the match's lock (actions.append)."""
-    deadline = tap_deadline(request)
-    if deadline is None or time.time() <= deadline:
-        return None
-    log.warning("tap refused unapplied in match %s: past its deadline", match.code)
-    return _respond(request, match, letter, too_late_message())
-
-
-def too_late_message() -> str:
-    return _(
-        "Not saved: this tap reached the tracker after your phone gave up on it. Send it again."
-    )
 
 
 def rule_message(error: rules.RuleViolation) -> str:
@@ -302,18 +270,28 @@ def act(request, code: str, command: str):
     before = peek_blocks(match, letter, seat) if names_blocks else {}
     try:
         built = build_command(command, request.POST, match, seat)
-        actions.perform(match, letter, built, action_id, tap_deadline(request))
+        actions.perform(match, letter, built, action_id, deadline_of(request))
     except rules.RuleViolation as error:
         return _respond(request, match, letter, rule_message(error), seat=seat, before=before)
     except actions.TooLate:
-        # Nobody waits for this answer: the phone gave up and said "not saved".
-        log.warning("tap %s refused unapplied in match %s: past its deadline", action_id, code)
-        return _respond(request, match, letter, too_late_message(), seat=seat, before=before)
+        # Nobody may wait for this answer: the phone gave up, said "not saved".
+        note_refused(match.code, action_id)
+        return _respond(request, match, letter, refusal(), seat=seat, before=before)
     except actions.Busy:
         busy = _("The tracker is busy; tap again.")
         return _respond(request, match, letter, busy, seat=seat, before=before)
     # No command changes a seat's draft: the row read above is still current.
     return _respond(request, match, letter, seat=seat, before=before)
+
+
+def late_refusal(request, match: Match, letter: str):
+    """For a tap outside the write path (a draft's edits): the refusal of a
+    tap past its deadline (tracker/taps.py), nothing applied, or None to go
+    on. The write path checks its own under the match's lock."""
+    if not is_late(request):
+        return None
+    note_refused(match.code, request.POST.get("action_id", ""))
+    return _respond(request, match, letter, refusal())
 
 
 @require_POST

@@ -260,7 +260,7 @@
      only the player's tap on that sends it once more.
 
      Each send carries a deadline in the server's clock (X-Tracker-Deadline,
-     views.tap_deadline): a little before this phone gives up on it. A send
+     tracker/taps.py): a little before this phone gives up on it. A send
      that reaches the server later (held by a stalled Wi-Fi) is refused
      unapplied, so a tap is never applied after the phone said "not saved". */
   var taps = {};          // action id -> the tap on its way

@@ -16,7 +16,7 @@ from tracker import actions
 from tracker.forms import new_id, new_nonce
 from tracker.models import Match, MatchEvent
 from tracker.rules.sealing import SealNote
-from tracker.views import tap_deadline
+from tracker.taps import deadline_of
 
 from .phone_flows import ok, started
 
@@ -89,7 +89,7 @@ def test_the_draft_refuses_a_late_tap_too():
 @pytest.mark.parametrize("header", ["", "soon", "-5", "1e12", "9" * 16, "１２３"])
 def test_an_unreadable_deadline_is_no_deadline(header):
     request = RequestFactory().post("/", HTTP_X_TRACKER_DEADLINE=header)
-    assert tap_deadline(request) is None
+    assert deadline_of(request) is None
 
 
 def test_the_write_path_checks_the_deadline_under_the_lock():
