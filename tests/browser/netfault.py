@@ -143,7 +143,8 @@ class FaultyLink:
         pipe = _Pipe(self, (reader, writer), upstream)
         self.pipes.add(pipe)
         pipe.start()
-        await asyncio.gather(*pipe.tasks, return_exceptions=True)
+        with contextlib.suppress(asyncio.CancelledError):  # close() ends it
+            await asyncio.gather(*pipe.tasks, return_exceptions=True)
         self.pipes.discard(pipe)
         for _reader, side in (pipe.client, pipe.upstream):
             side.close()
