@@ -371,7 +371,6 @@ def blocks_partial(request, code: str):
 # What the service worker precaches: the files every page needs.
 PRECACHE = (
     "vendor/htmx-2.0.11.min.js",
-    "vendor/htmx-ext-ws-2.0.4.min.js",
     "tracker/sha256.js",
     "tracker/app.js",
     "tracker/app.css",
