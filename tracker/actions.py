@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -43,6 +44,12 @@ class Busy(Exception):
     """The database stayed locked past the retries: ask the player to tap again."""
 
 
+class TooLate(Exception):
+    """The tap reached the write path after its deadline: its phone had given
+    up on it by then (issue 17), so applying it would act without the
+    player's consent. Nothing was written."""
+
+
 def _status_for(state: MatchState, current: str) -> str:
     # DISPUTED is sticky: once the players disagreed, only an organizer settles it.
     if results.is_settled(state) and state.phase == FINISHED:
@@ -56,16 +63,25 @@ def _status_for(state: MatchState, current: str) -> str:
     return Match.Status.SETTING_UP
 
 
-def append(match_id: int, actor: str, decider: Decider, action_id: str = "") -> Outcome:
+def append(
+    match_id: int,
+    actor: str,
+    decider: Decider,
+    action_id: str = "",
+    deadline: float | None = None,
+) -> Outcome:
     """Decide against the current state and append the result atomically.
 
     `action_id` makes the call idempotent: a second call with the same id
     (a double tap, an htmx retry) appends nothing and returns the first
     outcome. RuleViolation propagates unchanged, with nothing written.
+    `deadline` (seconds since the epoch, server clock): past it, under the
+    match's lock, a new action raises TooLate and writes nothing; a repeat
+    of one already appended still returns the first outcome.
     """
     for attempt in range(3):
         try:
-            return _append_once(match_id, actor, decider, action_id)
+            return _append_once(match_id, actor, decider, action_id, deadline)
         except IntegrityError:
             # A racing writer took our seq (only possible where the row lock is
             # weaker than we assume): reload and decide again.
@@ -77,7 +93,9 @@ def append(match_id: int, actor: str, decider: Decider, action_id: str = "") -> 
     raise Busy
 
 
-def _append_once(match_id: int, actor: str, decider: Decider, action_id: str) -> Outcome:
+def _append_once(
+    match_id: int, actor: str, decider: Decider, action_id: str, deadline: float | None
+) -> Outcome:
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         if action_id:
@@ -88,6 +106,10 @@ def _append_once(match_id: int, actor: str, decider: Decider, action_id: str) ->
             )
             if done:
                 return Outcome(seq=max(done), appended=0, duplicate=True)
+        # Checked once the lock is held, as late as it can be: a tap that
+        # waited for the lock past its deadline is refused too.
+        if deadline is not None and time.time() > deadline:
+            raise TooLate
         state = load_state(match)
         events = [_salted(event) for event in decider(state)]
         now = timezone.now()
@@ -128,9 +150,17 @@ def _salted(event: rules.Event) -> rules.Event:
     return event
 
 
-def perform(match: Match, seat: str, command: rules.Command, action_id: str = "") -> Outcome:
+def perform(
+    match: Match,
+    seat: str,
+    command: rules.Command,
+    action_id: str = "",
+    deadline: float | None = None,
+) -> Outcome:
     """A player's command: the rules decide what it appends."""
-    return append(match.pk, seat, lambda state: rules.decide(state, seat, command), action_id)
+    return append(
+        match.pk, seat, lambda state: rules.decide(state, seat, command), action_id, deadline
+    )
 
 
 def notify(match_id: int, seq: int) -> None:

@@ -31,6 +31,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils import translation
 
 from tracker import seats
+from tracker.heartbeat import Heartbeat
 from tracker.models import Match, Seat
 from tracker.rendering import blocks_for, changed_frame, digest_of_block, parse_shown
 
@@ -112,6 +113,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
     shown: dict[str, str]
     last_seq = 0
     counted: list[str]
+    # Answers the phone's pings, closes the socket once it falls silent (issue 17).
+    heartbeat: Heartbeat | None = None
 
     async def connect(self):
         self.counted = []
@@ -138,6 +141,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.group = f"match-{self.match_id}"
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        self.heartbeat = Heartbeat(
+            send=lambda text: self.send(text_data=text), close=lambda code: self.close(code=code)
+        )
         await self._push(full=True, shown=shown_digests(self.scope))
 
     def _authenticate(self, code: str) -> bool:
@@ -158,6 +164,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await _count(key, -1)
         if self.match_id is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.heartbeat is not None:
+            await self.heartbeat.stop()
+
+    async def websocket_receive(self, message):
+        """Every frame shows the link is alive, and a ping is answered here,
+        before anything else reads the frame (tracker/heartbeat.py)."""
+        if self.heartbeat is not None:
+            self.heartbeat.heard()
+            if await self.heartbeat.answer(message.get("text")):
+                return
+        await super().websocket_receive(message)
 
     async def receive(self, text_data=None, bytes_data=None):
         """The only message a phone sends: {"resync": true}, after waking or

@@ -18,7 +18,7 @@ from tracker.errors import forbidden
 from tracker.list_suggestions import suggestions
 from tracker.models import Match, Seat
 from tracker.rules.state import LIEUTENANT_CANDIDATE, TRAITS
-from tracker.views import _draft_open, _match, _respond, rule_message
+from tracker.views import _draft_open, _match, _respond, late_refusal, rule_message
 
 
 def problem_text(problem: army_text.Problem) -> str:
@@ -76,6 +76,8 @@ def draft_import(request, code: str):
     if letter is None:
         return forbidden(request, _("Only the two players can act in this match."))
     text = str(request.POST.get("text", "")).replace("\x00", "")[: army_text.MAX_TEXT + 1]
+    if (late := late_refusal(request, match, letter)) is not None:
+        return late
     parsed = army_text.parse(text)
     if not parsed.ok:
         problems = [problem_text(p) for p in parsed.problems]
@@ -122,6 +124,8 @@ def draft_edit(request, code: str):
     if letter is None:
         return forbidden(request, _("Only the two players can act in this match."))
     form = DraftRowForm(request.POST)
+    if (late := late_refusal(request, match, letter)) is not None:
+        return late
     if not form.is_valid():
         return _respond(
             request, match, letter, _("Check the row: group 1 to 5, silhouette 1 to 8.")
@@ -155,6 +159,8 @@ def draft_hand(request, code: str):
     if letter is None:
         return forbidden(request, _("Only the two players can act in this match."))
     seat = Seat.objects.select_related("match").get(match=match, letter=letter)
+    if (late := late_refusal(request, match, letter)) is not None:
+        return late
     try:
         handed_lists.hand_in(seat)
     except rules.RuleViolation as error:

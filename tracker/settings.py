@@ -303,6 +303,9 @@ LOGIN_RATE = os.environ.get("LOGIN_RATE", "10/5m")
 # socket may ask for in a window (more are coalesced into one, later).
 SOCKETS_PER_SESSION = int(os.environ.get("SOCKETS_PER_SESSION", "8"))
 SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "200"))
+# A socket whose phone has pinged (tracker/heartbeat.py) and then sent
+# nothing for this long is closed: its phone is gone or its link is dead.
+SOCKET_SILENCE_SECONDS = float(os.environ.get("SOCKET_SILENCE_SECONDS", "10"))
 RESYNC_BURST = 10
 RESYNC_WINDOW_SECONDS = 10
 

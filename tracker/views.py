@@ -35,6 +35,7 @@ from tracker.rendering import (
 )
 from tracker.rules.setup import MAX_TROOPERS, ClaimSeat, MoveSeat, clean_trooper_row
 from tracker.rules.state import SETUP
+from tracker.taps import deadline_of, is_late, note_refused, refusal
 from tracker.templatetags.tracker_tags import marker_names
 
 ACTION_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
@@ -323,14 +324,28 @@ def act(request, code: str, command: str):
     before = peek_blocks(match, letter, seat) if names_blocks else {}
     try:
         built = build_command(command, request.POST, match, seat)
-        actions.perform(match, letter, built, action_id)
+        actions.perform(match, letter, built, action_id, deadline_of(request))
     except rules.RuleViolation as error:
         return _respond(request, match, letter, rule_message(error), seat=seat, before=before)
+    except actions.TooLate:
+        # Nobody may wait for this answer: the phone gave up, said "not saved".
+        note_refused(match.code, action_id)
+        return _respond(request, match, letter, refusal(), seat=seat, before=before)
     except actions.Busy:
         busy = _("The tracker is busy; tap again.")
         return _respond(request, match, letter, busy, seat=seat, before=before)
     # No command changes a seat's draft: the row read above is still current.
     return _respond(request, match, letter, seat=seat, before=before)
+
+
+def late_refusal(request, match: Match, letter: str):
+    """For a tap outside the write path (a draft's edits): the refusal of a
+    tap past its deadline (tracker/taps.py), nothing applied, or None to go
+    on. The write path checks its own under the match's lock."""
+    if not is_late(request):
+        return None
+    note_refused(match.code, request.POST.get("action_id", ""))
+    return _respond(request, match, letter, refusal())
 
 
 @require_POST
@@ -341,6 +356,8 @@ def draft_add(request, code: str):
     if letter is None:
         return forbidden(request, _("Only the two players can act in this match."))
     form = TrooperForm(request.POST)
+    if (late := late_refusal(request, match, letter)) is not None:
+        return late
     if not form.is_valid():
         errors = "; ".join(
             f"{form.fields[f].label if f in form.fields else ''}: {e[0]}".lstrip(": ")
@@ -380,6 +397,8 @@ def draft_remove(request, code: str):
     if letter is None:
         return forbidden(request, _("Only the two players can act in this match."))
     trooper_id = request.POST.get("trooper_id", "")
+    if (late := late_refusal(request, match, letter)) is not None:
+        return late
     with transaction.atomic():
         seat = Seat.objects.select_for_update().get(match=match, letter=letter)
         locked = not _draft_open(match, letter)
@@ -406,7 +425,6 @@ def blocks_partial(request, code: str):
 # What the service worker precaches: the files every page needs.
 PRECACHE = (
     "vendor/htmx-2.0.11.min.js",
-    "vendor/htmx-ext-ws-2.0.4.min.js",
     "tracker/sha256.js",
     "tracker/app.js",
     "tracker/app.css",

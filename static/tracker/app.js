@@ -3,27 +3,204 @@
 (function () {
   "use strict";
 
-  var socket = null;
+  /* ---------------------------------------------------------------------
+     The link to the server (issue 17): a connection line that is true
+     within 3 s whatever the network does, and taps that are never lost
+     nor applied without the player's consent. */
 
-  /* The connection line tells the truth: online exactly when the socket is
-     open (and the phone has a network). A failed tap says so on its own bar
-     (#unsent) instead of claiming the socket is down. */
-  var known = false;
+  var PING_EVERY = 1000;       // ms between pings while the socket is open
+  var SILENT_AFTER = 2200;     // nothing heard for this long: the link is dead
+  var CONNECT_TIMEOUT = 5000;  // a try with no first frame by then is dropped
+  var BACKOFF_CAP = 2000;      // the longest wait between two tries to connect
+  var REQUEST_TIMEOUT = 4000;  // every htmx request, taps included
+  var DEADLINE_MARGIN = 500;   // a tap's deadline falls this long before the phone gives up on it
+  var SENDS = 3;               // sends of one tap before it is "not saved"
+  var PATIENCE = 8000;         // ms a tap waits for a dead link to come back before "not saved"
+
+  if (window.htmx) { window.htmx.config.timeout = REQUEST_TIMEOUT; }
+
+  /* Our own socket, not htmx-ext-ws: the extension has no heartbeat, no
+     way to connect again at once when the network comes back, and its
+     backoff grows to 64 s with full jitter. The frames are the same
+     hx-swap-oob fragments, swapped by htmx's own htmx.swap. */
+  var link = {
+    ws: null,
+    live: false,     // open, and heard from within SILENT_AFTER
+    ever: false,     // has been live once: retries then wait for it
+    known: false,    // "Connecting…" until the first open or failure
+    gone: false,     // the server said there is no such match: stop trying
+    tries: 0,
+    since: 0
+  };
+
+  /* The connection line says "Live" exactly while the socket is live (and
+     the phone has a network). A failed tap says so on its own bar (#unsent)
+     instead of claiming the socket is down. */
   function status() {
     var el = document.getElementById("connection");
-    if (!el || !known) { return; }
-    var online = !!socket && navigator.onLine !== false;
+    if (!el || !link.known) { return; }
+    var online = link.live && navigator.onLine !== false;
     el.textContent = online ? el.dataset.online : el.dataset.offline;
     el.classList.toggle("offline", !online);
   }
 
-  /* An action id stands for one tap, not for one form (issue 8). A tap is a
-     submit of a form. While that tap is in flight (a double tap, which htmx
-     queues behind it) or went unanswered (no network; tapping again is a
-     retry), tapping the same unchanged form repeats its id, and the server
-     appends it once. Once the server has answered, the next tap is a new
-     action with a new id, even if the form and its block did not change:
-     two reports in a row, two sealed notes, two AROs all count. */
+  function socketPath() {
+    var live = document.getElementById("live");
+    return live && live.dataset.socket;
+  }
+
+  function connect() {
+    var path = socketPath();
+    if (!path || link.gone) { return; }
+    forget();
+    clearTimeout(link.retry);
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    var ws;
+    try {
+      // Naming the blocks shown: the first frame carries only what differs.
+      ws = new WebSocket(scheme + location.host + path + "?h=" + shownDigests());
+    } catch (e) {
+      lost();
+      return;
+    }
+    link.ws = ws;
+    link.since = Date.now();
+    link.connecting = setTimeout(function () { if (link.ws === ws) { lost(); } }, CONNECT_TIMEOUT);
+    ws.onopen = function () {
+      ping();
+      link.pinging = setInterval(ping, PING_EVERY);
+    };
+    /* Live from the first frame on (the page as the server has it now),
+       not from the handshake: until then the page may be out of date. */
+    ws.onmessage = function (evt) {
+      if (!link.live) {
+        clearTimeout(link.connecting);
+        link.tries = 0;
+        link.live = link.ever = link.known = true;
+        status();
+        linkUp();
+      }
+      heard();
+      onFrame(evt.data);
+    };
+    ws.onclose = function (evt) {
+      if (link.ws !== ws) { return; }
+      if (evt.code === 4404) { link.gone = true; }  // no such match: trying again cannot help
+      lost();
+    };
+  }
+
+  /* Every frame (a pong, a push) shows the link is alive; silence for
+     SILENT_AFTER means it is not, whatever TCP says (a stalled Wi-Fi). */
+  function heard() {
+    clearTimeout(link.silence);
+    link.silence = setTimeout(lost, SILENT_AFTER);
+  }
+
+  function ping() {
+    if (!link.ws || link.ws.readyState !== 1) { return; }
+    try { link.ws.send(JSON.stringify({ ping: performance.now() })); } catch (e) { /* closing */ }
+  }
+
+  /* Let go of the socket at once: a stalled link would never finish the
+     close handshake, and nothing it delivers later is wanted. */
+  function forget() {
+    var ws = link.ws;
+    link.ws = null;
+    link.live = false;
+    clearTimeout(link.connecting);
+    clearTimeout(link.silence);
+    clearInterval(link.pinging);
+    if (ws) {
+      ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
+      try { ws.close(); } catch (e) { /* already closed */ }
+    }
+  }
+
+  /* Connect again after a short wait: 0.25, 0.5, 1, then 2 s at most (half
+     of it jittered), so a venue's phones do not all come back in step. */
+  function lost() {
+    forget();
+    link.known = true;
+    status();
+    if (link.gone) { return; }
+    var wait = Math.min(BACKOFF_CAP, 250 * Math.pow(2, link.tries));
+    link.tries += 1;
+    clearTimeout(link.retry);
+    link.retry = setTimeout(connect, wait / 2 + Math.random() * wait / 2);
+  }
+
+  /* The network or the page came back, or a request just got through:
+     try now rather than at the end of the backoff. */
+  function reconnectNow() {
+    if (link.live || link.gone || !socketPath()) { return; }
+    if (link.ws && Date.now() - link.since < 1000) { return; }  // a try just started
+    link.tries = 0;
+    connect();
+  }
+
+  function onFrame(data) {
+    if (typeof data !== "string") { return; }
+    if (data.charAt(0) === "{") {
+      var message = null;
+      try { message = JSON.parse(data); } catch (e) { return; }
+      clockSample(message);
+      return;
+    }
+    var live = document.getElementById("live");
+    if (!live || !window.htmx) { return; }
+    window.htmx.swap(live, data, { swapStyle: "none" });
+    noteDigests();
+  }
+
+  /* The server's clock, from the pongs (tracker/heartbeat.py): each says
+     the server's time when it answered; half the round trip later is now.
+     The sample with the shortest round trip of the last few is the surest. */
+  var clock = [];
+  function clockSample(pong) {
+    if (!pong || typeof pong.pong !== "number" || typeof pong.t !== "number") { return; }
+    var rtt = performance.now() - pong.pong;
+    if (!(rtt >= 0 && rtt < 10000)) { return; }
+    clock.push({ rtt: rtt, offset: pong.t + rtt / 2 - Date.now() });
+    if (clock.length > 8) { clock.shift(); }
+  }
+  /* The server's time now, minus the estimate's uncertainty (half the
+     round trip): a deadline from it errs early, never late. */
+  function serverNowAtTheEarliest() {
+    if (!clock.length) { return null; }
+    var best = clock.reduce(function (a, b) { return b.rtt < a.rtt ? b : a; });
+    return Date.now() + best.offset - best.rtt / 2;
+  }
+
+  document.addEventListener("DOMContentLoaded", connect);
+  window.addEventListener("pageshow", function (evt) { if (evt.persisted) { reconnectNow(); } });
+  window.addEventListener("online", function () { status(); reconnectNow(); });
+  window.addEventListener("offline", function () { link.known = true; status(); });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState !== "visible") { return; }
+    if (link.live) { resync(); } else { reconnectNow(); }
+  });
+
+  /* Ask for the server's blocks: over the socket if it is live (its answer
+     carries what this phone lacks), else over HTTP. */
+  function resync() {
+    if (link.live) {
+      try { link.ws.send(JSON.stringify({ resync: true })); return; } catch (e) { /* fall through */ }
+    }
+    var live = document.getElementById("live");
+    if (live && window.htmx) {
+      window.htmx.ajax("GET", "/m/" + live.dataset.code + "/blocks/", { swap: "none", source: live });
+    }
+  }
+
+  /* ---------------------------------------------------------------------
+     Taps. An action id stands for one tap, not for one form (issue 8). A
+     tap is a submit of a form. While that tap is in flight (a double tap,
+     which htmx queues behind it) or went unanswered (no network; tapping
+     again is a retry), tapping the same unchanged form repeats its id, and
+     the server appends it once. Once the server has answered, the next tap
+     is a new action with a new id, even if the form and its block did not
+     change: two reports in a row, two sealed notes, two AROs all count. */
   function newActionId() {
     var bytes = new Uint8Array(12);
     (window.crypto || window.msCrypto).getRandomValues(bytes);
@@ -70,60 +247,191 @@
     if (elt && elt.dataset && xhr && xhr.status > 0 && elt.dataset.tapPending) {
       delete elt.dataset.tapPending;
     }
+    if (xhr && xhr.status >= 200 && xhr.status < 300) { reconnectNow(); }
   });
 
-  /* A tap that could not be sent (no network, server unreachable) is kept
-     with its action id; "Send it again" re-sends it with the SAME id, so if
-     the first one did reach the server after all, nothing is doubled. This
-     listener runs after the one above, whatever that one's id policy is
-     (one per form here, one per tap on branch i8forms): it only records the
-     tap, or puts the recorded id back on a re-send. */
-  var unsent = null;
-  var resending = null;
+  /* Each tap is followed until the server answers it. One that gets no
+     answer (a timeout, a dropped connection) or is shed ("busy", 503) is
+     sent again by itself with the SAME action id, honouring Retry-After,
+     up to SENDS times: if an earlier send did land, the server appends
+     nothing more. While the link is down a retry waits for it, up to
+     PATIENCE. A tap that still did not land is given up: its form shows
+     the server's state again and the bar says "not saved — send it again";
+     only the player's tap on that sends it once more.
+
+     Each send carries a deadline in the server's clock (X-Tracker-Deadline,
+     tracker/taps.py): a little before this phone gives up on it. A send
+     that reaches the server later (held by a stalled Wi-Fi) is refused
+     unapplied, so a tap is never applied after the phone said "not saved". */
+  var taps = {};          // action id -> the tap on its way
+  var unsent = null;      // the tap the bar offers to send again
+  var resending = null;   // the tap being sent by send(), during htmx.ajax
+
   document.addEventListener("htmx:configRequest", function (evt) {
     if (evt.detail.verb !== "post") { return; }
+    var now = serverNowAtTheEarliest();
+    if (now !== null) {
+      evt.detail.headers["X-Tracker-Deadline"] = String(Math.floor(now + REQUEST_TIMEOUT - DEADLINE_MARGIN));
+    }
     if (resending) {
       evt.detail.parameters.action_id = resending.id;
+      evt.detail.elt.trackerTap = resending;
       return;
     }
-    var values = {};
-    var data = evt.detail.formData;
-    if (data && data.forEach) {
-      data.forEach(function (value, key) {
-        if (key === "action_id") { return; }
-        if (key in values) { values[key] = [].concat(values[key], value); } else { values[key] = value; }
-      });
+    var id = evt.detail.parameters.action_id;
+    var tap = taps[id];
+    if (!tap) {
+      var values = {};
+      var data = evt.detail.formData;
+      if (data && data.forEach) {
+        data.forEach(function (value, key) {
+          if (key === "action_id") { return; }
+          if (key in values) { values[key] = [].concat(values[key], value); } else { values[key] = value; }
+        });
+      }
+      var elt = evt.detail.elt;
+      tap = taps[id] = {
+        id: id,
+        path: evt.detail.path,
+        values: values,
+        form: elt.closest ? elt.closest("form") : null,
+        sends: 0,
+        inFlight: 0,
+        since: Date.now()
+      };
     }
-    evt.detail.elt.trackerTap = { path: evt.detail.path, values: values, id: evt.detail.parameters.action_id };
+    evt.detail.elt.trackerTap = tap;
   });
-  function showUnsent(tap) {
-    unsent = tap;
-    var bar = document.getElementById("unsent");
-    if (bar) { bar.hidden = !tap; }
-  }
+
   /* Watched on the request itself: by the time it fails, a push may have
      replaced the form, and events of a detached form never reach document. */
   document.addEventListener("htmx:beforeSend", function (evt) {
     var tap = evt.detail.elt && evt.detail.elt.trackerTap;
     var xhr = evt.detail.xhr;
     if (!tap || !xhr || evt.detail.requestConfig.verb !== "post") { return; }
-    var failed = function () { showUnsent(tap); };
-    xhr.addEventListener("error", failed);
-    xhr.addEventListener("timeout", failed);
-    xhr.addEventListener("load", function () {
-      if (unsent && unsent.id === tap.id) { showUnsent(null); }
-    });
+    clearTimeout(tap.timer);
+    tap.waiting = false;
+    tap.sends += 1;
+    tap.inFlight += 1;
+    var over = false;
+    function then(outcome) {
+      return function () {
+        if (over) { return; }
+        over = true;
+        tap.inFlight -= 1;
+        outcome();
+      };
+    }
+    xhr.addEventListener("load", then(function () {
+      if (xhr.status === 502 || xhr.status === 503 || xhr.status === 504) {
+        failed(tap, retryAfter(xhr));
+      } else {
+        landed(tap);  // the server's answer, a refusal included
+      }
+    }));
+    xhr.addEventListener("timeout", then(function () { failed(tap, 0); }));
+    xhr.addEventListener("error", then(function () { failed(tap, 1000); }));
+    xhr.addEventListener("abort", then(function () { failed(tap, 1000); }));
   });
-  document.addEventListener("click", function (evt) {
-    if (!evt.target.closest || !evt.target.closest("#resend") || !unsent || !window.htmx) { return; }
+
+  function retryAfter(xhr) {
+    var seconds = parseFloat(xhr.getResponseHeader("Retry-After") || "1");
+    return Math.min(Math.max(isFinite(seconds) ? seconds : 1, 0), 5) * 1000;
+  }
+
+  function landed(tap) {
+    tap.done = true;
+    clearTimeout(tap.timer);
+    if (taps[tap.id] === tap) { delete taps[tap.id]; }
+    if (unsent && unsent.id === tap.id) { showUnsent(null); }
+  }
+
+  function failed(tap, delay) {
+    if (tap.done || tap.inFlight > 0) { return; }  // landed, or another send of it is on its way
+    if (tap.sends >= SENDS) { giveUp(tap); return; }
+    clearTimeout(tap.timer);
+    tap.timer = setTimeout(function () { retry(tap); }, delay);
+  }
+
+  function retry(tap) {
+    if (tap.done) { return; }
+    if (link.ever && !link.live) {
+      var left = tap.since + PATIENCE - Date.now();
+      if (left <= 0) { giveUp(tap); return; }
+      tap.waiting = true;  // linkUp() sends it
+      tap.timer = setTimeout(function () { giveUp(tap); }, left);
+      return;
+    }
+    send(tap);
+  }
+
+  function linkUp() {
+    Object.keys(taps).forEach(function (id) {
+      var tap = taps[id];
+      if (tap.waiting) { clearTimeout(tap.timer); tap.waiting = false; send(tap); }
+    });
+  }
+
+  /* A send of a known tap (a retry, "Send it again"): its values and id as
+     first sent. Each send has a source element of its own, since htmx keeps
+     one request per element and queues or drops the others. */
+  function send(tap) {
     var live = document.getElementById("live");
-    resending = unsent;
-    live.trackerTap = unsent;
+    if (!live || !window.htmx) { giveUp(tap); return; }
+    var source = document.createElement("span");
+    source.hidden = true;
+    live.appendChild(source);
+    resending = tap;
     try {
-      window.htmx.ajax("POST", unsent.path, { source: live, values: unsent.values, swap: "none" });
+      window.htmx.ajax("POST", tap.path, { source: source, values: tap.values, swap: "none" })
+        .then(function () { source.remove(); }, function () { source.remove(); });
     } finally {
       resending = null;
     }
+  }
+
+  function giveUp(tap) {
+    if (tap.done) { return; }
+    tap.done = true;
+    tap.waiting = false;
+    clearTimeout(tap.timer);
+    if (taps[tap.id] === tap) { delete taps[tap.id]; }
+    showTruth(tap.form);
+    showUnsent(tap);
+    resync();
+  }
+
+  /* The form of a tap that did not land shows the server's state again:
+     every box, choice and list as the page was sent it. Typed text stays:
+     nothing the player typed is lost, and tapping again sends it. */
+  function showTruth(form) {
+    if (!form || !form.isConnected || !form.elements) { return; }
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (el.type === "checkbox" || el.type === "radio") {
+        el.checked = el.defaultChecked;
+      } else if (el.options) {
+        Array.prototype.forEach.call(el.options, function (option) { option.selected = option.defaultSelected; });
+      }
+    });
+  }
+
+  function showUnsent(tap) {
+    unsent = tap;
+    var bar = document.getElementById("unsent");
+    if (bar) { bar.hidden = !tap; }
+  }
+
+  /* "Send it again": the player's consent to the tap given up on, sent with
+     its SAME id, so if one of its sends did land after all, nothing doubles. */
+  document.addEventListener("click", function (evt) {
+    if (!evt.target.closest || !evt.target.closest("#resend") || !unsent) { return; }
+    var tap = unsent;
+    showUnsent(null);
+    tap.done = false;
+    tap.sends = 0;
+    tap.since = Date.now();
+    taps[tap.id] = tap;
+    send(tap);
   });
 
   /* Skip swapping in a block identical to the one shown (same digest): the
@@ -166,30 +474,10 @@
       function (el) { return el.dataset.h; }
     ).join(".");
   }
-  if (window.htmx) {
-    window.htmx.createWebSocket = function (url) {
-      return new WebSocket(url + (url.indexOf("?") < 0 ? "?" : "&") + "h=" + shownDigests());
-    };
-  }
   document.addEventListener("htmx:configRequest", function (evt) {
     if (evt.detail.verb === "post" && document.getElementById("live")) {
       evt.detail.headers["X-Tracker-Shown"] = shownDigests();
     }
-  });
-
-  /* 503 "busy, tap again" (tracker/busy.py): nothing was written; show the
-     server's words at the top of the controls, where refusals appear. */
-  document.addEventListener("htmx:responseError", function (evt) {
-    var xhr = evt.detail.xhr;
-    if (!xhr || xhr.status !== 503) { return; }
-    var text = new DOMParser().parseFromString(xhr.responseText || "", "text/html").body.textContent.trim();
-    var controls = document.getElementById("blk-controls");
-    if (!controls || !text) { return; }
-    var shown = controls.querySelector("p.busy") || document.createElement("p");
-    shown.className = "error busy";
-    shown.setAttribute("role", "alert");
-    shown.textContent = text;
-    controls.insertBefore(shown, controls.firstChild);
   });
 
   /* A push or an answer that changed only some trooper rows sends just
@@ -205,34 +493,9 @@
       if (block && parts[1]) { block.dataset.h = parts[1]; }
     });
   }
-  document.addEventListener("htmx:wsAfterMessage", noteDigests);
   document.addEventListener("htmx:oobAfterSwap", function (evt) {
     if (evt.detail.target && evt.detail.target.id === "seq") { noteDigests(); }
   });
-
-  document.addEventListener("htmx:wsOpen", function (evt) {
-    socket = evt.detail.socketWrapper;
-    known = true;
-    status();
-  });
-  document.addEventListener("htmx:wsClose", function () { socket = null; known = true; status(); });
-  window.addEventListener("offline", function () { known = true; status(); });
-
-  /* A phone waking up resyncs at once instead of waiting for the backoff. */
-  function resync() {
-    if (socket) {
-      socket.send(JSON.stringify({ resync: true }));
-    } else {
-      var live = document.getElementById("live");
-      if (live && window.htmx) {
-        window.htmx.ajax("GET", "/m/" + live.dataset.code + "/blocks/", { swap: "none", source: live });
-      }
-    }
-  }
-  document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible") { resync(); }
-  });
-  window.addEventListener("online", function () { status(); resync(); });
 
   /* Tap on the table map: store whole millimetres (120 x 120 cm table). */
   document.addEventListener("click", function (evt) {

@@ -247,6 +247,10 @@ class Phone:
         # app.js names the blocks a match page shows on every tap; False
         # plays a page whose script does not (all blocks come back).
         self.names_blocks = True
+        # app.js stamps each tap with the moment it gives up on it, in the
+        # server's clock (X-Tracker-Deadline, ms; issue 17); None plays a
+        # page whose script does not (or has no clock reading yet).
+        self.tap_deadline_ms: int | None = None
 
     # -- reading -----------------------------------------------------------
 
@@ -374,6 +378,8 @@ class Phone:
         shown = re.findall(r'<section data-h="([0-9a-f]{16})"', self.html or "")
         if self.names_blocks and shown and 'id="live"' in self.html:
             headers["X-Tracker-Shown"] = ".".join(shown)
+        if self.tap_deadline_ms is not None and 'id="live"' in self.html:
+            headers["X-Tracker-Deadline"] = str(self.tap_deadline_ms)
         response = self.app.post(rendered.url, fields, headers=headers, expect_errors=True)
         self.last = response
         if response.status_code != 200:

@@ -1,0 +1,91 @@
+"""The socket heartbeat (issue 17): how a phone and the server both know,
+within a few seconds, that the link between them is dead.
+
+A Wi-Fi stall stops packets without closing TCP, so neither end hears of it
+from the socket itself. The phone (static/tracker/app.js) pings about once a
+second, {"ping": n}; the server answers at once, {"pong": n, "t": ms}, with
+its own clock (milliseconds since the epoch), which the phone uses to stamp
+each tap with a deadline in the server's time (tracker/taps.py). A phone
+that hears nothing for a couple of seconds says "Offline" and connects
+again.
+
+The server, for its part, closes a socket it has not heard from for
+SOCKET_SILENCE_SECONDS, so a dead phone's socket (its renders, its place in
+the per-session count) does not linger. Only a socket that has pinged is
+held to that: a page from before the heartbeat never pings, and closing its
+live socket every few seconds would only cut it off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+
+from django.conf import settings
+
+# Our own close code (4000-4999): nothing heard for too long.
+SILENT = 4408
+# A ping is {"ping": <a number>}: anything longer is not one.
+PING_SIZE = 64
+
+
+def server_ms() -> int:
+    """The server's clock as the phone sees it in each pong."""
+    return int(time.time() * 1000)
+
+
+def _echo(value):
+    # What the phone sent, back as it was if it is a plain number: the phone
+    # times the round trip with it. Anything else is not echoed.
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return value
+    return None
+
+
+class Heartbeat:
+    """One socket's heartbeat: answers pings, and closes the socket through
+    `close` once it has gone silent."""
+
+    def __init__(self, send, close):
+        self._send = send
+        self._close = close
+        self.heard_at = time.monotonic()
+        self._watch: asyncio.Task | None = None
+
+    def heard(self) -> None:
+        """Any frame from the phone shows the link is alive."""
+        self.heard_at = time.monotonic()
+
+    async def answer(self, text: str | None) -> bool:
+        """Answer the frame `text` if it is a ping; False for any other frame
+        (left to the consumer's own checks)."""
+        if not text or len(text) > PING_SIZE or '"ping"' not in text:
+            return False
+        try:
+            message = json.loads(text)
+        except ValueError:
+            return False
+        if not isinstance(message, dict) or "ping" not in message:
+            return False
+        if self._watch is None:
+            self._watch = asyncio.ensure_future(self._close_when_silent())
+        await self._send(json.dumps({"pong": _echo(message["ping"]), "t": server_ms()}))
+        return True
+
+    async def _close_when_silent(self) -> None:
+        limit = settings.SOCKET_SILENCE_SECONDS
+        while True:
+            left = self.heard_at + limit - time.monotonic()
+            if left <= 0:
+                await self._close(SILENT)
+                return
+            await asyncio.sleep(left)
+
+    async def stop(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._watch
+            self._watch = None

@@ -1,0 +1,49 @@
+"""A tap's deadline (issue 17): no tap is applied after its phone gave up.
+
+app.js stamps each tap's request with X-Tracker-Deadline: the moment, in
+the server's clock (milliseconds since the epoch, read from the socket's
+pongs, tracker/heartbeat.py), a little before the phone stops waiting for
+the answer and tells the player "not saved". A request that reaches the
+server later (held by a stalled Wi-Fi, or queued behind others) is refused
+unapplied: only the player's "Send it again" may apply it, with the same
+action id, so a send that did land is never doubled.
+
+A request without the header (a page from before it, or a phone whose
+socket never opened and so has no clock) is applied whenever it arrives,
+as before; a header that is not a plain number of milliseconds counts as
+none.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+
+from django.utils.translation import gettext as _
+
+log = logging.getLogger(__name__)
+
+DEADLINE = re.compile(r"^[0-9]{1,15}$")
+
+
+def deadline_of(request) -> float | None:
+    """The tap's deadline in seconds since the epoch, or None for none."""
+    found = DEADLINE.match(request.headers.get("X-Tracker-Deadline", ""))
+    return int(found.group(0)) / 1000 if found else None
+
+
+def is_late(request) -> bool:
+    deadline = deadline_of(request)
+    return deadline is not None and time.time() > deadline
+
+
+def refusal() -> str:
+    """What the answer says (nobody may be waiting for it any more)."""
+    return _(
+        "Not saved: this tap reached the tracker after your phone gave up on it. Send it again."
+    )
+
+
+def note_refused(code: str, action_id: str = "") -> None:
+    log.warning("tap %s refused unapplied in match %s: past its deadline", action_id or "?", code)
