@@ -85,7 +85,8 @@ def test_attack_a_planted_session_id_does_not_inherit_a_moved_seat(alice, mallor
     mallory.cookies["sessionid"] = mallory.session.session_key
     seat = match.seats.get(letter="A")
     assert (
-        submit(new_phone, f"/m/{match.code}/s/{seat.token}/", "card", pin="582914").status_code == 302
+        submit(new_phone, f"/m/{match.code}/s/{seat.token}/", "card", pin="582914").status_code
+        == 302
     )
     assert "You: Alice" in new_phone.get(f"/m/{match.code}/").content.decode()
     assert "You: Alice" not in mallory.get(f"/m/{match.code}/").content.decode()
