@@ -227,6 +227,27 @@ def test_kill_9_of_one_process_mid_burst_keeps_every_acknowledged_action_once(cl
     assert seq_of(page) == len(rows)
 
 
+def test_a_burst_of_parallel_wrong_pins_gets_no_more_checks_than_the_seats_budget(cluster):
+    # Issue 22: each try takes a unit of the seat's budget in one UPDATE
+    # before its PIN is checked, so 12 guesses at once on two processes get
+    # exactly SEAT_PIN_BUDGET (4) checks; the rest are refused unchecked.
+    one, two = cluster.servers
+    alice, _bob = seat_players(one.url, pin="582914")
+    path = f"/m/{alice.code}/s/{alice.seat_token}/"
+    guessers = [Browser((one, two)[n % 2].url) for n in range(12)]
+    for guesser in guessers:
+        guesser.get(path)
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        statuses = list(
+            pool.map(
+                lambda pair: pair[1].post(path, {"pin": f"{pair[0]:06d}"}, htmx=False).status,
+                enumerate(guessers),
+            )
+        )
+    assert sorted(statuses) == [403] * 4 + [429] * 8
+    assert "You: Alice" in alice.page()
+
+
 def test_wrong_pins_and_wrong_links_are_counted_across_both_processes(cluster):
     # SEAT_PIN_BUDGET and GUESS_LIMIT are 4 here. A seat's wrong PINs are
     # counted on its row in the database (issue 22), wrong links per address
