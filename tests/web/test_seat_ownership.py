@@ -288,3 +288,25 @@ def test_wrong_seat_links_from_the_venue_never_refuse_a_right_link(settings):
     alice = at_venue()
     alice.claim(links["A"], "Alice", pin="913862")
     assert "You: Alice" in alice.text
+
+
+def test_attack_a_copy_of_the_host_session_taken_before_claiming_dies_with_the_claim():
+    # The host's power lives in the session that created the match. Claiming a
+    # seat gives that session a new key and deletes the old one, so a copy of
+    # the host's cookie kept from before the claim is nobody: no unseated
+    # twin of a seated host exists.
+    bob = at_venue()
+    links = bob.create_match()
+    fork = Client(REMOTE_ADDR=VENUE)
+    fork.cookies["sessionid"] = bob.app.cookies["sessionid"]
+    assert fork.get(f"/m/{bob.code}/host/").status_code == 200  # the same host, for now
+    bob.claim(links["B"], "Bob", pin="580417")
+    at_venue().claim(links["A"], "Alice", pin="913862")
+    assert fork.get(f"/m/{bob.code}/host/").status_code == 404
+    fork.get("/")  # a CSRF token for the hand-built post
+    refused = fork.post(
+        f"/m/{bob.code}/hand-off/A/", HTTP_X_CSRFTOKEN=fork.cookies["csrftoken"].value
+    )
+    assert refused.status_code == 404
+    assert raw_post(bob, f"/m/{bob.code}/hand-off/A/").status_code == 403
+    assert Seat.objects.get(match__code=bob.code, letter="A").claimed
