@@ -310,3 +310,15 @@ def test_attack_a_copy_of_the_host_session_taken_before_claiming_dies_with_the_c
     assert refused.status_code == 404
     assert raw_post(bob, f"/m/{bob.code}/hand-off/A/").status_code == 403
     assert Seat.objects.get(match__code=bob.code, letter="A").claimed
+
+
+def test_attack_an_organizer_who_plays_in_the_match_hands_off_no_seat_of_it():
+    host = at_venue()
+    links = host.create_match()
+    carol = organizer_phone()
+    carol.claim(links["A"], "Carol", pin="913862")
+    at_venue().claim(links["B"], "Bob", pin="580417")
+    refused = raw_post(carol, f"/m/{host.code}/hand-off/B/")
+    assert refused.status_code == 403
+    assert "This browser has held a seat in this match" in refused.text
+    assert Seat.objects.get(match__code=host.code, letter="B").claimed
