@@ -163,6 +163,20 @@ def perform(
     )
 
 
+def record_hand_off(match: Match, seat: str, by: str, by_name: str = "") -> Outcome | None:
+    """Log that the host or an organizer (`by`, rules.setup.BY_HOST /
+    BY_ORGANIZER) gave `seat` to a new phone, as it happens (issue 22): the
+    old phone loses the seat now, and the log names who did it, never its
+    player. Appended with `by` as the actor, so the audit lists it as theirs.
+    None for a seat nobody has claimed yet: its link is only replaced."""
+    from tracker.rules.setup import MoveSeat
+
+    if not load_state(match).seat(seat).claimed:
+        return None
+    command = MoveSeat(by=by, by_name=by_name)
+    return append(match.pk, by, lambda state: rules.decide(state, seat, command))
+
+
 def notify(match_id: int, seq: int) -> None:
     """Say "seq n exists" to the match's sockets; never the state itself.
     Layers are at-most-once: a lost push is healed by the next resync."""

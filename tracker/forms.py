@@ -308,17 +308,61 @@ class CreateMatchForm(ClassifiedSettingsForm):
     field_order = ["name", "points_limit", "rounds", "mission", "table"]
 
 
-class ClaimSeatForm(forms.Form):
-    name = forms.CharField(label=_("Your name"), max_length=60)
-    pin = forms.RegexField(
-        label=_("PIN (4 to 8 digits)"),
-        regex=r"^\d{4,8}$",
-        error_messages={"invalid": _("The PIN is 4 to 8 digits.")},
-        widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+PIN_PATTERN = r"^\d{6,8}$"
+
+
+def random_pin() -> str:
+    """Six digits drawn by the server (issue 22): the claim form offers one,
+    so the PIN an opponent must guess is uniform among a million unless its
+    player types another."""
+    while True:
+        pin = f"{secrets.randbelow(10**6):06d}"
+        if not easy_pin(pin):
+            return pin
+
+
+def easy_pin(pin: str) -> bool:
+    """The PINs guessed first: one digit repeated (000000), a run up or down
+    (123456, 987654), a block repeated (121212, 123123, 12341234)."""
+    steps = {int(b) - int(a) for a, b in zip(pin, pin[1:], strict=False)}
+    if len(steps) == 1 and steps <= {-1, 0, 1}:
+        return True
+    return any(
+        len(pin) % size == 0 and pin == pin[:size] * (len(pin) // size) for size in (1, 2, 3, 4)
     )
 
 
+class ClaimSeatForm(forms.Form):
+    name = forms.CharField(label=_("Your name"), max_length=60)
+    pin = forms.RegexField(
+        label=_("PIN (6 to 8 digits)"),
+        regex=PIN_PATTERN,
+        error_messages={"invalid": _("The PIN is 6 to 8 digits.")},
+        help_text=_(
+            "Chosen at random for you: note it down, or type 6 to 8 digits of your own "
+            "that your opponent cannot guess."
+        ),
+        # Shown, not masked: the player must read it to note it down.
+        widget=forms.TextInput(
+            attrs={"inputmode": "numeric", "autocomplete": "off", "maxlength": "8"}
+        ),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["pin"].initial = random_pin()
+
+    def clean_pin(self) -> str:
+        pin = self.cleaned_data["pin"]
+        if easy_pin(pin):
+            raise forms.ValidationError(
+                gettext("That PIN is too easy to guess (a repeated digit, a run or a pattern).")
+            )
+        return pin
+
+
 class MoveSeatForm(forms.Form):
+    # Up to 8 digits: PINs set before issue 22 may have 4 or 5.
     pin = forms.CharField(
         label=_("PIN"),
         max_length=8,

@@ -92,23 +92,34 @@ def qr_code(url: str) -> str:
 @dataclass(frozen=True)
 class SeatLink:
     seat: object
-    url: str
+    url: str | None  # None: a handed-off seat's new link, hidden from this viewer
     qr: str | None  # only while the seat is free: a taken seat's link lets nobody in
     wrong_pins: int
+    pins_spent: bool = False
+    handed_off: bool = False  # free again after a hand-off, not yet taken
 
 
-def seat_links(request, match: Match, rows=None) -> list[SeatLink]:
-    """Each seat's link and, while it is free, its QR code (seat A first)."""
+def seat_links(request, match: Match, rows=None, state=None, may_hand_off=True) -> list[SeatLink]:
+    """Each seat's link and, while it is free, its QR code (seat A first).
+
+    With the match's `state`, a seat freed by a hand-off is told apart from
+    one never taken; its new link is shown only to a viewer who `may_hand_off`
+    (issue 22: a host who has sat in the match must not reach the link that
+    takes the other player's seat)."""
     rows = sorted(match.seats.all() if rows is None else rows, key=lambda s: s.letter)
     links = []
     for seat in rows:
         url = phone_url(request, reverse("seat-link", args=[match.code, seat.token]))
+        handed_off = state is not None and not seat.claimed and state.seat(seat.letter).claimed
+        shown = seat.claimed or may_hand_off or not handed_off
         links.append(
             SeatLink(
                 seat=seat,
-                url=url,
-                qr=None if seat.claimed else qr_code(url),
+                url=url if shown else None,
+                qr=qr_code(url) if shown and not seat.claimed else None,
                 wrong_pins=seats.wrong_pins(seat),
+                pins_spent=seats.pins_spent(seat),
+                handed_off=handed_off,
             )
         )
     return links

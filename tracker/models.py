@@ -104,6 +104,11 @@ class Seat(models.Model):
     # The player's name in the organizer's pairings (the claimed name may differ).
     listed_name = models.CharField(max_length=60, blank=True)
     claimed_at = models.DateTimeField(null=True, blank=True)
+    # PIN tries that failed since this PIN was set (issue 22): wrong ones,
+    # and those refused unchecked once SEAT_PIN_BUDGET is spent. In the
+    # database, not a cache: a budget for the whole match that no eviction,
+    # restart or second process resets.
+    failed_pins = models.PositiveIntegerField(default=0)
     # The army list being drafted: private working notes, not match history.
     draft = models.JSONField(default=list, blank=True)
 

@@ -3,6 +3,11 @@
 Claiming a seat stores a random holder key in the browser's session and its
 hash on the seat. The seat link alone never lets a second browser in (the
 opponent may have seen the QR code); the PIN moves the seat to a new phone.
+
+Seats belong to their players (issue 22): a browser that has held a seat of
+a match is a player of it, and never hands a seat of it to a new phone nor
+takes the other seat once that one has been claimed. The session's holder
+keys are never removed, so they also say which seats it has ever held.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from tracker.models import Match, Seat, new_token
@@ -38,6 +44,21 @@ def held_seat(session, match: Match, rows: list[Seat] | None = None) -> Seat | N
         if key and seat.holder_hash and secrets.compare_digest(_digest(key), seat.holder_hash):
             return seat
     return None
+
+
+def has_sat(session, match: Match) -> bool:
+    """Whether this session holds or has ever held a seat of `match`: it
+    claimed one or moved one here with its PIN, even if the seat has moved
+    on since. Such a browser is a player of the match, not a third party."""
+    holders = _holders(session)
+    return any(str(pk) in holders for pk in match.seats.values_list("pk", flat=True))
+
+
+def sat_elsewhere(session, seat: Seat) -> bool:
+    """Whether this session holds or has held another seat of `seat`'s match."""
+    holders = _holders(session)
+    others = Seat.objects.filter(match_id=seat.match_id).exclude(pk=seat.pk)
+    return any(str(pk) in holders for pk in others.values_list("pk", flat=True))
 
 
 def seat_of(session, match: Match) -> str | None:
@@ -71,50 +92,75 @@ def claim(session, seat: Seat, pin: str) -> bool:
     return True
 
 
-def move(session, seat: Seat, pin: str) -> bool:
-    """Move a claimed seat to this session if the PIN is right; the old phone
-    loses it.
+MOVED, WRONG, SPENT = "moved", "wrong", "spent"
 
-    Wrong PINs slow the guesser, never the seat (issue 11): they are counted
-    per guessing address by the view (`too_many_guesses`), which refuses that
-    address for the window, and per seat (`wrong_pins`) so the host or an
-    organizer can see that a seat is being guessed at and hand it to a new
-    phone. A seat never refuses its right PIN because of someone else's
-    guesses: an opponent who saw the QR code cannot lock its owner out."""
+
+def move(session, seat: Seat, pin: str) -> str:
+    """Move a claimed seat to this session if the PIN is right (MOVED); the
+    old phone loses it. WRONG: the PIN was checked and is not right. SPENT:
+    the seat's budget of wrong PINs is spent and the PIN was not checked.
+
+    The budget is per seat and lasts as long as its PIN (issue 22), whoever
+    guesses and from wherever: a venue is one address and cookies are free,
+    so neither tells the owner from her opponent. Each try takes one unit of
+    the budget before the PIN is checked (an atomic update, so a burst of
+    parallel guesses cannot all slip under it) and a right PIN gives it
+    back. Guesses never cost the owner anything until the budget is spent;
+    after that only an organizer or an unseated host hands the seat on
+    (`hand_off`, which sets a new PIN and a new budget). The seat itself
+    stays on the phone that holds it."""
+    budget = settings.SEAT_PIN_BUDGET
+    rows = Seat.objects.filter(pk=seat.pk, token=seat.token)
+    if not rows.filter(failed_pins__lt=budget).update(failed_pins=F("failed_pins") + 1):
+        # Still counted: the host page shows every try, not only those checked.
+        rows.update(failed_pins=F("failed_pins") + 1)
+        return SPENT
     if not seat.pin_hash or not check_password(pin, seat.pin_hash):
-        _count(f"guess:pin-seat:{seat.pk}")
-        return False
+        return WRONG
     with transaction.atomic():
         fresh = Seat.objects.select_for_update().get(pk=seat.pk)
+        if fresh.token != seat.token or fresh.pin_hash != seat.pin_hash:
+            return WRONG  # handed to a new phone while this PIN was checked
         fresh.holder_hash = _hold(session, fresh)
-        fresh.save(update_fields=["holder_hash"])
-    return True
+        fresh.failed_pins = max(0, fresh.failed_pins - 1)  # a right PIN is no wrong try
+        fresh.save(update_fields=["holder_hash", "failed_pins"])
+    return MOVED
 
 
 def wrong_pins(seat: Seat) -> int:
-    """Wrong PINs tried on this seat in the current window, from anyone."""
-    return cache.get(f"guess:pin-seat:{seat.pk}") or 0
+    """PIN tries that failed on this seat since its PIN was set, from anyone:
+    every one, checked or refused unchecked (read from the caller's row)."""
+    return seat.failed_pins
+
+
+def pins_spent(seat: Seat) -> bool:
+    """Whether the seat's PIN no longer moves it (its budget is spent)."""
+    return seat.failed_pins >= settings.SEAT_PIN_BUDGET
 
 
 def hand_off(seat: Seat) -> Seat:
-    """The host or an organizer gives a seat to a new phone (its holder's
-    phone died, or its PIN is forgotten): a fresh seat link, shown only to
-    them, and the seat free for whoever opens that link first, who sets a
-    new PIN. The old link and PIN stop working and the old phone loses the
-    seat; the log records the move (SeatMoved) when the new phone takes it."""
+    """An organizer or an unseated host gives a seat to a new phone (its
+    holder's phone died, or the PIN is forgotten, or spent): a fresh seat
+    link, shown only on their page, and the seat free for whoever opens that
+    link first, who sets a new PIN with a new budget. The old link and PIN
+    stop working and the old phone loses the seat. The caller logs who did
+    it (actions.record_hand_off) before calling this."""
     with transaction.atomic():
         fresh = Seat.objects.select_for_update().get(pk=seat.pk)
         fresh.token = new_token()
         fresh.holder_hash = ""
         fresh.pin_hash = ""
-        fresh.save(update_fields=["token", "holder_hash", "pin_hash"])
-    cache.delete(f"guess:pin-seat:{seat.pk}")
+        fresh.failed_pins = 0
+        fresh.save(update_fields=["token", "holder_hash", "pin_hash", "failed_pins"])
     return fresh
 
 
 def too_many_guesses(request, scope: str) -> bool:
-    """Count one guess (a wrong seat link or PIN) for this client address and
-    say whether it is over the limit for the window."""
+    """Count one guess (a wrong seat link) for this client address and say
+    whether it is over the limit for the window. Our own counter rather than
+    django-ratelimit's: its windows are fixed slots of the clock, so a limit
+    could reset a moment after the first guess; here the window starts with
+    the first guess."""
     address = request.META.get("REMOTE_ADDR", "?")
     return _count(f"guess:{scope}:{address}") > settings.GUESS_LIMIT
 
@@ -126,8 +172,3 @@ def _count(key: str) -> int:
     except ValueError:
         cache.set(key, 1, settings.GUESS_WINDOW_SECONDS)
         return 1
-
-
-def guesses_exhausted(request, scope: str) -> bool:
-    address = request.META.get("REMOTE_ADDR", "?")
-    return (cache.get(f"guess:{scope}:{address}") or 0) >= settings.GUESS_LIMIT

@@ -289,9 +289,15 @@ if os.environ.get("REDIS_URL"):
         }
     }
 
-# Seat links and PINs: attempts allowed per client address per window.
+# Wrong seat links: answered 429 past this many per client address per
+# window (a right link is always answered: a venue is one address).
 GUESS_LIMIT = int(os.environ.get("GUESS_LIMIT", "10"))
 GUESS_WINDOW_SECONDS = 300
+# Wrong PINs a seat's PIN survives, from anyone, for as long as that PIN is
+# set (issue 22): past it the PIN is checked no more and only an organizer or
+# a host seated nowhere in the match hands the seat on. With PINs of 6+
+# digits, 20 tries find one with probability 20 / 10**6 (README, threat model).
+SEAT_PIN_BUDGET = int(os.environ.get("SEAT_PIN_BUDGET", "20"))
 
 # Organizer and admin logins: posts per client address (django-ratelimit).
 LOGIN_RATE = os.environ.get("LOGIN_RATE", "10/5m")

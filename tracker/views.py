@@ -33,7 +33,14 @@ from tracker.rendering import (
     render_blocks,
     viewer_blocks,
 )
-from tracker.rules.setup import MAX_TROOPERS, ClaimSeat, MoveSeat, clean_trooper_row
+from tracker.rules.setup import (
+    BY_HOST,
+    BY_ORGANIZER,
+    MAX_TROOPERS,
+    ClaimSeat,
+    MoveSeat,
+    clean_trooper_row,
+)
 from tracker.rules.state import SETUP
 from tracker.taps import deadline_of, is_late, note_refused, refusal
 from tracker.templatetags.tracker_tags import marker_names
@@ -93,11 +100,21 @@ def create_match(request):
 @require_GET
 def match_host(request, code: str):
     """The creator's page: two seat links with QR codes, until both are taken;
-    then a way to hand a seat to a new phone."""
+    then a way to hand a seat to a new phone, for a host seated nowhere in
+    the match (issue 22).
+
+    A seat never claimed shows its link to any host: that is how seats are
+    given out, and nothing is sealed in a seat before it is claimed. A link
+    minted by a hand-off (the log says the seat was claimed) is the way into
+    a player's secrets: it shows only to a host who may hand seats off, so a
+    host who plays never sees the other seat's new link an organizer made."""
     match = _match(code)
     if not _hosts(request, match):
         raise Http404
-    links = links_for_phones.seat_links(request, match)
+    may_hand_off = not seats.has_sat(request.session, match)
+    links = links_for_phones.seat_links(
+        request, match, state=load_state(match), may_hand_off=may_hand_off
+    )
     waiting = any(not link.seat.claimed for link in links)
     return render(
         request,
@@ -109,59 +126,95 @@ def match_host(request, code: str):
             "waiting": waiting,
             # Opened on the server's own computer: say which address the codes use.
             "address_notice": links_for_phones.address_notice(request),
+            "may_hand_off": may_hand_off,
         },
     )
 
 
+def _refuse(request, message: str, status: int):
+    return render(request, "tracker/message.html", {"message": message}, status=status)
+
+
 @require_POST
 def seat_hand_off(request, code: str, letter: str):
-    """The match's host or an organizer gives a seat to a new phone: a new
-    seat link (shown on their page with its QR code), the old link, PIN and
-    phone out."""
+    """An organizer, or the match's host seated nowhere in it, gives a seat
+    to a new phone: a new seat link (shown on their page with its QR code),
+    the old link, PIN and phone out, and the log says who did it.
+
+    Refused to any browser that holds or has held a seat of the match
+    (issue 22): in a casual match the host is often a player, and the other
+    seat's new link would be the other player's secrets. Such a host hands
+    off no seat, not even their own: they move it with its PIN."""
     from tracker.organizer.access import is_organizer
 
     match = _match(code)
     seat = get_object_or_404(Seat, match=match, letter=letter)
     organizer = is_organizer(request.user)
-    if not (organizer or _hosts(request, match)):
+    hosts = _hosts(request, match)
+    if not (organizer or hosts):
         raise Http404
+    if seats.has_sat(request.session, match):
+        return _refuse(
+            request,
+            _(
+                "This browser has held a seat in this match, so it cannot hand a seat to a "
+                "new phone: a player moves their own seat with its PIN. If a PIN is lost, an "
+                "organizer, or a host who plays in neither seat, hands the seat over."
+            ),
+            403,
+        )
+    by = BY_ORGANIZER if organizer else BY_HOST
+    by_name = request.user.get_username() if organizer else ""
+    try:
+        # Logged first: if the log is busy, nothing has changed yet.
+        actions.record_hand_off(match, seat.letter, by, by_name)
+    except actions.Busy:
+        return _refuse(request, _("The tracker is busy; tap again."), 503)
     seats.hand_off(seat)
     messages.success(
         request,
         _("Seat %(seat)s has a new link: open it (or scan its code) on the new phone.")
         % {"seat": seat.letter},
     )
-    if organizer and not _hosts(request, match):
+    if organizer and not hosts:
         return redirect("organizer-match-sheet", code=match.code)
     return redirect("match-host", code=match.code)
 
 
 def seat_link(request, code: str, token: str):
     """Claim a seat, or move a claimed one here with its PIN."""
-    if seats.guesses_exhausted(request, "seat"):
-        # While the window lasts even a right link is not looked at, so a
-        # guesser learns nothing from which links answer.
-        return render(
-            request,
-            "tracker/message.html",
-            {"message": _("Too many wrong links. Wait a few minutes and try again.")},
-            status=429,
-        )
     match = _match(code)
     seat = Seat.objects.filter(match=match, token=token).first()
     if seat is None:
-        seats.too_many_guesses(request, "seat")
+        if seats.too_many_guesses(request, "seat"):
+            # Only wrong links are refused: a right one is always answered,
+            # since a venue is one address (issue 22) and a 256-bit link is
+            # not found by guessing; the limit only stops a scan.
+            return _refuse(
+                request, _("Too many wrong links. Wait a few minutes and try again."), 429
+            )
         raise Http404
     if seats.seat_of(request.session, match) == seat.letter:
         return redirect("match", code=match.code)
+    claimed_before = load_state(match).seat(seat.letter).claimed
+    if (seat.claimed or claimed_before) and seats.sat_elsewhere(request.session, seat):
+        # Issue 22: a player never takes the other seat once its player has it.
+        return _refuse(
+            request,
+            _(
+                "This browser has held the other seat of this match: it cannot take this "
+                "seat too. Open this link on its player's phone."
+            ),
+            403,
+        )
     if not seat.claimed:
         form = ClaimSeatForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
             if seats.claim(request.session, seat, form.cleaned_data["pin"]):
-                if load_state(match).seat(seat.letter).claimed:
-                    # A seat handed to a new phone by the host or an organizer:
-                    # the same player on a new phone, recorded as a move.
-                    actions.perform(match, seat.letter, MoveSeat())
+                if claimed_before:
+                    # A seat handed to a new phone: the same player on a new
+                    # phone. The hand-off was logged when it was made, with
+                    # who made it (actions.record_hand_off).
                     return redirect("match", code=match.code)
                 try:
                     actions.perform(match, seat.letter, ClaimSeat(name=form.cleaned_data["name"]))
@@ -175,18 +228,31 @@ def seat_link(request, code: str, token: str):
     form = MoveSeatForm(request.POST or None)
     status = 200
     if request.method == "POST":
-        if seats.guesses_exhausted(request, "pin"):
-            form.add_error(None, _("Too many wrong PINs. Wait a few minutes and try again."))
-            status = 429
-        elif form.is_valid() and seats.move(request.session, seat, form.cleaned_data["pin"]):
+        if form.is_valid() and form.cleaned_data["pin"].isdigit():
+            outcome = seats.move(request.session, seat, form.cleaned_data["pin"])
+        else:
+            outcome = seats.WRONG  # not a PIN at all: nothing to check or count
+        if outcome == seats.MOVED:
             actions.perform(match, seat.letter, MoveSeat())
             return redirect("match", code=match.code)
+        if outcome == seats.SPENT:
+            form.add_error(
+                None,
+                _(
+                    "Too many wrong PINs were tried on this seat: its PIN no longer moves it. "
+                    "Ask an organizer, or a host who plays in neither seat, to hand the seat "
+                    "to your new phone."
+                ),
+            )
+            status = 429
         else:
-            seats.too_many_guesses(request, "pin")
             form.add_error("pin", _("That PIN is not right."))
             status = 403
     return render(
-        request, "tracker/move.html", {"match": match, "seat": seat, "form": form}, status=status
+        request,
+        "tracker/move.html",
+        {"match": match, "seat": seat, "form": form, "spent": seats.pins_spent(seat)},
+        status=status,
     )
 
 

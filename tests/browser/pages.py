@@ -11,7 +11,7 @@ def create_match(host, server, name="Friday night"):
     return host.locator("a.seaturl").all_inner_texts()
 
 
-def claim(page, link, name, pin="2468"):
+def claim(page, link, name, pin="246813"):
     page.goto(link)
     page.fill("input[name=name]", name)
     page.fill("input[name=pin]", pin)

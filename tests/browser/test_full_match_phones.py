@@ -75,7 +75,7 @@ def tap(page, command, confirm=False):
 def claim(page, link, name):
     page.goto(link)
     page.fill("input[name=name]", name)
-    page.fill("input[name=pin]", "2468")
+    page.fill("input[name=pin]", "246813")
     page.click("button.primary")
     live = page.locator("#connection")
     expect(live).to_have_text(live.get_attribute("data-online"))

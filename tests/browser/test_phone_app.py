@@ -83,7 +83,7 @@ def claim(page, link, name, lang):
     page.goto(link)
     check_page(page, lang)
     page.fill("input[name=name]", name)
-    page.fill("input[name=pin]", "2468")
+    page.fill("input[name=pin]", "246813")
     page.click("button.primary")
     expect(page.locator("#connection")).to_have_text(ONLINE[lang])
 

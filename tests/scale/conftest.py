@@ -84,7 +84,13 @@ def cluster(postgres_admin, scratch_redis, tmp_path_factory):
     admin.execute(f'CREATE DATABASE "{name}"')
     database_url = _with_path(admin_url, f"/{name}")
     tmp = tmp_path_factory.mktemp("cluster")
-    env = server_env(tmp, DATABASE_URL=database_url, REDIS_URL=redis_url, GUESS_LIMIT="4")
+    env = server_env(
+        tmp,
+        DATABASE_URL=database_url,
+        REDIS_URL=redis_url,
+        GUESS_LIMIT="4",
+        SEAT_PIN_BUDGET="4",
+    )
     servers = [LiveServer(env, tmp / f"daphne-{n}.log") for n in (1, 2)]
     try:
         manage(env, "migrate", "--noinput", "-v0")

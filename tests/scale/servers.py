@@ -229,7 +229,7 @@ class Player:
         )
 
 
-def seat_players(url: str, pin: str = "2468") -> tuple[Player, Player]:
+def seat_players(url: str, pin: str = "246813") -> tuple[Player, Player]:
     """Create a match on a live server and seat Alice (A) and Bob (B)."""
     alice = Browser(url)
     reply = alice.post(

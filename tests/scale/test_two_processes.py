@@ -227,21 +227,49 @@ def test_kill_9_of_one_process_mid_burst_keeps_every_acknowledged_action_once(cl
     assert seq_of(page) == len(rows)
 
 
-def test_wrong_pins_are_counted_across_both_processes(cluster):
-    # GUESS_LIMIT is 4 here; the count lives in Redis, not in one process.
+def test_a_burst_of_parallel_wrong_pins_gets_no_more_checks_than_the_seats_budget(cluster):
+    # Issue 22: each try takes a unit of the seat's budget in one UPDATE
+    # before its PIN is checked, so 12 guesses at once on two processes get
+    # exactly SEAT_PIN_BUDGET (4) checks; the rest are refused unchecked.
     one, two = cluster.servers
-    alice, _bob = seat_players(one.url, pin="4321")
+    alice, _bob = seat_players(one.url, pin="582914")
+    path = f"/m/{alice.code}/s/{alice.seat_token}/"
+    guessers = [Browser((one, two)[n % 2].url) for n in range(12)]
+    for guesser in guessers:
+        guesser.get(path)
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        statuses = list(
+            pool.map(
+                lambda pair: pair[1].post(path, {"pin": f"{pair[0]:06d}"}, htmx=False).status,
+                enumerate(guessers),
+            )
+        )
+    assert sorted(statuses) == [403] * 4 + [429] * 8
+    assert "You: Alice" in alice.page()
+
+
+def test_wrong_pins_and_wrong_links_are_counted_across_both_processes(cluster):
+    # SEAT_PIN_BUDGET and GUESS_LIMIT are 4 here. A seat's wrong PINs are
+    # counted on its row in the database (issue 22), wrong links per address
+    # in Redis: neither lives in one process.
+    one, two = cluster.servers
+    alice, _bob = seat_players(one.url, pin="582914")
     path = f"/m/{alice.code}/s/{alice.seat_token}/"
     try:
         statuses = []
         for n in range(6):
             mallory = Browser((one, two)[n % 2].url)
             mallory.get(path)
-            statuses.append(mallory.post(path, {"pin": f"{n:04d}"}, htmx=False).status)
+            statuses.append(mallory.post(path, {"pin": f"{n:06d}"}, htmx=False).status)
         assert statuses == [403, 403, 403, 403, 429, 429]
         right = Browser(two.url)
         right.get(path)
-        assert right.post(path, {"pin": "4321"}, htmx=False).status == 429
+        assert right.post(path, {"pin": "582914"}, htmx=False).status == 429
+        links = [
+            Browser((one, two)[n % 2].url).get(f"/m/{alice.code}/s/guess{n:040d}/").status
+            for n in range(6)
+        ]
+        assert links == [404, 404, 404, 404, 429, 429]
     finally:
         # Every phone here is 127.0.0.1: leave no exhausted window behind.
         client = redis.Redis.from_url(cluster.redis_url)

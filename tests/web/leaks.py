@@ -976,7 +976,7 @@ class Table:
             seat = self.match.seats.get(letter=letter)
             path = f"/m/{self.match.code}/s/{seat.token}/"
             self.get(letter, path)
-            self.post(letter, path, {"name": f"Player {letter}", "pin": "1234"}, htmx=False)
+            self.post(letter, path, {"name": f"Player {letter}", "pin": "739164"}, htmx=False)
 
     @property
     def code(self) -> str:
@@ -1264,7 +1264,7 @@ class Table:
         self.clients[old], self.clients[seat] = self.clients[seat], Client()
         self.screens[seat] = {}
         self.get(seat, path)
-        response = self.post(seat, path, {"pin": "1234"}, htmx=False)
+        response = self.post(seat, path, {"pin": "739164"}, htmx=False)
         assert response.status_code == 302, response.status_code
 
     async def move_seat(self, seat: str | None = None) -> None:

@@ -417,7 +417,7 @@ class Phone:
                 links[letter] = anchor["href"]
         return links
 
-    def claim(self, seat_url: str, name: str, pin: str = "1234"):
+    def claim(self, seat_url: str, name: str, pin: str = "739164"):
         """Open a seat link and take the seat; ends on the match page."""
         self.visit(urlparse(seat_url).path)
         [rendered] = [f for f in self.forms() if "pin" in f.names()]

@@ -85,7 +85,7 @@ def create_match(client: Client, name="Friday game", points=300, rounds=3) -> Ma
     return Match.objects.get(code=code)
 
 
-def claim(client: Client, match: Match, letter: str, name: str, pin: str = "1234") -> Phone:
+def claim(client: Client, match: Match, letter: str, name: str, pin: str = "739164") -> Phone:
     seat = match.seats.get(letter=letter)
     response = client.post(f"/m/{match.code}/s/{seat.token}/", {"name": name, "pin": pin})
     assert response.status_code == 302, response.content.decode()[:500]

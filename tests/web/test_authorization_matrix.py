@@ -76,15 +76,17 @@ ROWS: dict[str, Row] = {
     "m/<str:code>/": Row(get=every(200)),
     # Seat links and QR codes: only the browser that created the match.
     "m/<str:code>/host/": Row(get={**every(404), "A": 200}),
-    # Handing seat B to a new phone: its host (Alice) or an organizer only.
+    # Handing seat B to a new phone: an organizer, or a host seated nowhere in
+    # the match. Its host here is Alice, who plays A: refused (issue 22).
     "m/<str:code>/hand-off/<str:letter>/": Row(
         get=every(405),
-        post={**every(404), "A": "302 /m/", "organizer": "302 /organizer/matches/"},
+        post={**every(404), "A": 403, "organizer": "302 /organizer/matches/"},
     ),
-    # Seat A's link once claimed: its holder goes to the match; anyone else
-    # gets the PIN form, and a wrong PIN is refused.
+    # Seat A's link once claimed: its holder goes to the match; the holder of
+    # the other seat is refused (issue 22); anyone else gets the PIN form,
+    # and a wrong PIN is refused.
     "m/<str:code>/s/<str:token>/": Row(
-        get={**every(200), "A": "302 /m/"},
+        get={**every(200), "A": "302 /m/", "B": 403},
         post={**every(403), "A": "302 /m/"},
         data={"pin": "0000"},
     ),
@@ -292,7 +294,8 @@ def test_every_route_answers_each_role_as_the_matrix_says_and_changes_nothing(sc
     after = MatchEvent.objects.filter(match=scene.match).order_by("seq")
     assert list(after.values_list("seq", "hash")[: len(before)]) == before
     assert [(e.kind, e.actor) for e in after[len(before) :]] == [
-        ("OrganizerViewedSecrets", "organizer")
+        ("SeatMoved", "organizer"),  # the hand-off of B, logged as the organizer's
+        ("OrganizerViewedSecrets", "organizer"),
     ]
     now = list(
         Seat.objects.filter(match=scene.match)

@@ -57,7 +57,7 @@ def claim(client, match, letter, name):
     seat = match.seats.get(letter=letter)
     link = f"/m/{match.code}/s/{seat.token}/"
     form_page = client.get(link).content.decode()
-    response = submit(client, form_page, link, htmx=False, at=link, name=name, pin="2468")
+    response = submit(client, form_page, link, htmx=False, at=link, name=name, pin="246813")
     assert response.status_code == 302
 
 

@@ -1,5 +1,7 @@
 """Seats: claiming, refusing a second browser, moving with the PIN, spectators."""
 
+import re
+
 import pytest
 from django.test import Client
 
@@ -36,9 +38,9 @@ def test_a_claimed_seat_link_lets_no_second_browser_in(alice, mallory):
 
 def test_the_pin_moves_the_seat_and_the_old_phone_loses_it(alice):
     match = create_match(alice)
-    claim(alice, match, "A", "Alice", pin="4321")
+    claim(alice, match, "A", "Alice", pin="582914")
     new_phone = Client()
-    response = new_phone.post(seat_url(match, "A"), {"pin": "4321"})
+    response = new_phone.post(seat_url(match, "A"), {"pin": "582914"})
     assert response.status_code == 302
     assert "You: Alice" in new_phone.get(f"/m/{match.code}/").content.decode()
     assert "You are watching as a spectator." in alice.get(f"/m/{match.code}/").content.decode()
@@ -46,31 +48,50 @@ def test_the_pin_moves_the_seat_and_the_old_phone_loses_it(alice):
 
 def test_a_wrong_pin_is_refused_and_changes_nothing(alice, mallory):
     match = create_match(alice)
-    claim(alice, match, "A", "Alice", pin="4321")
-    response = mallory.post(seat_url(match, "A"), {"pin": "1111"})
+    claim(alice, match, "A", "Alice", pin="582914")
+    response = mallory.post(seat_url(match, "A"), {"pin": "111211"})
     assert response.status_code == 403
     assert "That PIN is not right." in response.content.decode()
     assert "You: Alice" in alice.get(f"/m/{match.code}/").content.decode()
 
 
-def test_pin_guessing_is_rate_limited(alice, mallory, settings):
-    settings.GUESS_LIMIT = 3
+def test_a_seats_pin_survives_its_budget_of_wrong_pins_then_is_checked_no_more(
+    alice, mallory, settings
+):
+    settings.SEAT_PIN_BUDGET = 3
     match = create_match(alice)
-    claim(alice, match, "A", "Alice", pin="4321")
+    claim(alice, match, "A", "Alice", pin="582914")
     statuses = [
-        mallory.post(seat_url(match, "A"), {"pin": f"{n:04d}"}).status_code for n in range(5)
+        mallory.post(seat_url(match, "A"), {"pin": f"{n:06d}"}).status_code for n in range(5)
     ]
-    assert statuses[:3] == [403, 403, 403]
-    assert statuses[3:] == [429, 429]
-    # Even the right PIN is refused while the window lasts.
-    assert mallory.post(seat_url(match, "A"), {"pin": "4321"}).status_code == 429
+    assert statuses == [403, 403, 403, 429, 429]
+    # Spent: even the right PIN is not checked (else the budget stops no one),
+    # and the page says who can still move the seat.
+    refused = mallory.post(seat_url(match, "A"), {"pin": "582914"})
+    assert refused.status_code == 429
+    assert "its PIN no longer moves it" in refused.content.decode()
+    assert "You: Alice" in alice.get(f"/m/{match.code}/").content.decode()
+
+
+def test_the_claim_form_offers_a_random_pin_and_refuses_easy_ones(alice, bob):
+    match = create_match(alice)
+    pages = [bob.get(seat_url(match, "B")).content.decode() for _ in range(3)]
+    offered = [re.search(r'name="pin" value="(\d+)"', page).group(1) for page in pages]
+    assert all(len(pin) == 6 for pin in offered) and len(set(offered)) == 3
+    for easy in ("123456", "000000", "987654", "121212", "123123"):
+        response = bob.post(seat_url(match, "B"), {"name": "Bob", "pin": easy})
+        assert response.status_code == 200
+        assert "That PIN is too easy to guess" in response.content.decode()
+    assert not Seat.objects.get(match=match, letter="B").claimed
+    response = bob.post(seat_url(match, "B"), {"name": "Bob", "pin": offered[0]})
+    assert response.status_code == 302
 
 
 def test_pins_are_stored_hashed(alice):
     match = create_match(alice)
-    claim(alice, match, "A", "Alice", pin="98765")
+    claim(alice, match, "A", "Alice", pin="987165")
     seat = Seat.objects.get(match=match, letter="A")
-    assert "98765" not in seat.pin_hash and seat.pin_hash.startswith("pbkdf2_")
+    assert "987165" not in seat.pin_hash and seat.pin_hash.startswith("pbkdf2_")
 
 
 def test_seat_tokens_are_long_and_random(alice):
@@ -102,7 +123,7 @@ def test_a_bad_claim_form_explains_and_keeps_the_seat_free(alice, bob):
     match = create_match(alice)
     response = bob.post(seat_url(match, "B"), {"name": "Bob", "pin": "12"})
     assert response.status_code == 200
-    assert "The PIN is 4 to 8 digits." in response.content.decode()
+    assert "The PIN is 6 to 8 digits." in response.content.decode()
     assert not Seat.objects.get(match=match, letter="B").claimed
     assert error_of(response) is None
 

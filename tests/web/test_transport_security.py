@@ -205,7 +205,7 @@ def test_session_and_csrf_cookies_are_httponly_and_samesite(alice):
     match = create_match(alice)
     seat = match.seats.get(letter="A")
     alice.get(f"/m/{match.code}/s/{seat.token}/")
-    response = alice.post(f"/m/{match.code}/s/{seat.token}/", {"name": "Alice", "pin": "1234"})
+    response = alice.post(f"/m/{match.code}/s/{seat.token}/", {"name": "Alice", "pin": "739164"})
     session = response.cookies["sessionid"]
     assert session["httponly"] is True
     assert session["samesite"] == "Lax"
@@ -326,80 +326,83 @@ def _seat_url(match, letter):
 
 @pytest.fixture
 def quick_pins(settings):
-    """The rate limit does not depend on the hasher; spare the slow one here."""
+    """The limits do not depend on the hasher; spare the slow one here."""
     settings.GUESS_LIMIT = 3
+    settings.SEAT_PIN_BUDGET = 3
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.mark.django_db
 @pytest.mark.usefixtures("quick_pins")
-def test_pin_guessing_is_limited_per_address_not_per_session(alice):
+def test_pin_guessing_is_limited_per_seat_whatever_the_session_or_address(alice):
+    # Issue 22: each guess from a brand-new browser at a new address (no
+    # cookie, no address to count): the seat's budget still counts it.
     match = create_match(alice)
-    claim(alice, match, "A", "Alice", pin="4321")
-    # Each guess from a brand-new browser (no cookies to lose): still counted.
+    claim(alice, match, "A", "Alice", pin="582914")
     statuses = [
-        Client().post(_seat_url(match, "A"), {"pin": f"{n:04d}"}).status_code for n in range(5)
+        Client(REMOTE_ADDR=f"10.0.3.{n}").post(_seat_url(match, "A"), {"pin": f"{n:06d}"})
+        for n in range(5)
     ]
-    assert statuses == [403, 403, 403, 429, 429]
-    assert Client().post(_seat_url(match, "A"), {"pin": "4321"}).status_code == 429
+    assert [r.status_code for r in statuses] == [403, 403, 403, 429, 429]
+    # Spent: the right PIN is not checked either, or the budget would stop no one.
+    assert Client().post(_seat_url(match, "A"), {"pin": "582914"}).status_code == 429
+    assert "You: Alice" in alice.get(f"/m/{match.code}/").content.decode()
 
 
 @pytest.mark.django_db
 @pytest.mark.usefixtures("quick_pins")
-def test_wrong_pins_slow_their_guesser_not_the_seat(alice, bob):
-    # Issue 11, finding 1: a seat never refuses its right PIN because of
-    # someone else's guesses (the opponent could lock its owner out).
+def test_wrong_pins_within_the_budget_never_refuse_the_right_pin(alice, bob):
+    # Issue 11, finding 1, and issue 22: guesses cost the owner nothing
+    # until the seat's budget is spent, from whatever address they come.
     match = create_match(alice)
-    claim(alice, match, "A", "Alice", pin="4321")
-    claim(bob, match, "B", "Bob", pin="8765")
-    for n in range(3):
-        guesser = Client(REMOTE_ADDR=f"10.0.0.{n + 1}")
-        assert guesser.post(_seat_url(match, "A"), {"pin": f"{n:04d}"}).status_code == 403
-    fresh = Client(REMOTE_ADDR="10.0.0.99")
-    assert fresh.post(_seat_url(match, "A"), {"pin": "4321"}).status_code == 302
+    claim(alice, match, "A", "Alice", pin="582914")
+    claim(bob, match, "B", "Bob", pin="580417")
+    for n in range(2):
+        guesser = Client()  # the same test address as Alice's new phone
+        assert guesser.post(_seat_url(match, "A"), {"pin": f"{n:06d}"}).status_code == 403
+    fresh = Client()
+    assert fresh.post(_seat_url(match, "A"), {"pin": "582914"}).status_code == 302
     assert "You: Alice" in fresh.get(f"/m/{match.code}/").content.decode()
 
 
-def test_a_forged_x_forwarded_for_does_not_reset_the_pin_limit_on_the_make_run_server(
+def test_a_forged_x_forwarded_for_does_not_reset_the_wrong_link_limit_on_the_make_run_server(
     tmp_path,
 ):
     # Without BEHIND_PROXY, X-Forwarded-For is never read: a forged address
-    # does not reset the per-address limit.
+    # does not reset the per-address limit on wrong seat links.
     env = server_env(tmp_path, GUESS_LIMIT="3")
     manage(env, "migrate", "--noinput", "-v0")
     server = LiveServer(env, tmp_path / "serve.log", make_run=True).start()
     try:
-        alice, _bob = seat_players(server.url, pin="4321")
-        path = f"/m/{alice.code}/s/{alice.seat_token}/"
+        alice, _bob = seat_players(server.url, pin="582914")
         statuses = []
         for n in range(5):
             mallory = Browser(server.url)
-            mallory.get(path)
             forged = {"X-Forwarded-For": f"203.0.113.{n + 1}"}
-            headers = {"X-CSRFToken": mallory.cookie("csrftoken"), **forged}
-            statuses.append(mallory.request("POST", path, {"pin": f"{n:04d}"}, headers).status)
-        assert statuses[:3] == [403, 403, 403]
-        mallory = Browser(server.url)
-        mallory.get(path)
-        headers = {"X-CSRFToken": mallory.cookie("csrftoken"), "X-Forwarded-For": "203.0.113.77"}
-        right = mallory.request("POST", path, {"pin": "4321"}, headers)
-        assert right.status != 302
-        assert "You: Alice" in alice.page()
+            path = f"/m/{alice.code}/s/guess{n:040d}/"
+            statuses.append(mallory.request("GET", path, headers=forged).status)
+        assert statuses == [404, 404, 404, 429, 429]
+        # A right link is still answered (a venue is one address, issue 22).
+        right = Browser(server.url).get(f"/m/{alice.code}/s/{alice.seat_token}/")
+        assert right.status == 200 and "Seat A is taken" in right.body
     finally:
         server.stop()
 
 
 @pytest.mark.django_db
 @pytest.mark.usefixtures("quick_pins")
-def test_pin_guesses_count_across_both_seats(alice):
+def test_each_seat_has_its_own_pin_budget(alice):
     match = create_match(alice)
-    claim(alice, match, "A", "Alice", pin="4321")
-    claim(Client(), match, "B", "Bob", pin="8765")
+    claim(alice, match, "A", "Alice", pin="582914")
+    claim(Client(), match, "B", "Bob", pin="580417")
     mallory = Client()
     statuses = [
-        mallory.post(_seat_url(match, letter), {"pin": "0000"}).status_code for letter in "ABAB"
+        mallory.post(_seat_url(match, "A"), {"pin": "000001"}).status_code for _ in range(4)
     ]
     assert statuses == [403, 403, 403, 429]
+    # B's budget is B's own: spending A's costs B nothing.
+    assert mallory.post(_seat_url(match, "B"), {"pin": "000001"}).status_code == 403
+    assert Client().post(_seat_url(match, "B"), {"pin": "580417"}).status_code == 302
 
 
 @pytest.mark.django_db
@@ -408,8 +411,8 @@ def test_seat_link_guessing_is_rate_limited(alice, mallory, settings):
     match = create_match(alice)
     guesses = [mallory.get(f"/m/{match.code}/s/guess{n:040d}/").status_code for n in range(5)]
     assert guesses == [404, 404, 404, 429, 429]
-    # While the window lasts even a right link is not looked at.
-    assert mallory.get(_seat_url(match, "B")).status_code == 429
+    # A right link is still answered: only wrong ones are refused (issue 22).
+    assert mallory.get(_seat_url(match, "B")).status_code == 200
 
 
 # ----------------------------------------------------------- seats and PINs

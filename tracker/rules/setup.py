@@ -49,11 +49,38 @@ class SeatClaimed(Event):
     describe_as = _("%(name)s took seat %(seat)s.")
 
 
+# Who moved a seat (issue 22): its player with the PIN, or a third party.
+BY_PLAYER, BY_HOST, BY_ORGANIZER = "", "host", "organizer"
+
+
 @dataclass(frozen=True, kw_only=True)
 class SeatMoved(Event):
+    """A seat went to another phone. `by`: BY_PLAYER (the PIN; events from
+    before issue 22 have no `by` and read so), or BY_HOST / BY_ORGANIZER
+    (a hand-off, `by_name` the organizer's username): the log blames no
+    player for a move a third party made."""
+
     seat: str
     name: str
+    by: str = BY_PLAYER
+    by_name: str = ""
     describe_as = _("%(name)s moved their seat to another phone.")
+
+    def to_data(self) -> dict:
+        data = super().to_data()
+        if not self.by:
+            # A player's move reads exactly as before `by` existed.
+            del data["by"], data["by_name"]
+        return data
+
+    def describe(self) -> tuple[str, dict]:
+        if self.by == BY_ORGANIZER:
+            message = _("The organizer %(by_name)s gave seat %(seat)s (%(name)s) to a new phone.")
+        elif self.by == BY_HOST:
+            message = _("The host gave seat %(seat)s (%(name)s) to a new phone.")
+        else:
+            message = self.describe_as
+        return message, {**self.to_data(), "by_name": self.by_name}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -92,7 +119,11 @@ class ClaimSeat(Command):
 
 @dataclass(frozen=True, kw_only=True)
 class MoveSeat(Command):
-    """The seat's holder proved the PIN on a new phone (checked by the web layer)."""
+    """The seat's holder proved the PIN on a new phone (checked by the web
+    layer), or (`by` set) the host or an organizer handed it to a new phone."""
+
+    by: str = BY_PLAYER
+    by_name: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -162,7 +193,10 @@ def claim_seat(state: MatchState, seat: str, command: ClaimSeat) -> list[Event]:
 def move_seat(state: MatchState, seat: str, command: MoveSeat) -> list[Event]:
     if not state.seat(seat).claimed:
         raise NotAllowed(_("This seat has not been taken yet."))
-    return [SeatMoved(seat=seat, name=state.seat(seat).name)]
+    if command.by not in (BY_PLAYER, BY_HOST, BY_ORGANIZER):
+        raise InvalidInput(_("Unknown action."))
+    by_name = str(command.by_name or "")[:MAX_NAME] if command.by == BY_ORGANIZER else ""
+    return [SeatMoved(seat=seat, name=state.seat(seat).name, by=command.by, by_name=by_name)]
 
 
 def clean_army_list(state: MatchState, seat: str, troopers: object) -> list[dict]:
