@@ -196,6 +196,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._push(full=False)
 
     def _render(self):
+        if settings.SLOW_SOCKET_RENDER_SECONDS:  # a test's backlog (settings.py)
+            time.sleep(settings.SLOW_SOCKET_RENDER_SECONDS)
         # Re-read the seats each time: a PIN move takes the seat from this
         # phone. One query brings the match with them.
         rows = list(Seat.objects.select_related("match").filter(match_id=self.match_id))

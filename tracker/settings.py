@@ -284,6 +284,10 @@ SOCKETS_PER_SESSION = int(os.environ.get("SOCKETS_PER_SESSION", "8"))
 SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "200"))
 RESYNC_BURST = 10
 RESYNC_WINDOW_SECONDS = 10
+# Tests only (tests/scale/test_socket_backlog.py): every socket render takes
+# this many seconds longer, which builds a push backlog without a venue's
+# load on the test machine. 0 (off) unless the environment sets it.
+SLOW_SOCKET_RENDER_SECONDS = float(os.environ.get("TRACKER_SLOW_SOCKET_RENDER", "0"))
 
 # Request bodies: Django's own caps. No form here takes a file, so any file
 # part is refused (tracker.uploads), and a body over the cap is a 400 before
