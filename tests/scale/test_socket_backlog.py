@@ -2,7 +2,7 @@
 socket's connect waits behind another match's renders.
 
 A real server process (daphne, as in production) with every socket render
-made slower by TRACKER_SLOW_SOCKET_RENDER (tracker/settings.py): sockets of
+made slower by TRACKER_SLOW_PUSH_RENDER (tracker/settings.py): sockets of
 many matches are open and every match taps once, so dozens of renders are
 queued at once. A phone of another match then opens its socket: it must be
 accepted and get its first frame, with the match as it is now, within a
@@ -41,8 +41,8 @@ from tests.scale.servers import (
 
 pytestmark = pytest.mark.scale
 
-BACKLOG_MATCHES = 20  # two sockets each: 40 renders queued by one tap a match
-SLOW_RENDER = 0.25  # seconds added to every socket render
+BACKLOG_MATCHES = 30  # two sockets each: 60 renders queued by one tap a match
+SLOW_RENDER = 0.25  # seconds added to every push's render
 
 
 def _make_matches(env: dict, count: int) -> list[dict]:
@@ -73,7 +73,7 @@ def _phone(url: str, session_key: str) -> Browser:
 
 @pytest.fixture(params=["embedded", "postgres_redis"])
 def slow_server(request, tmp_path):
-    extra = {"TRACKER_SLOW_SOCKET_RENDER": str(SLOW_RENDER)}
+    extra = {"TRACKER_SLOW_PUSH_RENDER": str(SLOW_RENDER)}
     dropped = None
     if request.param == "postgres_redis":
         admin_url, admin = request.getfixturevalue("postgres_admin")
@@ -162,13 +162,23 @@ def test_a_phone_reconnecting_during_a_push_backlog_gets_its_socket_and_state_wi
             assert first_frame < 1.0, f"first frame after {first_frame:.2f} s"
             assert seq_of(frame) == seq_of(page.body)
             assert blocks_of(frame) == blocks_of(page.body)
+            # The backlog was there meanwhile: most sockets still wait for it.
+            wanted = [seq + 1 for _socket, seq in opened]
+            early = [
+                _newest_seq(socket, seq, 0.001)
+                for (socket, _), seq in zip(opened, wanted, strict=True)
+            ]
+            pushed = sum(got >= seq for got, seq in zip(early, wanted, strict=True))
+            print(f"accepted {accepted:.3f} s, first frame {first_frame:.3f} s, {pushed} pushed")
+            assert pushed < len(opened) / 2, f"{pushed} of {len(opened)} pushes already sent"
 
             # And the backlog still drains: every socket gets its match's new seq.
-            wanted = [seq + 1 for _socket, seq in opened]
             got = list(
                 pool.map(
-                    lambda pair: _newest_seq(pair[0][0], pair[1], 60),
-                    zip(opened, wanted, strict=True),
+                    lambda args: (
+                        args[1] if args[1] >= args[2] else _newest_seq(args[0], args[2], 60)
+                    ),
+                    [(s, e, w) for (s, _), e, w in zip(opened, early, wanted, strict=True)],
                 )
             )
             assert got == wanted
