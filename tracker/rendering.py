@@ -347,6 +347,15 @@ def changed_rows(old: str, new: str) -> list[str] | None:
     """The trooper rows of `new` that differ from `old`, when nothing else in
     the block changed (same rows, same order, same surroundings); None when
     the whole block must go."""
+    found = _changed_rows(old, new)
+    return None if found is None else list(found)
+
+
+# The answer to a tap and the actor's own socket diff the same two renders
+# (the strings of the render cache, whose hashes Python keeps): one regex
+# diff of two seat blocks per action is saved.
+@functools.lru_cache(maxsize=256)
+def _changed_rows(old: str, new: str) -> tuple[str, ...] | None:
     old_rows = {m.group(1): m.group(0) for m in _ROW.finditer(old)}
     new_found = list(_ROW.finditer(new))
 
@@ -355,7 +364,7 @@ def changed_rows(old: str, new: str) -> list[str] | None:
 
     if skeleton(old) != skeleton(new):
         return None
-    return [m.group(0) for m in new_found if old_rows.get(m.group(1)) != m.group(0)]
+    return tuple(m.group(0) for m in new_found if old_rows.get(m.group(1)) != m.group(0))
 
 
 def blocks_for(match: Match, seat: Seat | None) -> tuple[int, dict[str, str]]:
