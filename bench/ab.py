@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import statistics
 import subprocess
 import sys
@@ -45,7 +46,7 @@ def main() -> None:
         float(sys.argv[4]) if len(sys.argv) > 4 else 5,
     )
     tmp = Path(tempfile.mkdtemp(prefix="tracker-ab-"))
-    code = tmp / "ref"
+    code = tmp / "code"
     code.mkdir()
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], capture_output=True)
     if archive.returncode:
@@ -73,6 +74,7 @@ def main() -> None:
     finally:
         for server, _matches in servers.values():
             server.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
     for name, rows in runs.items():
         print(
             f"{name:>10}: median CPU {statistics.median(r[0] for r in rows):5.1f} ms/action "
