@@ -13,13 +13,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
-from tracker import rules
-from tracker.http import on_server_loop
+from tracker import announce, rules
 from tracker.models import Match, MatchEvent, Seat
 from tracker.reading import load_state
 from tracker.rules import results
@@ -178,20 +175,8 @@ def record_hand_off(match: Match, seat: str, by: str, by_name: str = "") -> Outc
 
 
 def notify(match_id: int, seq: int) -> None:
-    """Say "seq n exists" to the match's sockets; never the state itself.
-    Layers are at-most-once: a lost push is healed by the next resync."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    group, message = f"match-{match_id}", {"type": "match.changed", "seq": seq}
-    # Served by the ASGI server: its loop sends it (tracker/http.py), and the
-    # POST does not wait for the layer.
-    if on_server_loop(layer.group_send(group, message)):
-        return
-    try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception:  # a push is best effort; the log already has the event
-        log.warning("push for match %s seq %s failed", match_id, seq, exc_info=True)
+    """Say "seq n exists" to the match's sockets (tracker/announce.py)."""
+    announce.seq_exists(match_id, seq)
 
 
 def create_match(

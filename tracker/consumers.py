@@ -4,6 +4,9 @@ at connect() (from the session cookie), never one the client names.
 The channel layer only carries "seq n exists"; on that, and on a client's
 resync, the consumer takes its own viewer's blocks (rendered once per seq and
 viewer and shared, rendering.viewer_blocks) and sends the ones that changed.
+Its database and render work runs on threads of the sockets' own
+(tracker/socket_threads.py): a connect never waits behind pushes, and a
+socket that falls behind renders only the newest seq.
 Layers are at-most-once, so correctness never depends on a push: a
 reconnecting phone always gets every block it does not already show.
 
@@ -23,17 +26,17 @@ import time
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer, WebsocketConsumer
 from django.conf import settings
 from django.core.cache import cache
 from django.db import InterfaceError, OperationalError
 from django.utils import translation
 
-from tracker import seats
+from tracker import announce, seats
 from tracker.heartbeat import Heartbeat
 from tracker.models import Match, Seat
 from tracker.rendering import blocks_for, changed_frame, digest_of_block, parse_shown
+from tracker.socket_threads import on_connect_thread, on_push_thread
 
 log = logging.getLogger(__name__)
 
@@ -69,11 +72,14 @@ def _client_keys(scope) -> list[tuple[str, int]]:
     return keys
 
 
-async def _count(key: str, step: int) -> int:
+def _count(key: str, step: int) -> int:
+    """One socket more (+1) or fewer (-1) on a per-client counter. Sync: run
+    on the connects' threads (tracker/socket_threads.py), since the cache's
+    async methods queue on Channels' one thread."""
     if step > 0:
-        await cache.aadd(key, 0, COUNT_SECONDS)
+        cache.add(key, 0, COUNT_SECONDS)
     try:
-        return await (cache.aincr(key) if step > 0 else cache.adecr(key))
+        return cache.incr(key) if step > 0 else cache.decr(key)
     except ValueError:  # expired meanwhile
         return 0
 
@@ -112,39 +118,48 @@ class MatchConsumer(AsyncWebsocketConsumer):
     # What this socket sent, block by block (name -> HTML): what the phone shows.
     shown: dict[str, str]
     last_seq = 0
+    # The newest seq announced to this socket, and the push making it shown.
+    wanted = 0
+    pushing: asyncio.Task | None = None
     counted: list[str]
     # Answers the phone's pings, closes the socket once it falls silent (issue 17).
     heartbeat: Heartbeat | None = None
 
     async def connect(self):
+        announce.remember_loop(asyncio.get_running_loop())
         self.counted = []
         self.resyncs: list[float] = []
         self.pending: asyncio.Task | None = None
-        # Per-client limits (no library counts websockets): a session or an
-        # address that opens more sockets than a few phones would is refused
-        # before anything is rendered for it.
-        for key, limit in _client_keys(self.scope):
-            self.counted.append(key)
-            if await _count(key, +1) > limit:
-                for counted in self.counted:  # a refused socket holds no place
-                    await _count(counted, -1)
-                self.counted = []
-                await self.close(code=TOO_MANY)
-                return
         self.shown = {}
         self.language = language_of(self.scope)
         code = self.scope["url_route"]["kwargs"]["code"]
-        found = await database_sync_to_async(self._authenticate)(code)
-        if not found:
-            await self.close(code=4404)
+        # Counting, authentication and the first frame run on the connects'
+        # threads, never behind other sockets' pushes (issue 17): a phone
+        # gets its socket back while pushes lag.
+        admitted = await on_connect_thread(self._admit)(code)
+        if admitted != "ok":
+            await self.close(code=TOO_MANY if admitted == "too many" else 4404)
             return
-        self.group = f"match-{self.match_id}"
+        self.group = announce.group_of(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         self.heartbeat = Heartbeat(
             send=lambda text: self.send(text_data=text), close=lambda code: self.close(code=code)
         )
         await self._push(full=True, shown=shown_digests(self.scope))
+
+    def _admit(self, code: str) -> str:
+        """ "ok", "too many" or "unknown". Per-client limits (no library counts
+        websockets): a session or an address that opens more sockets than a
+        few phones would is refused before anything is rendered for it."""
+        for key, limit in _client_keys(self.scope):
+            self.counted.append(key)
+            if _count(key, +1) > limit:
+                for counted in self.counted:  # a refused socket holds no place
+                    _count(counted, -1)
+                self.counted = []
+                return "too many"
+        return "ok" if self._authenticate(code) else "unknown"
 
     def _authenticate(self, code: str) -> bool:
         match = Match.objects.filter(code=code).first()
@@ -155,13 +170,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return True
 
     async def disconnect(self, close_code):
-        pending = getattr(self, "pending", None)
-        if pending is not None:
-            pending.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await pending
-        for key in getattr(self, "counted", []):
-            await _count(key, -1)
+        for task in (getattr(self, "pending", None), self.pushing):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        counted = getattr(self, "counted", [])
+        if counted:
+            await on_connect_thread(lambda: [_count(key, -1) for key in counted])()
         if self.match_id is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.heartbeat is not None:
@@ -224,8 +240,40 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self._push(full=True)
 
     async def match_changed(self, event):
-        if int(event.get("seq", 0)) > self.last_seq:
-            await self._push(full=False)
+        """Never waits for the render: the socket keeps reading the phone
+        while its push is queued, and pushes that arrive meanwhile are
+        folded into the one queued (issue 18: a socket that is behind
+        renders only the newest seq, once)."""
+        seq = int(event.get("seq", 0))
+        if seq <= max(self.last_seq, self.wanted):
+            return
+        self.wanted = seq
+        if self.pushing is None:
+            self.pushing = asyncio.ensure_future(self._push_newest())
+
+    async def _push_newest(self) -> None:
+        try:
+            while self.wanted > self.last_seq:
+                before = self.last_seq
+                await self._push(full=False)
+                if self.last_seq == before:
+                    break  # skipped (database busy): the next push or resync heals it
+        except Match.DoesNotExist:
+            with contextlib.suppress(Exception):  # the socket may be gone too
+                await self.close(code=4404)
+        except Exception:
+            # As an exception in a consumer's handler did: the phone's socket
+            # closes (and reconnects), the server's log has why.
+            log.exception("push failed for match %s", self.match_id)
+            with contextlib.suppress(Exception):
+                await self.close(code=1011)
+        finally:
+            self.pushing = None
+
+    def _render_push(self):
+        if settings.SLOW_PUSH_RENDER_SECONDS:  # a test's backlog (settings.py)
+            time.sleep(settings.SLOW_PUSH_RENDER_SECONDS)
+        return self._render()
 
     def _render(self):
         # Re-read the seats each time: a PIN move takes the seat from this
@@ -235,19 +283,33 @@ class MatchConsumer(AsyncWebsocketConsumer):
             raise Match.DoesNotExist
         match = rows[0].match
         seat = seats.held_seat(self.scope["session"], match, rows)
-        self.letter = seat.letter if seat is not None else None
         with translation.override(self.language):
-            return blocks_for(match, seat)
+            seq, blocks = blocks_for(match, seat)
+        return seat.letter if seat is not None else None, seq, blocks
 
     async def _push(self, full: bool, shown: frozenset[str] | set[str] = frozenset()):
-        try:
-            seq, blocks = await database_sync_to_async(self._render)()
-        except (OperationalError, InterfaceError):
-            # The pool stayed exhausted: skip this push. The next one (or the
-            # phone's resync on waking) sends every block that changed since,
-            # because `shown` was not updated.
-            log.warning("push skipped for match %s: database busy", self.match_id)
+        """Send what the phone lacks. `full`: a first frame or a resync, on
+        the connects' threads (the phone is waiting for it); otherwise a
+        push, on the pushes' threads."""
+        render = on_connect_thread(self._render) if full else on_push_thread(self._render_push)
+        for _attempt in range(3):
+            try:
+                letter, seq, blocks = await render()
+            except (OperationalError, InterfaceError):
+                # The pool stayed exhausted: skip this push. The next one (or
+                # the phone's resync on waking) sends every block that
+                # changed since, because `shown` was not updated.
+                log.warning("push skipped for match %s: database busy", self.match_id)
+                return
+            # Renders of one socket run on two pools and may finish out of
+            # order: blocks older than those sent are never sent over them.
+            if seq >= self.last_seq:
+                break
+            if not full:
+                return  # a newer frame went already
+        else:
             return
+        self.letter = letter
         if full:
             # What the phone named at connecting (or nothing, on a resync).
             frame = changed_frame(blocks, seq, shown, {})

@@ -9,55 +9,26 @@ views) on HTTP_THREADS reused threads, each keeping its SQLite connection
 also bounds how many requests render at once in a process.
 
 A view that announces a change (actions.notify) runs on one of those threads,
-with no event loop of its own: it hands the announcement to the server's loop
-(`on_server_loop`), where the sockets and the channel layer live, instead of
-asgiref starting a loop and a thread for each announcement.
+with no event loop of its own: it hands the announcement to the server's loop,
+which this app records for it (tracker/announce.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
 
 from a2wsgi import WSGIMiddleware
 from django.conf import settings
 from django.core.wsgi import get_wsgi_application
 from django.utils import translation
 
+from tracker import announce
+
+# Re-exported: the loop and the hand-over live in tracker/announce.py.
+from tracker.announce import on_server_loop, server_loop  # noqa: F401
+
 log = logging.getLogger(__name__)
-
-_server_loop: asyncio.AbstractEventLoop | None = None
-
-
-def server_loop() -> asyncio.AbstractEventLoop | None:
-    """The event loop the ASGI server runs this app on, once it has served."""
-    return _server_loop
-
-
-def on_server_loop(coroutine: Coroutine) -> bool:
-    """Run `coroutine` on the server's loop without waiting for it. False
-    (and the coroutine closed) when there is no such loop to hand it to: the
-    caller then runs it itself (tests, management commands)."""
-    loop = _server_loop
-    if loop is None or not loop.is_running():
-        coroutine.close()
-        return False
-    try:
-        running = asyncio.get_running_loop()
-    except RuntimeError:
-        running = None
-    if running is loop:  # already on it (an async caller): just schedule
-        loop.create_task(coroutine)
-        return True
-    future = asyncio.run_coroutine_threadsafe(coroutine, loop)
-    future.add_done_callback(_log_failure)
-    return True
-
-
-def _log_failure(future) -> None:
-    if not future.cancelled() and future.exception() is not None:
-        log.warning("a push failed: %r", future.exception())
 
 
 class ThreadPoolHTTP:
@@ -76,8 +47,7 @@ class ThreadPoolHTTP:
         self.in_flight = 0
 
     async def __call__(self, scope, receive, send):
-        global _server_loop
-        _server_loop = asyncio.get_running_loop()
+        announce.remember_loop(asyncio.get_running_loop())
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return

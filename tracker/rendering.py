@@ -188,6 +188,10 @@ _CACHE_SIZE = 2048
 _cache: OrderedDict[tuple, tuple[tuple[int, str], dict[str, str]]] = OrderedDict()
 _lock = threading.Lock()
 stats = {"hits": 0, "renders": 0}
+# key -> (version, set when its render is done): the renders under way.
+_rendering: dict[tuple, tuple[tuple[int, str], threading.Event]] = {}
+# A render takes milliseconds; past this a waiting thread renders itself.
+RENDER_WAIT_SECONDS = 10
 
 
 def _key(match: Match, viewer: str | None, seat: Seat | None) -> tuple:
@@ -200,6 +204,16 @@ def _key(match: Match, viewer: str | None, seat: Seat | None) -> tuple:
     return (match.pk, viewer or "", translation.get_language() or "", digest_of(draft), handed)
 
 
+def _cached(key: tuple, version: tuple[int, str]) -> dict[str, str] | None:
+    """The cached blocks of `key` at `version`; the caller holds _lock."""
+    cached = _cache.get(key)
+    if cached is None or cached[0] != version:
+        return None
+    _cache.move_to_end(key)
+    stats["hits"] += 1
+    return cached[1]
+
+
 def viewer_blocks(
     match: Match, viewer: str | None, seat: Seat | None = None, error: str = ""
 ) -> tuple[int, dict[str, str]]:
@@ -210,27 +224,42 @@ def viewer_blocks(
     if (seat.letter if seat else None) != viewer:
         raise ValueError("seat and viewer disagree")
     key = _key(match, viewer, seat)
+    version = (match.seq, match.last_hash)
+    # Several threads may ask for one key at once (a viewer's answer and its
+    # sockets' pushes, on different threads): one renders, the others wait
+    # for it rather than render the same blocks again.
+    mine = False
     with _lock:
-        cached = _cache.get(key)
-        if cached is not None and cached[0] == (match.seq, match.last_hash):
-            _cache.move_to_end(key)
-            stats["hits"] += 1
-            blocks = cached[1]
-            seq = match.seq
-            found = True
-        else:
-            found = False
-    if not found:
-        seen = seen_by(match, viewer)
-        seq = seen.view.seq
-        blocks = render_blocks(seen, seat)
-        stats["renders"] += 1
-        if seq == match.seq:
-            with _lock:
-                _cache[key] = ((seq, match.last_hash), blocks)
-                _cache.move_to_end(key)
-                while len(_cache) > _CACHE_SIZE:
-                    _cache.popitem(last=False)
+        found = _cached(key, version)
+        if found is None:
+            flight = _rendering.get(key)
+            mine = flight is None or flight[0] != version
+            if mine:
+                flight = _rendering[key] = (version, threading.Event())
+    if found is None and not mine:
+        flight[1].wait(RENDER_WAIT_SECONDS)
+        with _lock:
+            found = _cached(key, version)
+    if found is not None:
+        seq, blocks = match.seq, found
+    else:
+        try:
+            seen = seen_by(match, viewer)
+            seq = seen.view.seq
+            blocks = render_blocks(seen, seat)
+            stats["renders"] += 1
+            if seq == match.seq:
+                with _lock:
+                    _cache[key] = (version, blocks)
+                    _cache.move_to_end(key)
+                    while len(_cache) > _CACHE_SIZE:
+                        _cache.popitem(last=False)
+        finally:
+            if mine:
+                with _lock:
+                    if _rendering.get(key) is flight:
+                        del _rendering[key]
+                flight[1].set()
     if error:
         seen = seen_by(match, viewer)
         blocks = {
@@ -318,15 +347,30 @@ def changed_rows(old: str, new: str) -> list[str] | None:
     """The trooper rows of `new` that differ from `old`, when nothing else in
     the block changed (same rows, same order, same surroundings); None when
     the whole block must go."""
-    old_rows = {m.group(1): m.group(0) for m in _ROW.finditer(old)}
-    new_found = list(_ROW.finditer(new))
-
-    def skeleton(html: str) -> str:
-        return _ROW.sub(lambda m: f"<li:{m.group(1)}>", html.split(">", 1)[1])
-
-    if skeleton(old) != skeleton(new):
+    old_skeleton, old_rows = _rows_of(old)
+    new_skeleton, new_rows = _rows_of(new)
+    if old_skeleton != new_skeleton:
         return None
-    return [m.group(0) for m in new_found if old_rows.get(m.group(1)) != m.group(0)]
+    before = dict(old_rows)
+    return [row for ident, row in new_rows if before.get(ident) != row]
+
+
+# Each rendered block is parsed once, not once per diff: a block is the new
+# side of one diff and the old side of the next, and a tap's answer and the
+# actor's own socket diff the same two (the strings of the render cache,
+# whose hashes Python keeps). Issue 18's profile: 10 % of an action.
+@functools.lru_cache(maxsize=512)
+def _rows_of(html: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """A block's trooper rows (id, HTML) in order, and the block around them
+    without its opening tag (which carries the digest), each row a placeholder."""
+    body = html.split(">", 1)[1]
+    parts, rows, end = [], [], 0
+    for found in _ROW.finditer(body):
+        parts += [body[end : found.start()], f"<li:{found.group(1)}>"]
+        rows.append((found.group(1), found.group(0)))
+        end = found.end()
+    parts.append(body[end:])
+    return "".join(parts), tuple(rows)
 
 
 def blocks_for(match: Match, seat: Seat | None) -> tuple[int, dict[str, str]]:

@@ -135,13 +135,18 @@ TEMPLATES = [
 
 # Threads serving HTTP in each process (tracker/http.py): requests beyond
 # them wait their turn. With PostgreSQL the pool holds a connection for each
-# of them and for the sockets' thread.
+# of them and for the sockets' threads.
 HTTP_THREADS = int(os.environ.get("HTTP_THREADS", "8"))
 # Requests that may wait for one of them; past that a tap is answered at once
 # with "busy, tap again" (tracker/http.py). Above one tap per table in flight
 # for a 50-table event on one process: with 4 x HTTP_THREADS, CI's slower
 # moments shed taps of the 50-match burst (tests/scale/test_burst.py).
 HTTP_QUEUE = int(os.environ.get("HTTP_QUEUE", str(8 * HTTP_THREADS)))
+# Threads for the sockets' work in each process (tracker/socket_threads.py):
+# connects (counting, authentication, first frame, resync) never queue
+# behind the pushes' renders (issue 17).
+SOCKET_CONNECT_THREADS = int(os.environ.get("SOCKET_CONNECT_THREADS", "2"))
+SOCKET_PUSH_THREADS = int(os.environ.get("SOCKET_PUSH_THREADS", "2"))
 
 if os.environ.get("DATABASE_URL"):
     import dj_database_url
@@ -156,7 +161,14 @@ if os.environ.get("DATABASE_URL"):
         DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps connections
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": 2,
-            "max_size": int(os.environ.get("DB_POOL_SIZE", HTTP_THREADS + 2)),
+            # One for each thread that may hold one: HTTP, the sockets' two
+            # pools and Channels' own thread.
+            "max_size": int(
+                os.environ.get(
+                    "DB_POOL_SIZE",
+                    HTTP_THREADS + SOCKET_CONNECT_THREADS + SOCKET_PUSH_THREADS + 1,
+                )
+            ),
             "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
         }
 else:
@@ -314,6 +326,10 @@ SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "200"))
 SOCKET_SILENCE_SECONDS = float(os.environ.get("SOCKET_SILENCE_SECONDS", "10"))
 RESYNC_BURST = 10
 RESYNC_WINDOW_SECONDS = 10
+# Tests only (tests/scale/test_socket_backlog.py): every push's render takes
+# this many seconds longer, which builds a push backlog without a venue's
+# load on the test machine. 0 (off) unless the environment sets it.
+SLOW_PUSH_RENDER_SECONDS = float(os.environ.get("TRACKER_SLOW_PUSH_RENDER", "0"))
 
 # Request bodies: Django's own caps. No form here takes a file, so any file
 # part is refused (tracker.uploads), and a body over the cap is a 400 before

@@ -1,5 +1,6 @@
 """Issue 9: HTTP runs on a fixed pool of threads (tracker/http.py). A view's
-announcement of a change is handed to the server's event loop, where the
+announcement of a change is handed to the server's event loop (recorded in
+tracker/announce.py), where the
 sockets and the channel layer live; without such a loop (tests, management
 commands) the caller sends it itself."""
 
@@ -13,7 +14,7 @@ import warnings
 import pytest
 from channels.layers import get_channel_layer
 
-from tracker import actions, http
+from tracker import actions, announce, http
 
 
 @pytest.fixture
@@ -22,10 +23,10 @@ def server_loop():
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
-    before = http._server_loop
-    http._server_loop = loop
+    before = announce._server_loop
+    announce._server_loop = loop
     yield loop
-    http._server_loop = before
+    announce._server_loop = before
     loop.call_soon_threadsafe(loop.stop)
     thread.join(timeout=5)
     loop.close()
@@ -45,14 +46,14 @@ def test_a_views_announcement_reaches_the_sockets_through_the_servers_loop(serve
 
 
 def test_without_a_running_server_loop_the_caller_sends_it_itself():
-    assert http.server_loop() is None or not http.server_loop().is_running()
+    assert announce.server_loop() is None or not announce.server_loop().is_running()
 
     async def never():  # pragma: no cover - closed, never run
         raise AssertionError
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # "coroutine was never awaited" would fail here
-        assert http.on_server_loop(never()) is False
+        assert announce.on_server_loop(never()) is False
 
 
 def in_own_loop(coroutine_function):
