@@ -9,6 +9,7 @@ connections than one address may hold on a server with few open files.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import socket
 import threading
@@ -20,6 +21,7 @@ from tests.scale.servers import (
     HOST,
     LiveServer,
     manage,
+    open_socket,
     seat_players,
     send_note,
     server_env,
@@ -97,6 +99,10 @@ def test_a_get_flood_from_one_address_does_not_stop_a_matchs_taps(tmp_path, stop
     assert set(answers) <= {200, 503}, set(answers)
 
 
+def neighbour(server: LiveServer) -> http.client.HTTPConnection:
+    return http.client.HTTPConnection(HOST, server.port, timeout=5)
+
+
 def _rss_settled(server: LiveServer) -> float:
     time.sleep(0.5)
     return server.rss_mb()
@@ -161,9 +167,13 @@ def test_idle_and_trickling_connections_from_one_address_leave_room_for_a_new_ph
     (half idle, half trickling a request head) took every file descriptor:
     a phone not yet connected got nothing. Now one address holds at most its
     share, a new connection from it pushes out its oldest idle one, and a
-    trickled head is closed on its deadline."""
+    trickled head is closed on its deadline. A player's websocket is never
+    pushed out."""
     server = start(tmp_path, open_files=400, HTTP_HEADER_TIMEOUT="2")
     stopped.append(server)
+    alice, bob = seat_players(server.url)
+    bob_socket = open_socket(server, alice.code, bob.browser, origin=server.url)
+    bob_socket.recv(timeout=10)  # its first frame
     held: list[socket.socket] = []
     try:
         for n in range(500):
@@ -173,19 +183,23 @@ def test_idle_and_trickling_connections_from_one_address_leave_room_for_a_new_ph
                 continue
             held.append(sock)
             if n % 2:
-                try:
+                with contextlib.suppress(OSError):
                     sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
-                except OSError:
-                    pass
-        phone = stranger_connection(server, timeout=5)
-        phone.request("GET", "/")
-        reply = phone.getresponse()
-        assert reply.status == 200
-        assert b"<!doctype html>" in reply.read().lower()
-        phone.close()
+        # A phone from another address, and one from the same (a venue
+        # behind one NAT): both get their page.
+        for phone in (stranger_connection(server, timeout=5), neighbour(server)):
+            phone.request("GET", "/")
+            reply = phone.getresponse()
+            assert reply.status == 200
+            assert b"<!doctype html>" in reply.read().lower()
+            phone.close()
+        # A player's socket opened before it all is never pushed out.
+        bob_socket.send('{"resync": true}')
+        assert 'id="seq"' in bob_socket.recv(timeout=10)
     finally:
         for sock in held:
             sock.close()
+        bob_socket.close()
 
     # A head trickled a byte at a time is closed HTTP_HEADER_TIMEOUT after
     # its first byte, however often a byte comes.
