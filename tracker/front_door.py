@@ -117,11 +117,13 @@ class GuardedChannel(http.HTTPChannel):
         super().dataReceived(data)
 
     def allHeadersReceived(self):
-        super().allHeadersReceived()
+        # Before Twisted's: it would answer "100 Continue" and open a file
+        # for the body.
         if self.length is not None and self.length > self.limits.max_body:
             self.refuse_too_large()
-        else:
-            self._become(BODY, self.limits.body_timeout)
+            return
+        super().allHeadersReceived()
+        self._become(BODY, self.limits.body_timeout)
 
     def allContentReceived(self):
         if self.refused:
