@@ -1,14 +1,15 @@
 """Who gets the next of the HTTP threads (issue 22: one client cannot starve
 the others).
 
-A request waits here, on the event loop, for one of HTTP_THREADS threads
-(tracker/http.py). Three kinds wait in three lines of their own, each with
-its own budget, so that one kind never crowds out another:
+A request waits here, on the event loop, for its turn at the HTTP_THREADS
+threads (tracker/http.py). Three kinds wait in three lines of their own,
+each with its own budget, so that one kind never crowds out another:
 
-- taps (a POST: a player's action) go first whenever a thread frees up, and
+- taps (a POST: a player's action) go first whenever a turn frees up, and
   are shed with 503 "busy, tap again" only past HTTP_THREADS + HTTP_QUEUE
-  taps in flight. Page loads do not count toward that: a flood of GETs can
-  delay a tap by one page render at most, never refuse it.
+  taps in flight. Page loads do not count toward that: a flood of GETs
+  delays a tap by the round of renders already handed to the threads,
+  never refuses it.
 - page loads and static files take turns after the taps, one of each in
   turn, and past their own budgets (HTTP_PAGE_QUEUE in all,
   HTTP_REQUESTS_PER_ADDRESS from one address) are answered 503 at once
@@ -67,11 +68,12 @@ class _Line:
 
 
 class Admission:
-    """HTTP_THREADS slots, handed out taps first, then pages and static
-    files in turn, addresses in turn within each kind."""
+    """`slots` requests let through to the threads at once, the next ones
+    taps first, then pages and static files in turn, addresses in turn
+    within each kind."""
 
-    def __init__(self, threads: int) -> None:
-        self.threads = threads
+    def __init__(self, slots: int) -> None:
+        self.slots = slots
         self.running = 0
         self.lines = {TAP: _Line(), PAGE: _Line(), STATIC: _Line()}
         # In flight (waiting or running), by kind and by (kind, address).
@@ -93,7 +95,7 @@ class Admission:
         self.in_flight[kind] += 1
         if kind != TAP:
             self.by_address[address] = self.by_address.get(address, 0) + 1
-        if self.running < self.threads and not any(line.size for line in self.lines.values()):
+        if self.running < self.slots and not any(line.size for line in self.lines.values()):
             self.running += 1
             return
         future = asyncio.get_running_loop().create_future()

@@ -30,7 +30,7 @@ def budgets(**overrides):
 async def _order_of(arrivals: list[tuple[str, str]]) -> list[str]:
     """One thread, held by a first page load while `arrivals` (kind,
     address) queue up; the order in which they are then served."""
-    admission = Admission(threads=1)
+    admission = Admission(slots=1)
     served: list[str] = []
     await admission.enter(PAGE, "first")
 
@@ -67,7 +67,7 @@ def test_page_loads_and_static_files_take_turns():
 
 def test_a_request_that_goes_away_while_waiting_hands_its_turn_on():
     async def scenario():
-        admission = Admission(threads=1)
+        admission = Admission(slots=1)
         await admission.enter(PAGE, "a")
         gone = asyncio.create_task(admission.enter(PAGE, "b"))
         waiting = asyncio.create_task(admission.enter(PAGE, "c"))
@@ -85,7 +85,7 @@ def test_a_request_that_goes_away_while_waiting_hands_its_turn_on():
 
 def test_page_loads_never_use_up_the_tap_budget_and_have_their_own():
     async def scenario():
-        admission = Admission(threads=1)
+        admission = Admission(slots=1)
         settings = budgets()
         waiting = [asyncio.create_task(admission.enter(PAGE, f"10.0.0.{n}")) for n in range(5)]
         await asyncio.sleep(0)
@@ -101,7 +101,7 @@ def test_page_loads_never_use_up_the_tap_budget_and_have_their_own():
 
 def test_one_address_holds_at_most_its_share_of_page_loads():
     async def scenario():
-        admission = Admission(threads=1)
+        admission = Admission(slots=1)
         settings = budgets()
         waiting = [asyncio.create_task(admission.enter(STATIC, "flood")) for _ in range(3)]
         await asyncio.sleep(0)
@@ -116,7 +116,7 @@ def test_one_address_holds_at_most_its_share_of_page_loads():
 
 def test_taps_are_shed_past_threads_plus_queue():
     async def scenario():
-        admission = Admission(threads=1)
+        admission = Admission(slots=1)
         settings = budgets()
         waiting = [asyncio.create_task(admission.enter(TAP, "venue")) for _ in range(3)]
         await asyncio.sleep(0)
