@@ -3,8 +3,9 @@ run` starts (`manage.py serve`: tracker/front_door.py and tracker/admission.py).
 
 Each attack comes from raw clients on another loopback address than the
 players' (the whole of 127/8 is loopback on Linux): a GET flood while a
-match plays, a body far over the cap, and more idle and trickling
-connections than one address may hold on a server with few open files.
+match plays, a body far over the cap, more idle and trickling connections
+than one address may hold on a server with few open files, and connections
+that idle or trickle past their deadlines.
 """
 
 from __future__ import annotations
@@ -218,3 +219,60 @@ def test_idle_and_trickling_connections_from_one_address_leave_room_for_a_new_ph
         trickle.close()
     assert closed_after is not None, "a trickled head was held for 10 s"
     assert closed_after < 5, closed_after
+
+
+def _closed_within(sock: socket.socket, seconds: float, trickle: bytes = b"") -> float | None:
+    """Send `trickle` a byte every 0.25 s (or just wait); the seconds until
+    the server closed the connection, or None if it held it `seconds`."""
+    started = time.monotonic()
+    sock.settimeout(0.25)
+    sent = 0
+    while time.monotonic() - started < seconds:
+        try:
+            if sent < len(trickle):
+                sock.sendall(trickle[sent : sent + 1])
+                sent += 1
+            if sock.recv(65536) == b"":
+                return time.monotonic() - started
+        except TimeoutError:
+            continue
+        except OSError:
+            return time.monotonic() - started
+    return None
+
+
+def test_idle_connections_and_trickled_bodies_are_closed_on_their_deadlines_not_websockets(
+    tmp_path, stopped
+):
+    """Twisted's own timeout is reset by every byte; ours are not. A socket
+    idle past HTTP_IDLE_TIMEOUT stays open: it is not an idle HTTP
+    connection."""
+    server = start(tmp_path, HTTP_IDLE_TIMEOUT="2", HTTP_HEADER_TIMEOUT="2", HTTP_BODY_TIMEOUT="2")
+    stopped.append(server)
+    alice, bob = seat_players(server.url)
+    bob_socket = open_socket(server, alice.code, bob.browser, origin=server.url)
+    bob_socket.recv(timeout=10)
+    try:
+        with socket.create_connection((HOST, server.port), source_address=(STRANGER, 0)) as idle:
+            waited = _closed_within(idle, 8)
+        assert waited is not None and 1.5 < waited < 5, waited
+
+        with socket.create_connection((HOST, server.port), source_address=(STRANGER, 0)) as kept:
+            kept.sendall(f"GET / HTTP/1.1\r\nHost: {HOST}:{server.port}\r\n\r\n".encode())
+            waited = _closed_within(kept, 8)  # the page, then nothing more
+        assert waited is not None and waited < 5, waited
+
+        head = (
+            f"POST /new/ HTTP/1.1\r\nHost: {HOST}:{server.port}\r\n"
+            "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 400\r\n\r\n"
+        ).encode()
+        with socket.create_connection((HOST, server.port), source_address=(STRANGER, 0)) as slow:
+            slow.sendall(head)
+            waited = _closed_within(slow, 10, trickle=b"name=" + b"x" * 395)
+        assert waited is not None and waited < 5, waited
+
+        time.sleep(0.5)  # the socket has now been idle past HTTP_IDLE_TIMEOUT
+        bob_socket.send('{"resync": true}')
+        assert 'id="seq"' in bob_socket.recv(timeout=10)
+    finally:
+        bob_socket.close()
