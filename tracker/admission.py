@@ -5,11 +5,11 @@ A request waits here, on the event loop, for its turn at the HTTP_THREADS
 threads (tracker/http.py). Three kinds wait in three lines of their own,
 each with its own budget, so that one kind never crowds out another:
 
-- taps (a POST: a player's action) go first whenever a turn frees up, and
+- taps (a POST: a player's action) go first whenever a thread frees up, and
   are shed with 503 "busy, tap again" only past HTTP_THREADS + HTTP_QUEUE
-  taps in flight. Page loads do not count toward that: a flood of GETs
-  delays a tap by the round of renders already handed to the threads,
-  never refuses it.
+  taps in flight. Page loads do not count toward that, and hold at most
+  HTTP_PAGE_THREADS of the threads: a flood of GETs leaves the others to
+  the taps, and never makes one refused.
 - page loads and static files take turns after the taps, one of each in
   turn, and past their own budgets (HTTP_PAGE_QUEUE in all,
   HTTP_REQUESTS_PER_ADDRESS from one address) are answered 503 at once
@@ -68,13 +68,17 @@ class _Line:
 
 
 class Admission:
-    """`slots` requests let through to the threads at once, the next ones
-    taps first, then pages and static files in turn, addresses in turn
-    within each kind."""
+    """`slots` requests let through to the threads at once, of which at most
+    `get_slots` page loads and static files: the others are kept for taps,
+    which then never wait for a render to end, and share the interpreter
+    with fewer of them. The next in line: taps first, then pages and static
+    files in turn, addresses in turn within each kind."""
 
-    def __init__(self, slots: int) -> None:
+    def __init__(self, slots: int, get_slots: int | None = None) -> None:
         self.slots = slots
+        self.get_slots = max(1, min(get_slots or slots, slots))
         self.running = 0
+        self.running_gets = 0
         self.lines = {TAP: _Line(), PAGE: _Line(), STATIC: _Line()}
         # In flight (waiting or running), by kind and by (kind, address).
         self.in_flight = {TAP: 0, PAGE: 0, STATIC: 0}
@@ -95,8 +99,8 @@ class Admission:
         self.in_flight[kind] += 1
         if kind != TAP:
             self.by_address[address] = self.by_address.get(address, 0) + 1
-        if self.running < self.slots and not any(line.size for line in self.lines.values()):
-            self.running += 1
+        if self._may_start(kind):
+            self._start(kind)
             return
         future = asyncio.get_running_loop().create_future()
         self.lines[kind].push(address, future)
@@ -104,7 +108,7 @@ class Admission:
             await future
         except asyncio.CancelledError:
             if future.done() and not future.cancelled():
-                self._hand_on()  # it was given a thread just as it went away
+                self._release(kind)  # it was given a thread just as it went away
             else:
                 self.lines[kind].discard(address, future)
             self._forget(kind, address)
@@ -112,7 +116,32 @@ class Admission:
 
     def leave(self, kind: str, address: str) -> None:
         self._forget(kind, address)
-        self._hand_on()
+        self._release(kind)
+
+    def _may_start(self, kind: str) -> bool:
+        if self.running >= self.slots:
+            return False
+        if kind == TAP:
+            return not self.lines[TAP].size
+        waiting = any(line.size for line in self.lines.values())
+        return self.running_gets < self.get_slots and not waiting
+
+    def _start(self, kind: str) -> None:
+        self.running += 1
+        if kind != TAP:
+            self.running_gets += 1
+
+    def _release(self, kind: str) -> None:
+        """A thread is free: give it to the next in line that may have it."""
+        self.running -= 1
+        if kind != TAP:
+            self.running_gets -= 1
+        while self.running < self.slots:
+            future, started = self._next()
+            if future is None:
+                return
+            self._start(started)
+            future.set_result(None)
 
     def _forget(self, kind: str, address: str) -> None:
         self.in_flight[kind] -= 1
@@ -123,19 +152,17 @@ class Admission:
             else:
                 del self.by_address[address]
 
-    def _hand_on(self) -> None:
-        """A thread is free: give it to the next in line, or mark it idle."""
-        future = self._next()
-        if future is None:
-            self.running -= 1
-        else:
-            future.set_result(None)  # the thread passes on: running unchanged
-
-    def _next(self) -> asyncio.Future | None:
+    def _next(self) -> tuple[asyncio.Future | None, str]:
         future = self.lines[TAP].pop()
         if future is not None:
-            return future
+            return future, TAP
+        if self.running_gets >= self.get_slots:
+            return None, ""
         first = self._next_get
         second = STATIC if first == PAGE else PAGE
-        self._next_get = second
-        return self.lines[first].pop() or self.lines[second].pop()
+        for kind in (first, second):
+            future = self.lines[kind].pop()
+            if future is not None:
+                self._next_get = second if kind == first else first
+                return future, kind
+        return None, ""

@@ -76,12 +76,7 @@ class ThreadPoolHTTP:
 
     def __init__(self) -> None:
         self.app = WSGIMiddleware(get_wsgi_application(), workers=settings.HTTP_THREADS)
-        # Twice as many as there are threads are let through to the pool's
-        # own queue, so that a thread that finishes takes the next request
-        # at once instead of waiting for the loop to hand it over; the
-        # rest wait here, in order. A tap then waits behind one round of
-        # page renders at most.
-        self.admission = Admission(2 * settings.HTTP_THREADS)
+        self.admission = Admission(settings.HTTP_THREADS, settings.HTTP_PAGE_THREADS)
 
     async def __call__(self, scope, receive, send):
         global _server_loop

@@ -127,3 +127,21 @@ def test_taps_are_shed_past_threads_plus_queue():
         await asyncio.gather(*waiting, return_exceptions=True)
 
     run(scenario)
+
+
+def test_page_loads_hold_at_most_their_threads_and_a_tap_starts_at_once():
+    async def scenario():
+        admission = Admission(slots=2, get_slots=1)
+        await admission.enter(PAGE, "flood")
+        second = asyncio.create_task(admission.enter(PAGE, "flood"))
+        await asyncio.sleep(0)
+        assert not second.done()  # a thread is free, but it is kept for taps
+        await asyncio.wait_for(admission.enter(TAP, "alice"), 1)  # at once
+        admission.leave(TAP, "alice")
+        assert not second.done()
+        admission.leave(PAGE, "flood")
+        await asyncio.wait_for(second, 1)
+        admission.leave(PAGE, "flood")
+        assert admission.running == 0 and admission.running_gets == 0
+
+    run(scenario)
