@@ -141,6 +141,7 @@ HTTP_MAX_BODY = int(os.environ.get("HTTP_MAX_BODY", str(4 * 256 * 1024)))
 # Seconds: a request's head must arrive within HTTP_HEADER_TIMEOUT of its first
 # byte and its body within HTTP_BODY_TIMEOUT of its head; a connection with no
 # request for HTTP_IDLE_TIMEOUT (after it opens or between requests) is closed.
+# 0 turns a deadline off.
 HTTP_HEADER_TIMEOUT = float(os.environ.get("HTTP_HEADER_TIMEOUT", "10"))
 HTTP_BODY_TIMEOUT = float(os.environ.get("HTTP_BODY_TIMEOUT", "30"))
 HTTP_IDLE_TIMEOUT = float(os.environ.get("HTTP_IDLE_TIMEOUT", "20"))
