@@ -24,6 +24,7 @@ from django.core.wsgi import get_wsgi_application
 from django.utils import translation
 
 from tracker import announce
+from tracker.admission import PAGE, STATIC, TAP, Admission
 
 # Re-exported: the loop and the hand-over live in tracker/announce.py.
 from tracker.announce import on_server_loop, server_loop  # noqa: F401
@@ -34,17 +35,18 @@ log = logging.getLogger(__name__)
 class ThreadPoolHTTP:
     """The ASGI app for HTTP: a2wsgi around Django's WSGI handler.
 
-    Past HTTP_THREADS + HTTP_QUEUE requests in the process, a tap (a POST) is
-    answered at once with 503 "busy, tap again" in the phone's language
-    instead of waiting in line: an overloaded process sheds taps in a few
-    milliseconds rather than holding them until the phone gives up, and
-    does no work for a phone that has stopped waiting. Nothing was written,
-    and the tap's action id makes the repeated tap count once. Page loads
-    and static files always wait their turn."""
+    A request waits for one of the HTTP_THREADS threads in the line of its
+    kind (tracker/admission.py): taps first, then page loads and static
+    files in turn, addresses in turn. Past its kind's budget it is answered
+    at once with 503 "busy, tap again" in the phone's language instead of
+    waiting in line: an overloaded process sheds in a few milliseconds
+    rather than holding a request until the phone gives up, and does no
+    work for a phone that has stopped waiting. Nothing was written, and a
+    tap's action id makes the repeated tap count once."""
 
     def __init__(self) -> None:
         self.app = WSGIMiddleware(get_wsgi_application(), workers=settings.HTTP_THREADS)
-        self.in_flight = 0
+        self.admission = Admission(settings.HTTP_THREADS, settings.HTTP_PAGE_THREADS)
 
     async def __call__(self, scope, receive, send):
         announce.remember_loop(asyncio.get_running_loop())
@@ -54,12 +56,14 @@ class ThreadPoolHTTP:
         # The body is read here, on the loop, before a thread is taken: a
         # phone on a poor link (or a client trickling bytes on purpose) then
         # holds a coroutine, not one of the few threads, as Django's own
-        # ASGI handler does.
+        # ASGI handler does. The server refused any body far over the cap
+        # before buffering it (tracker/front_door.py).
         body = await _whole_body(receive, settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
         if body is None:
             return  # the client went away
-        limit = settings.HTTP_THREADS + settings.HTTP_QUEUE
-        if scope["method"] == "POST" and self.in_flight >= limit:
+        kind = kind_of(scope)
+        address = (scope.get("client") or ("?", 0))[0]
+        if self.admission.refuses(kind, address, settings):
             await _answer_busy(scope, send)
             return
         delivered = False
@@ -71,11 +75,21 @@ class ThreadPoolHTTP:
                 return {"type": "http.request", "body": body, "more_body": False}
             return await receive()
 
-        self.in_flight += 1
+        await self.admission.enter(kind, address)
         try:
             await self.app(scope, replay, send)
         finally:
-            self.in_flight -= 1
+            self.admission.leave(kind, address)
+
+
+def kind_of(scope) -> str:
+    """A tap changes something (any method but GET and HEAD); a static file
+    is under STATIC_URL; anything else is a page load."""
+    if scope["method"] not in ("GET", "HEAD"):
+        return TAP
+    if scope["path"].startswith(settings.STATIC_URL):
+        return STATIC
+    return PAGE
 
 
 async def _whole_body(receive, cap: int) -> bytes | None:

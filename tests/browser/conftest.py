@@ -1,7 +1,8 @@
 """A real server and the system Chromium, driven as phones.
 
-`server` runs daphne (HTTP and websockets on one port) in a subprocess on a
-fresh, migrated SQLite database; `browser` is Chromium through Playwright;
+`server` runs `manage.py serve` (what `make run` runs: daphne with the limits
+of tracker/front_door.py, HTTP and websockets on one port) in a subprocess on
+a fresh, migrated SQLite database; `browser` is Chromium through Playwright;
 `phone(browser)` opens a mobile context (Pixel 7 emulation).
 """
 
@@ -80,13 +81,12 @@ def server(tmp_path_factory):
     process = subprocess.Popen(
         [
             sys.executable,
-            "-m",
-            "daphne",
-            "-b",
+            "manage.py",
+            "serve",
+            "--host",
             "127.0.0.1",
-            "-p",
+            "--port",
             str(port),
-            "tracker.asgi:application",
         ],
         cwd=ROOT,
         env=env,

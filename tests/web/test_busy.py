@@ -41,16 +41,17 @@ def test_an_exhausted_pool_answers_busy_tap_again_in_the_phones_language(monkeyp
 
 @pytest.mark.django_db(transaction=True)
 async def test_an_overloaded_process_sheds_taps_at_once_in_the_phones_language(settings):
-    """Past HTTP_THREADS + HTTP_QUEUE requests in flight, a tap (a POST) is
+    """Past HTTP_THREADS + HTTP_QUEUE taps in flight, a tap (a POST) is
     answered 503 "busy, tap again" at once, in the language the phone asks
-    for, without reaching Django; a page load still waits its turn."""
+    for, without reaching Django; a page load has a budget of its own
+    (tracker/admission.py) and is served."""
     from channels.testing import HttpCommunicator
 
     from tracker.asgi import application
 
     http = application.application_mapping["http"]
     settings.HTTP_THREADS, settings.HTTP_QUEUE = 2, 1
-    http.in_flight = 3  # as if three requests were being served or waiting
+    http.admission.in_flight["tap"] = 3  # as if three taps were being served or waiting
     try:
         tap = HttpCommunicator(
             http,
@@ -69,6 +70,6 @@ async def test_an_overloaded_process_sheds_taps_at_once_in_the_phones_language(s
         page = HttpCommunicator(http, "GET", "/", headers=[(b"host", b"localhost")])
         assert (await page.get_response(timeout=10))["status"] == 200
         await page.wait(timeout=5)
-        assert http.in_flight == 3  # the GET came and went
+        assert http.admission.in_flight == {"tap": 3, "page": 0, "static": 0}  # came and went
     finally:
-        http.in_flight = 0
+        http.admission.in_flight["tap"] = 0

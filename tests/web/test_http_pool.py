@@ -86,7 +86,7 @@ async def _slow_body():
     client = ApplicationCommunicator(app, scope)
     await client.send_input({"type": "http.request", "body": b"label=a&", "more_body": True})
     await asyncio.sleep(0.2)
-    assert received == [] and app.in_flight == 0
+    assert received == [] and app.admission.running == 0
     await client.send_input({"type": "http.request", "body": b"text=b", "more_body": False})
     assert (await client.receive_output(timeout=3))["status"] == 200
     assert received == [b"label=a&text=b"]

@@ -1,10 +1,13 @@
-"""Serve HTTP and websockets on one port with daphne, and say which address
-a phone on the same Wi-Fi should open."""
+"""Serve HTTP and websockets on one port with daphne, with the limits of
+tracker/front_door.py, and say which address a phone on the same Wi-Fi
+should open."""
 
 from daphne.cli import CommandLineInterface
 from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.utils.translation import gettext as _
+
+from tracker import front_door
 
 
 class Command(BaseCommand):
@@ -36,6 +39,10 @@ class Command(BaseCommand):
             )
         self.stdout.write(_("On this computer: http://localhost:%(port)s/") % {"port": port})
         self.stdout.flush()
+        # Issue 22: the server's own limits (connections per address,
+        # deadlines, the body cap) go into daphne's protocol before it runs.
+        open_files = front_door.raise_open_files_limit()
+        front_door.install(front_door.Limits.from_settings(settings, open_files))
         args = ["-b", options["host"], "-p", str(port)]
         if settings.BEHIND_PROXY:
             # Only behind a proxy we run ourselves: otherwise any phone could
