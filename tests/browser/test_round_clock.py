@@ -17,9 +17,11 @@ carol.groups.add(Group.objects.get(name="organizers"))
 """
 
 
-def test_time_is_called_on_both_phones_of_the_round_in_their_languages(server, phone):
+def test_time_is_called_on_both_phones_of_the_round_in_their_languages(server, phone, browser):
     server.shell(CREATE_CAROL)
-    carol = phone()
+    # The organizer runs the event from a laptop.
+    laptop = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    carol = laptop.new_page()
     carol.goto(server.url + "/organizer/")
     carol.fill("input[name=username]", "carol-clock")
     carol.fill("input[name=password]", "carol-organizes-2026")
@@ -73,3 +75,4 @@ def test_time_is_called_on_both_phones_of_the_round_in_their_languages(server, p
         "Ronda 1: se acabó el tiempo. Terminad la Orden en curso y anotad el resultado.",
         timeout=5_000,
     )
+    laptop.close()
