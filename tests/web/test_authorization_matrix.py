@@ -113,9 +113,7 @@ ROWS: dict[str, Row] = {
     "organizer/events/<int:pk>/run/": Row(get=organizer(200)),
     "organizer/events/<int:pk>/roster/": Row(get=every(405), post=organizer(400)),
     "organizer/events/<int:pk>/roster/paste/": Row(get=every(405), post=organizer(400)),
-    "organizer/events/<int:pk>/roster/<int:player>/drop/": Row(
-        get=every(405), post=organizer(404)
-    ),
+    "organizer/events/<int:pk>/roster/<int:player>/drop/": Row(get=every(405), post=organizer(404)),
     "organizer/events/<int:pk>/scoring/": Row(get=every(405), post=organizer(400)),
     "organizer/events/<int:pk>/lists/": Row(get=every(405), post=organizer(400)),
     "organizer/events/<int:pk>/rounds/draw/": Row(get=every(405), post=organizer(400)),

@@ -358,3 +358,52 @@ def test_a_player_link_is_private_and_refuses_a_bad_list(carol, mallory):
     assert mallory.get("/e/list/not-a-token/").status_code == 404
     assert mallory.get(f"/organizer/events/{event.pk}/run/").status_code == 302  # to login
     assert Seat.objects.count() == 0
+
+
+def three_players(carol) -> tuple[TournamentEvent, Organizer]:
+    event = TournamentEvent.objects.create(name="Liga de jueves")
+    org = Organizer(carol, event)
+    players = "Ana, PanOceania\nBea, Yu Jing\nCai, Nomads"
+    assert org.submit("/roster/paste/", players=players).status_code == 302
+    assert org.submit("/rounds/draw/", seed=5).status_code == 302
+    response = org.submit("/rounds/publish/", points_limit=300, rounds=3, minutes=60)
+    assert response.status_code == 302
+    return event, org
+
+
+def test_the_scoring_table_is_the_events_own_and_moves_the_standings(carol):
+    event, org = three_players(carol)
+    bye = dict(event.roster.values_list("pk", "name"))[event.rounds.get(number=1).bye]
+    assert standings_shown(carol.get(f"/e/{event.pk}/").content.decode())[bye] == (4, 5, 0)
+    response = org.submit("/scoring/", bye_tp=3, bye_op=4, bye_vp=100)
+    assert response.status_code == 302
+    assert standings_shown(carol.get(f"/e/{event.pk}/").content.decode())[bye] == (3, 4, 100)
+    response = org.submit("/scoring/", win=-1)
+    assert response.status_code == 400
+    assert "Ensure this value is greater than or equal to 0." in response.content.decode()
+    event.refresh_from_db()
+    assert event.scoring["bye_tp"] == 3
+
+
+def test_the_clock_starts_pauses_and_calls_time_and_the_match_page_shows_it(carol, alice):
+    event, org = three_players(carol)
+    match = Match.objects.get(event=event)
+    page = alice.get(f"/m/{match.code}/").content.decode()
+    assert "Time left" in page and "60:00" in page and "clock not started" in page
+    assert org.submit("/clock/start/", within="#round-1").status_code == 302
+    event_round = event.rounds.get(number=1)
+    assert event_round.clock_started_at is not None
+    assert org.submit("/clock/pause/", within="#round-1").status_code == 302
+    event_round.refresh_from_db()
+    assert event_round.clock_started_at is None and 0 < event_round.clock_elapsed < 30
+    assert "clock paused" in alice.get(f"/m/{match.code}/").content.decode()
+    assert org.submit("/clock/call/", within="#round-1").status_code == 302
+    page = alice.get(f"/m/{match.code}/").content.decode()
+    assert "Round 1: time is called." in page
+    assert "Time is called." in org.text()
+    # Called is final: the page offers no clock button any more.
+    html = org.page()
+    assert "/clock/start/" not in html
+    spanish = Phone("es")
+    spanish.visit(f"/m/{match.code}/")
+    assert "Ronda 1: se acabó el tiempo." in spanish.text

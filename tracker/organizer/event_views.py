@@ -97,6 +97,22 @@ def _run_page(request, event: TournamentEvent, status: int = 200, **bound):
     return render(request, "organizer/run.html", context, status=status)
 
 
+def _joining_round(event: TournamentEvent) -> int:
+    """A player added now plays from the drawn round, or the next one."""
+    pending = _pending(event)
+    return pending.number if pending else event_running.next_round_number(event)
+
+
+def _redraw_pending(request, event: TournamentEvent) -> None:
+    """The roster changed under a drawn round: draw it again (round 1 from
+    the same seed), so nobody is paired who left and nobody is missing."""
+    pending = _pending(event)
+    if pending is None:
+        return
+    event_running.draw_round(event, pending.seed if pending.number == 1 else None)
+    messages.info(request, _("The roster changed: the drawn round was drawn again."))
+
+
 @require_GET
 @organizer_required
 def event_run(request, pk: int):
@@ -112,10 +128,9 @@ def roster_add(request, pk: int):
         return _run_page(request, event, 400, player_form=form)
     player = form.save(commit=False)
     player.event, player.key = event, event_running.player_key(player.name)
-    player.joined_round = event_running.next_round_number(event) if event.rounds.exists() else 1
-    if _pending(event):
-        player.joined_round = _pending(event).number
+    player.joined_round = _joining_round(event)
     player.save()
+    _redraw_pending(request, event)
     messages.success(request, _("%(name)s is on the roster.") % {"name": player.name})
     return redirect("organizer-event-run", pk=event.pk)
 
@@ -127,7 +142,7 @@ def roster_paste(request, pk: int):
     form = RosterPasteForm(request.POST, event=event)
     if not form.is_valid():
         return _run_page(request, event, 400, paste_form=form)
-    joined = event_running.next_round_number(event)
+    joined = _joining_round(event)
     with transaction.atomic():
         EventPlayer.objects.bulk_create(
             [
@@ -135,6 +150,7 @@ def roster_paste(request, pk: int):
                 for p in form.cleaned_data["players"]
             ]
         )
+    _redraw_pending(request, event)
     count = len(form.cleaned_data["players"])
     messages.success(
         request,
@@ -164,10 +180,7 @@ def roster_drop(request, pk: int, player: int):
             % {"name": entry.name, "round": played + 1},
         )
     entry.save(update_fields=["dropped_after"])
-    pending = _pending(event)
-    if pending and not pending.published_at:
-        event_running.draw_round(event, pending.seed if pending.number == 1 else None)
-        messages.info(request, _("The drawn round was drawn again without them."))
+    _redraw_pending(request, event)
     return redirect("organizer-event-run", pk=event.pk)
 
 
