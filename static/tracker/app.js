@@ -472,6 +472,13 @@
     var left = clock && clock.dataset.endsAt && clock.querySelector(".left");
     if (!left) { return; }
     var seconds = Math.max(0, Math.round((Number(clock.dataset.endsAt) - Date.now()) / 1000));
+    if (seconds === 0 && clock.dataset.called) {
+      /* Run out without a call: the words the server rendered for it. */
+      clock.textContent = clock.dataset.called;
+      clock.classList.add("called");
+      delete clock.dataset.endsAt;
+      return;
+    }
     left.textContent = Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
   }
   window.setInterval(tickClock, 1000);

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.db import transaction
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -30,6 +31,8 @@ from tracker.organizer.event_forms import (
     SwapForm,
 )
 from tracker.organizer.views import _download, create_pairings
+
+CLOCK_ACTIONS = ("start", "pause", "call")
 
 
 def _event(pk: int) -> TournamentEvent:
@@ -318,6 +321,8 @@ def round_clock(request, pk: int, number: int, action: str):
     """Start, pause or call time on a round's clock; every phone of the
     round is told at once (tracker/event_clock.py)."""
     event = _event(pk)
+    if action not in CLOCK_ACTIONS:
+        raise Http404
     with transaction.atomic():
         event_round = get_object_or_404(
             EventRound.objects.select_for_update(),
