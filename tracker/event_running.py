@@ -86,6 +86,11 @@ def _stored(event: TournamentEvent, before: int) -> list[dict]:
     ]
 
 
+def played_before(event: TournamentEvent, number: int) -> tuple[set, set]:
+    """Who met whom, and who had a bye, in the published rounds before `number`."""
+    return swiss.history(_stored(event, number))
+
+
 def draw_round(event: TournamentEvent, seed: int | None = None) -> EventRound:
     """Draw the next round (or redraw the unpublished one): round 1 at
     random from `seed` (a new random seed if none), later rounds by score
@@ -101,7 +106,7 @@ def draw_round(event: TournamentEvent, seed: int | None = None) -> EventRound:
         seed = 0
         table = standings(event)
         order = {row.player: (row.tp, index) for index, row in enumerate(table)}
-        met, byes = swiss.history(_stored(event, number))
+        met, byes = played_before(event, number)
         entrants = [swiss.Entrant(pid, *order.get(pid, (0, len(order)))) for pid in ids]
         drawn = swiss.pair_round(entrants, met, byes)
     values = {"seed": seed, "pairs": [list(p) for p in drawn.pairs], "bye": drawn.bye}

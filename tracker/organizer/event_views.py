@@ -50,6 +50,15 @@ def _swap_choices(event_round: EventRound, names: dict[int, str]) -> list[tuple[
     return [(pid, names[pid]) for pid in ids]
 
 
+def _pending_pairs(event, pending: EventRound, names: dict[int, str]) -> list[dict]:
+    """The drawn tables, each marked if it is a rematch (a swap can make one)."""
+    met, _byes = event_running.played_before(event, pending.number)
+    return [
+        {"table": n, "a": names[a], "b": names[b], "rematch": frozenset((a, b)) in met}
+        for n, (a, b) in enumerate(pending.pairs, start=1)
+    ]
+
+
 def _run_page(request, event: TournamentEvent, status: int = 200, **bound):
     roster = list(event.roster.all())
     names = {p.pk: p.name for p in roster}
@@ -72,12 +81,7 @@ def _run_page(request, event: TournamentEvent, status: int = 200, **bound):
         ),
         "draw_form": bound.get("draw_form") or DrawRoundForm(),
         "pending": pending,
-        "pending_pairs": [
-            {"table": n, "a": names[a], "b": names[b]}
-            for n, (a, b) in enumerate(pending.pairs, start=1)
-        ]
-        if pending
-        else [],
+        "pending_pairs": _pending_pairs(event, pending, names) if pending else [],
         "pending_bye": names.get(pending.bye) if pending and pending.bye else None,
         "swap_form": bound.get("swap_form")
         or (SwapForm(choices=_swap_choices(pending, names)) if pending else None),
