@@ -33,6 +33,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils import translation
 
 from tracker import announce, seats
+from tracker.event_clock import render_clock
 from tracker.heartbeat import Heartbeat
 from tracker.models import Match, Seat
 from tracker.rendering import blocks_for, changed_frame, digest_of_block, parse_shown
@@ -238,6 +239,19 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.pending = None
         self.resyncs.append(time.monotonic())
         await self._push(full=True)
+
+    async def clock_changed(self, event):
+        """The round's clock changed (tracker/event_clock.py): render it in
+        this phone's language and swap it in."""
+        # On the pushes' threads, not Channels' one thread (issue 17).
+        html = await on_push_thread(self._render_clock)()
+        if html:
+            await self.send(text_data=html)
+
+    def _render_clock(self) -> str:
+        match = Match.objects.select_related("event").get(pk=self.match_id)
+        with translation.override(self.language):
+            return render_clock(match, oob=True).strip()
 
     async def match_changed(self, event):
         """Never waits for the render: the socket keeps reading the phone

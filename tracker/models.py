@@ -36,6 +36,10 @@ class TournamentEvent(models.Model):
     date = models.DateField(_("date"), default=timezone.localdate)
     location = models.CharField(_("location"), max_length=120, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
+    # Running the event (issue 21): the scoring table's values over the
+    # default of tracker/tournament/scoring.py, and when army lists lock.
+    scoring = models.JSONField(_("scoring"), default=dict, blank=True)
+    lists_deadline = models.DateTimeField(_("army lists deadline"), null=True, blank=True)
 
     class Meta:
         ordering = ["-date", "-created_at"]
@@ -224,3 +228,69 @@ class HandedList(models.Model):
     @staticmethod
     def key(name: str) -> str:
         return " ".join(name.split()).casefold()[:60]
+
+
+class EventPlayer(models.Model):
+    """A player on an event's roster, registered once (issue 21). `key` is
+    the name folded (case, accents, spaces) so "Íñigo  Pérez" and "inigo
+    perez" are one player; pairings and results find the player by it. The
+    list link is private: the organizer hands it to the player, who submits
+    the event's army list through it without an account."""
+
+    event = models.ForeignKey(TournamentEvent, on_delete=models.CASCADE, related_name="roster")
+    name = models.CharField(_("name"), max_length=60)
+    key = models.CharField(max_length=60)
+    faction = models.CharField(_("faction"), max_length=60)
+    club = models.CharField(_("club"), max_length=60, blank=True)
+    joined_round = models.PositiveSmallIntegerField(_("joined in round"), default=1)
+    # Dropped after this round: paired no more from the next one.
+    dropped_after = models.PositiveSmallIntegerField(
+        _("dropped after round"), null=True, blank=True
+    )
+    list_token = models.CharField(max_length=64, unique=True, default=new_token)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "pk"]
+        verbose_name = _("event player")
+        verbose_name_plural = _("event players")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "key"], name="one_roster_entry_per_name")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} / {self.name}"
+
+    @property
+    def dropped(self) -> bool:
+        return self.dropped_after is not None
+
+
+class EventRound(models.Model):
+    """A round of an event's Swiss (issue 21): drawn, swapped by the
+    organizer, then published (which creates its matches), and its clock."""
+
+    event = models.ForeignKey(TournamentEvent, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("round"))
+    seed = models.BigIntegerField(default=0)
+    # [[player id, player id], ...] in table order, and the bye's player id.
+    pairs = models.JSONField(default=list)
+    bye = models.IntegerField(null=True, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    # The clock: minutes allowed, seconds run before the current start,
+    # when it was (re)started if running, when time was called.
+    minutes = models.PositiveSmallIntegerField(_("minutes"), default=120)
+    clock_elapsed = models.FloatField(default=0)
+    clock_started_at = models.DateTimeField(null=True, blank=True)
+    time_called_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        verbose_name = _("event round")
+        verbose_name_plural = _("event rounds")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="one_round_per_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} / {self.number}"

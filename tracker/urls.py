@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from tracker import list_views, views
+from tracker import event_public, list_views, views
 from tracker.organizer import views as organizer_views
 from tracker.organizer.login import limited_login
 
@@ -23,6 +23,8 @@ urlpatterns = [
     path("m/<str:code>/draft/hand/", list_views.draft_hand, name="draft-hand"),
     path("m/<str:code>/blocks/", views.blocks_partial, name="match-blocks"),
     path("m/<str:code>/export.json", organizer_views.player_export, name="player-export"),
+    path("e/<int:pk>/", event_public.event_page, name="event-public"),
+    path("e/list/<str:token>/", event_public.list_submit, name="event-list-submit"),
     path("organizer/", include("tracker.organizer.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     # The admin's login, behind the same guess limit as the organizer login.

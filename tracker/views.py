@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET, require_POST
 from tracker import actions, offline_copy, rules, seats
 from tracker import links as links_for_phones
 from tracker.errors import forbidden
+from tracker.event_clock import render_clock
 from tracker.forms import ClaimSeatForm, CreateMatchForm, MoveSeatForm, TrooperForm, build_command
 from tracker.models import Match, Seat
 from tracker.reading import load_state, seen_by
@@ -272,6 +273,8 @@ def match_page(request, code: str):
             "view": {"seq": seq, "viewer": letter},
             "blocks": blocks,
             "hosts": hosts,
+            # The event round's clock (issue 21), when the match has one.
+            "round_clock": render_clock(match),
         },
     )
     if seat is not None or hosts:

@@ -750,5 +750,24 @@
   document.addEventListener("htmx:load", keepReceipt);
   document.addEventListener("htmx:oobAfterSwap", keepReceipt);
   document.addEventListener("DOMContentLoaded", keepReceipt);
+
+  /* The event round's clock (issue 21): the server renders it, in the
+     phone's language, on load and on every start, pause and call; while it
+     runs this only counts the minutes down to its data-ends-at. */
+  function tickClock() {
+    var clock = document.getElementById("round-clock");
+    var left = clock && clock.dataset.endsAt && clock.querySelector(".left");
+    if (!left) { return; }
+    var seconds = Math.max(0, Math.round((Number(clock.dataset.endsAt) - Date.now()) / 1000));
+    if (seconds === 0 && clock.dataset.called) {
+      /* Run out without a call: the words the server rendered for it. */
+      clock.textContent = clock.dataset.called;
+      clock.classList.add("called");
+      delete clock.dataset.endsAt;
+      return;
+    }
+    left.textContent = Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
+  }
+  window.setInterval(tickClock, 1000);
 })();
 

@@ -113,6 +113,32 @@ ROWS: dict[str, Row] = {
     "organizer/events/<int:pk>/sheets/": Row(get=organizer(200)),
     "organizer/events/<int:pk>/export.json": Row(get=organizer(200)),
     "organizer/events/<int:pk>/export.csv": Row(get=organizer(200)),
+    # Running an event (issue 21): organizers only; the probe's empty forms
+    # are 400, and the scene's event has no roster and no round (404, or
+    # back to the event's page when there is no drawn round).
+    "organizer/events/<int:pk>/run/": Row(get=organizer(200)),
+    "organizer/events/<int:pk>/roster/": Row(get=every(405), post=organizer(400)),
+    "organizer/events/<int:pk>/roster/paste/": Row(get=every(405), post=organizer(400)),
+    "organizer/events/<int:pk>/roster/<int:player>/drop/": Row(get=every(405), post=organizer(404)),
+    "organizer/events/<int:pk>/scoring/": Row(get=every(405), post=organizer(400)),
+    "organizer/events/<int:pk>/lists/": Row(get=every(405), post=organizer(400)),
+    "organizer/events/<int:pk>/rounds/draw/": Row(get=every(405), post=organizer(400)),
+    "organizer/events/<int:pk>/rounds/swap/": Row(
+        get=every(405), post=organizer("302 /organizer/events/")
+    ),
+    "organizer/events/<int:pk>/rounds/publish/": Row(
+        get=every(405), post=organizer("302 /organizer/events/")
+    ),
+    "organizer/events/<int:pk>/rounds/<int:number>/clock/<str:action>/": Row(
+        get=every(405), post=organizer(404)
+    ),
+    "organizer/events/<int:pk>/audit/": Row(get=organizer(200)),
+    "organizer/events/<int:pk>/standings.csv": Row(get=organizer(200)),
+    "organizer/events/<int:pk>/results.csv": Row(get=organizer(200)),
+    # The event's public page (standings, pairings) is anyone's; a list link
+    # is a private token: the scene's seat token is no list link.
+    "e/<int:pk>/": Row(get=every(200)),
+    "e/list/<str:token>/": Row(get=every(404), post=every(404)),
     "organizer/matches/<str:code>/": Row(get=organizer(200)),
     "organizer/matches/<str:code>/open/": Row(
         get=every(405), post=organizer("302 /organizer/matches/")
@@ -202,6 +228,9 @@ class Scene:
             "letter": "B",
             "app_label": "tracker",
             "url": "no-such-page/",
+            "player": "999999",
+            "number": "1",
+            "action": "start",
         }
         path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: values[m.group(1)], route)
         path = re.sub(r"\(\?P<(\w+)>[^)]*\)", lambda m: values[m.group(1)], path)

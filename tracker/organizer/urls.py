@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from tracker.organizer import views
+from tracker.organizer import event_views, views
 from tracker.organizer.login import limited_login
 
 urlpatterns = [
@@ -21,6 +21,32 @@ urlpatterns = [
     path("events/<int:pk>/sheets/", views.event_sheets, name="organizer-event-sheets"),
     path("events/<int:pk>/export.json", views.event_export_json, name="organizer-event-json"),
     path("events/<int:pk>/export.csv", views.event_export_csv, name="organizer-event-csv"),
+    # Running the event (issue 21).
+    path("events/<int:pk>/run/", event_views.event_run, name="organizer-event-run"),
+    path("events/<int:pk>/roster/", event_views.roster_add, name="organizer-roster-add"),
+    path("events/<int:pk>/roster/paste/", event_views.roster_paste, name="organizer-roster-paste"),
+    path(
+        "events/<int:pk>/roster/<int:player>/drop/",
+        event_views.roster_drop,
+        name="organizer-roster-drop",
+    ),
+    path("events/<int:pk>/scoring/", event_views.event_scoring, name="organizer-event-scoring"),
+    path("events/<int:pk>/lists/", event_views.lists_deadline, name="organizer-lists-deadline"),
+    path("events/<int:pk>/rounds/draw/", event_views.round_draw, name="organizer-round-draw"),
+    path("events/<int:pk>/rounds/swap/", event_views.round_swap, name="organizer-round-swap"),
+    path(
+        "events/<int:pk>/rounds/publish/", event_views.round_publish, name="organizer-round-publish"
+    ),
+    path(
+        "events/<int:pk>/rounds/<int:number>/clock/<str:action>/",
+        event_views.round_clock,
+        name="organizer-round-clock",
+    ),
+    path("events/<int:pk>/audit/", event_views.event_audit_page, name="organizer-event-audit"),
+    path(
+        "events/<int:pk>/standings.csv", event_views.standings_csv, name="organizer-standings-csv"
+    ),
+    path("events/<int:pk>/results.csv", event_views.results_csv, name="organizer-results-csv"),
     path("matches/<str:code>/", views.match_audit, name="organizer-audit"),
     path("matches/<str:code>/open/", views.match_open, name="organizer-audit-open"),
     path("matches/<str:code>/settle/", views.match_settle, name="organizer-settle"),

@@ -1,0 +1,52 @@
+"""Tournament scoring and standings (issue 21), pure: no database."""
+
+import pytest
+
+from tracker.tournament.scoring import (
+    DEFAULT_SCORING,
+    Bye,
+    Result,
+    scoring_table,
+    standings,
+    tournament_points,
+)
+
+
+@pytest.mark.parametrize(
+    "own, their, points",
+    [
+        (7, 3, 5),  # win with the offensive bonus
+        (4, 3, 4),  # win
+        (3, 3, 2),  # draw
+        (5, 5, 3),  # draw with the offensive bonus
+        (2, 4, 1),  # lost by 2: defensive bonus
+        (1, 4, 0),  # lost by 3
+        (5, 7, 2),  # lost by 2 with 5 OP: both bonuses
+    ],
+)
+def test_default_tournament_points(own, their, points):
+    assert tournament_points(DEFAULT_SCORING, own, their) == points
+
+
+def test_an_edited_table_keeps_the_defaults_it_does_not_change():
+    table = scoring_table({"win": 3, "bogus": 9, "draw": "x", "loss": True})
+    assert table == {**DEFAULT_SCORING, "win": 3}
+
+
+def test_standings_rank_by_tp_then_op_then_vp_and_share_ties():
+    players = {1: ("Ana", False), 2: ("Bea", False), 3: ("Cai", False), 4: ("Dan", True)}
+    results = [Result(1, 1, 2, 6, 2, 100, 50), Result(1, 3, 4, 6, 2, 100, 50)]
+    rows = standings(players, results, [], DEFAULT_SCORING)
+    assert [(r.name, r.tp, r.op, r.vp, r.rank) for r in rows] == [
+        ("Ana", 5, 6, 100, 1),
+        ("Cai", 5, 6, 100, 1),
+        ("Bea", 0, 2, 50, 3),
+        ("Dan", 0, 2, 50, 3),
+    ]
+    rows = standings(players, results, [Bye(2, 2)], DEFAULT_SCORING)
+    assert [(r.name, r.tp, r.op, r.byes) for r in rows][2] == ("Bea", 4, 7, 1)
+
+
+def test_a_result_naming_someone_off_the_roster_is_ignored():
+    rows = standings({1: ("Ana", False)}, [Result(1, 1, 99, 5, 0, 0, 0)], [], DEFAULT_SCORING)
+    assert rows[0].tp == 0 and rows[0].played == 0

@@ -1,0 +1,409 @@
+"""Running a whole event from the tracker (issue 21), through the pages:
+the organizer's rendered forms (roster, lists deadline, Swiss rounds,
+settling), each player's private list link and both phones of every table.
+
+A 16-player event over 3 rounds: one player drops after round 1 (round 2
+has a bye), one joins late for round 3, one result of round 2 is disputed
+and settled. The standings the public page shows are checked against
+scores computed here by hand from the default scoring table."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+import pytest
+from bs4 import BeautifulSoup
+
+from tests.web.phone import Phone
+from tests.web.rendered_forms import submit
+from tracker.models import EventPlayer, HandedList, Match, Seat, TournamentEvent
+
+pytestmark = pytest.mark.django_db
+
+ROSTER = """Name, Faction, Club
+Ana Arroyo, PanOceania, Club Norte
+Bea Blanco, Yu Jing
+Carlos Cruz, Ariadna, Club Sur
+Dani Díaz, Haqqislam
+Eva Estévez, Nomads, Club Norte
+Fran Fuentes, Combined Army
+Gil García, ALEPH
+Hugo Hidalgo, Tohaa
+Inés Iglesias, O-12
+Juan Jiménez, JSA
+Kike Klein, PanOceania
+Lola López, Yu Jing, Club Sur
+Mario Moreno, Ariadna
+Nuria Navarro, Haqqislam
+Óscar Ortiz, Nomads
+"""
+LATE = {"name": "Quique Quintana", "faction": "Ariadna", "club": ""}
+ARMY = """PanOceania
+Event list
+
+GROUP 1 3 0
+
+FUSILIER (Lieutenant) Combi Rifle / Pistol, Knife. (0 | 10)
+BOLT Combi Rifle / Pistol. (0 | 15)
+"""
+
+
+def by_hand_tp(own: int, their: int) -> int:
+    """The default scoring table, written out: 4/2/0 for a win/draw/loss by
+    Objective Points, +1 for 5 or more OP, +1 for losing by 2 OP or less."""
+    points = 4 if own > their else 2 if own == their else 0
+    if own < their and their - own <= 2:
+        points += 1
+    if own >= 5:
+        points += 1
+    return points
+
+
+def scores_for(round_number: int, table: int) -> tuple[int, int, int, int]:
+    """The result each table enters: OP for A and B, VP for A and B."""
+    return (
+        (3 * table + round_number) % 9,
+        (5 * table + 2 * round_number) % 9,
+        10 * table + round_number,
+        5 * table + 20,
+    )
+
+
+class Organizer:
+    """Carol, submitting only forms her pages render."""
+
+    def __init__(self, client, event: TournamentEvent):
+        self.client, self.event = client, event
+        self.url = f"/organizer/events/{event.pk}/run/"
+
+    def page(self) -> str:
+        response = self.client.get(self.url)
+        assert response.status_code == 200
+        return response.content.decode()
+
+    def submit(self, target: str, within: str | None = None, **fill):
+        return submit(self.client, self.page(), target, within=within, **fill)
+
+    def text(self) -> str:
+        return " ".join(BeautifulSoup(self.page(), "html.parser").get_text(" ").split())
+
+
+def pairings_of(event: TournamentEvent, number: int) -> list[tuple[int, Match, str, str]]:
+    out = []
+    for match in Match.objects.filter(event=event, event_round=number).order_by("table_number"):
+        seats = {s.letter: s for s in match.seats.all()}
+        out.append((match.table_number, match, seats["A"].listed_name, seats["B"].listed_name))
+    return out
+
+
+def seat_phone(carol, match: Match, letter: str, language: str | None = None) -> Phone:
+    """A player takes their seat from the link on the organizer's printed sheet."""
+    sheet = carol.get(f"/organizer/matches/{match.code}/sheet/").content.decode()
+    seat = match.seats.get(letter=letter)
+    link = f"/m/{match.code}/s/{seat.token}/"
+    assert link in sheet
+    phone = Phone(language)
+    phone.claim(link, seat.listed_name)
+    return phone
+
+
+def ok(phone: Phone, command: str, **values) -> None:
+    phone.open()  # what the phone shows now (its socket would have said)
+    phone.submit(command, **values)
+    assert phone.error is None, (command, phone.error)
+
+
+def play_table(carol, match: Match, name_a: str, scores, dispute: bool = False):
+    a, b = seat_phone(carol, match, "A"), seat_phone(carol, match, "B")
+    # Both drafts start from the list each player submitted before round 1.
+    for phone in (a, b):
+        assert "Fusilier" in phone.text and "Bolt" in phone.text
+        ok(phone, "LockArmyList")
+    ok(a, "SetInitiative", first_turn=name_a, deploys_first=name_a)
+    ok(a, "SealDeployment", lieutenant="Fusilier")
+    ok(b, "SealDeployment", lieutenant="Fusilier")
+    op_a, op_b, vp_a, vp_b = scores
+    ok(a, "ProposeResult", objective_a=op_a, objective_b=op_b, army_a=vp_a, army_b=vp_b)
+    if dispute:
+        ok(b, "DisputeResult", reason="I held the console")
+    else:
+        ok(b, "ConfirmResult")
+
+
+def standings_shown(html: str) -> dict[str, tuple[int, int, int]]:
+    soup = BeautifulSoup(html, "html.parser")
+    shown = {}
+    for row in soup.select("#standings tr.standing"):
+        name = row.select_one(".name").get_text(" ", strip=True)
+        name = re.sub(r" \((dropped|bye|retirado|descanso)\)", "", name)
+        shown[name] = tuple(int(row.select_one(f".{k}").get_text()) for k in ("tp", "op", "vp"))
+    return shown
+
+
+def test_a_16_player_event_runs_three_swiss_rounds_to_hand_checked_standings(carol):
+    response = carol.get("/organizer/events/")
+    response = submit(
+        carol,
+        response.content.decode(),
+        "/organizer/events/",
+        at="/organizer/events/",
+        name="Copa Meseta",
+        date="2026-05-09",
+        location="Toledo",
+    )
+    assert response.status_code == 302
+    event = TournamentEvent.objects.get(name="Copa Meseta")
+    org = Organizer(carol, event)
+
+    # -- roster: a pasted duplicate (accents and case folded) is refused, whole
+    twice = ROSTER + "ana  ARROYO, Nomads\n"
+    response = org.submit("/roster/paste/", players=twice)
+    assert response.status_code == 400
+    assert (
+        "Line 17: ana ARROYO is already on the roster (as Ana Arroyo)." in response.content.decode()
+    )
+    assert not EventPlayer.objects.exists()
+    assert org.submit("/roster/paste/", players=ROSTER).status_code == 302
+    response = org.submit("/roster/", name="Pablo Pérez", faction="Combined Army", club="Club Sur")
+    assert response.status_code == 302
+    response = org.submit("/roster/", name="pablo perez", faction="ALEPH", club="")
+    assert response.status_code == 400
+    assert "pablo perez is already on the roster (as Pablo Pérez)." in response.content.decode()
+    assert event.roster.count() == 16
+
+    # -- lists: each player submits through their private link
+    soup = BeautifulSoup(org.page(), "html.parser")
+    links = {
+        row.select_one("td").get_text(" ", strip=True): row.select_one("code.list-link").get_text()
+        for row in soup.select("#roster tbody tr")
+    }
+    assert len(links) == 16
+    for number, (name, url) in enumerate(sorted(links.items())):
+        if number == 15:
+            continue  # the last one is late: the organizer sees who
+        path = url.removeprefix("http://testserver")
+        player = Phone()
+        player.visit(path)
+        assert name in player.text
+        [form] = [f for f in player.forms() if "text" in f.names()]
+        form.fill({"text": ARMY})
+        player.send(form)
+        assert "Your list is in: 2 troopers (25 points)." in player.text
+    late_name, late_url = sorted(links.items())[15]
+    assert "1 player has not submitted a list." in org.text()
+    assert org.submit("/lists/", within=".lock-now").status_code == 302
+    assert "The army lists are locked." in org.text()
+    late = Phone()
+    late.visit(late_url.removeprefix("http://testserver"))
+    assert "The army lists of this event are locked." in late.text
+    assert not [f for f in late.forms() if "text" in f.names()]  # no form to submit
+    forged = late.app.post(
+        late_url.removeprefix("http://testserver"),
+        {"text": ARMY, "csrfmiddlewaretoken": late.app.cookies.get("csrftoken", "")},
+        expect_errors=True,
+    )
+    assert forged.status_code in (400, 403)
+    assert not HandedList.objects.filter(player=late_name).exists()
+    # The latecomer hands a list from inside the match instead: give them one
+    # so their table can be played like the others (same rows).
+    HandedList.objects.create(
+        event=event,
+        player=late_name,
+        player_key=HandedList.key(late_name),
+        rows=HandedList.objects.filter(event=event).first().rows,
+    )
+
+    results: dict[tuple[int, str, str], tuple[int, int, int, int]] = {}
+    byes: dict[str, int] = defaultdict(int)
+    met: set[frozenset] = set()
+
+    def publish(number: int, seed: int | None = None):
+        fill = {"seed": seed} if seed is not None else {}
+        response = org.submit("/rounds/draw/", **fill)
+        assert response.status_code == 302, response.content.decode()[:2000]
+        response = org.submit("/rounds/publish/", points_limit=300, rounds=3, minutes=90)
+        assert response.status_code == 302
+        tables = pairings_of(event, number)
+        for _table, _match, a, b in tables:
+            assert frozenset((a, b)) not in met, f"rematch {a} – {b}"
+            met.add(frozenset((a, b)))
+        return tables
+
+    # -- round 1: a seeded random draw; the same seed draws it again
+    response = org.submit("/rounds/draw/", seed=2026)
+    first = re.findall(r"Table \d+: [^<]+", org.page())
+    assert org.submit("/rounds/draw/", seed=2026).status_code == 302
+    assert re.findall(r"Table \d+: [^<]+", org.page()) == first
+    # A swap before publishing: table 1's A and table 2's A trade places.
+    pending = event.rounds.get(number=1)
+    one, two = pending.pairs[0][0], pending.pairs[1][0]
+    assert org.submit("/rounds/swap/", one=one, two=two).status_code == 302
+    pending.refresh_from_db()
+    assert pending.pairs[0][0] == two and pending.pairs[1][0] == one
+    assert org.submit("/rounds/publish/", points_limit=300, rounds=3, minutes=90).status_code == 302
+    tables = pairings_of(event, 1)
+    names = dict(event.roster.values_list("pk", "name"))
+    assert (tables[0][2], tables[1][2]) == (names[two], names[one])
+    assert len(tables) == 8
+    for table, match, a, b in tables:
+        met.add(frozenset((a, b)))
+        results[(1, a, b)] = scores_for(1, table)
+        play_table(carol, match, a, scores_for(1, table))
+
+    # -- a player drops after round 1: 15 left, round 2 has a bye
+    dropped = tables[-1][3]
+    soup = BeautifulSoup(org.page(), "html.parser")
+    [row] = [
+        r
+        for r in soup.select("#roster tbody tr")
+        if r.select_one("td").get_text().startswith(dropped)
+    ]
+    response = submit(carol, str(row), "/drop/")
+    assert response.status_code == 302
+    tables = publish(2)
+    assert len(tables) == 7
+    round_2 = event.rounds.get(number=2)
+    bye_2 = names[round_2.bye]
+    byes[bye_2] += 1
+    assert dropped not in {p for _t, _m, a, b in tables for p in (a, b)} | {bye_2}
+    for table, match, a, b in tables:
+        scores = scores_for(2, table)
+        results[(2, a, b)] = scores
+        play_table(carol, match, a, scores, dispute=table == 1)
+
+    # The disputed table counts only once settled: round 3 waits for it.
+    response = org.submit("/rounds/draw/")
+    assert response.status_code == 400
+    assert "Round 2 still has tables without a confirmed result: 1." in response.content.decode()
+    disputed = tables[0][1]
+    audit_html = carol.get(f"/organizer/matches/{disputed.code}/").content.decode()
+    settled = (6, 2, 140, 60)
+    response = submit(
+        carol,
+        audit_html,
+        f"/organizer/matches/{disputed.code}/settle/",
+        objective_a=settled[0],
+        objective_b=settled[1],
+        army_a=settled[2],
+        army_b=settled[3],
+        reason="The console was held by A",
+    )
+    assert response.status_code == 302
+    results[(2, tables[0][2], tables[0][3])] = settled
+
+    # -- a latecomer joins for round 3: 16 again, no bye
+    response = org.submit("/roster/", **LATE)
+    assert response.status_code == 302
+    HandedList.objects.create(
+        event=event,
+        player=LATE["name"],
+        player_key=HandedList.key(LATE["name"]),
+        rows=HandedList.objects.filter(event=event).first().rows,
+    )
+    tables = publish(3)
+    assert len(tables) == 8 and event.rounds.get(number=3).bye is None
+    for table, match, a, b in tables:
+        results[(3, a, b)] = scores_for(3, table)
+        play_table(carol, match, a, scores_for(3, table))
+
+    # -- the standings, by hand
+    expected: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for (_round, a, b), (op_a, op_b, vp_a, vp_b) in results.items():
+        for name, own, their, vp in ((a, op_a, op_b, vp_a), (b, op_b, op_a, vp_b)):
+            expected[name][0] += by_hand_tp(own, their)
+            expected[name][1] += own
+            expected[name][2] += vp
+    for name, count in byes.items():
+        expected[name][0] += 4 * count
+        expected[name][1] += 5 * count
+    expected = {name: tuple(v) for name, v in expected.items()}
+    public = carol.get(f"/e/{event.pk}/").content.decode()
+    shown = standings_shown(public)
+    assert shown == expected
+    ordered = list(shown.values())
+    assert ordered == sorted(ordered, reverse=True)
+    assert sum(byes.values()) == 1
+    # The public page shows no list, no list link, no seat link.
+    assert "Fusilier" not in public and "/e/list/" not in public and "/s/" not in public
+
+    # -- the event's audit: every match verified, the dispute and its settling
+    audit = carol.get(f"/organizer/events/{event.pk}/audit/").content.decode()
+    text = " ".join(BeautifulSoup(audit, "html.parser").get_text(" ").split())
+    assert "All 23 matches verified" in text
+    assert "disputes: 1 · settlements: 1" in text
+    assert "disputed the result: I held the console" in text
+    assert "Reason: The console was held by A" in text
+    csv_text = carol.get(f"/organizer/events/{event.pk}/results.csv").content.decode()
+    lines = csv_text.strip().splitlines()
+    assert lines[0] == "round,table,player_a,tp_a,op_a,vp_a,player_b,tp_b,op_b,vp_b"
+    assert len(lines) == 1 + 8 + 7 + 1 + 8  # every table, and the bye
+    _table, _match, a2, b2 = pairings_of(event, 2)[0]
+    assert f"2,1,{a2},{by_hand_tp(6, 2)},6,140,{b2},{by_hand_tp(2, 6)},2,60" in lines
+    standings_csv = carol.get(f"/organizer/events/{event.pk}/standings.csv").content.decode()
+    assert standings_csv.splitlines()[1].split(",")[1] == next(iter(shown))
+
+
+def test_a_player_link_is_private_and_refuses_a_bad_list(carol, mallory):
+    event = TournamentEvent.objects.create(name="Liga")
+    player = EventPlayer.objects.create(event=event, name="Ana", key="ana", faction="PanOceania")
+    page = Phone()
+    page.visit(f"/e/list/{player.list_token}/")
+    [form] = [f for f in page.forms() if "text" in f.names()]
+    form.fill({"text": "GROUP 1 1\n\nFUSILIER (0 | ten)"})
+    page.send(form)
+    assert page.last.status_code == 400
+    assert "Line" in page.text
+    assert not HandedList.objects.exists()
+    assert mallory.get("/e/list/not-a-token/").status_code == 404
+    assert mallory.get(f"/organizer/events/{event.pk}/run/").status_code == 302  # to login
+    assert Seat.objects.count() == 0
+
+
+def three_players(carol) -> tuple[TournamentEvent, Organizer]:
+    event = TournamentEvent.objects.create(name="Liga de jueves")
+    org = Organizer(carol, event)
+    players = "Ana, PanOceania\nBea, Yu Jing\nCai, Nomads"
+    assert org.submit("/roster/paste/", players=players).status_code == 302
+    assert org.submit("/rounds/draw/", seed=5).status_code == 302
+    response = org.submit("/rounds/publish/", points_limit=300, rounds=3, minutes=60)
+    assert response.status_code == 302
+    return event, org
+
+
+def test_the_scoring_table_is_the_events_own_and_moves_the_standings(carol):
+    event, org = three_players(carol)
+    bye = dict(event.roster.values_list("pk", "name"))[event.rounds.get(number=1).bye]
+    assert standings_shown(carol.get(f"/e/{event.pk}/").content.decode())[bye] == (4, 5, 0)
+    response = org.submit("/scoring/", bye_tp=3, bye_op=4, bye_vp=100)
+    assert response.status_code == 302
+    assert standings_shown(carol.get(f"/e/{event.pk}/").content.decode())[bye] == (3, 4, 100)
+    response = org.submit("/scoring/", win=-1)
+    assert response.status_code == 400
+    assert "Ensure this value is greater than or equal to 0." in response.content.decode()
+    event.refresh_from_db()
+    assert event.scoring["bye_tp"] == 3
+
+
+def test_the_clock_starts_pauses_and_calls_time_and_the_match_page_shows_it(carol, alice):
+    event, org = three_players(carol)
+    match = Match.objects.get(event=event)
+    page = alice.get(f"/m/{match.code}/").content.decode()
+    assert "Time left" in page and "60:00" in page and "clock not started" in page
+    assert org.submit("/clock/start/", within="#round-1").status_code == 302
+    event_round = event.rounds.get(number=1)
+    assert event_round.clock_started_at is not None
+    assert org.submit("/clock/pause/", within="#round-1").status_code == 302
+    event_round.refresh_from_db()
+    assert event_round.clock_started_at is None and 0 < event_round.clock_elapsed < 30
+    assert "clock paused" in alice.get(f"/m/{match.code}/").content.decode()
+    assert org.submit("/clock/call/", within="#round-1").status_code == 302
+    page = alice.get(f"/m/{match.code}/").content.decode()
+    assert "Round 1: time is called." in page
+    assert "Time is called." in org.text()
+    # Called is final: the page offers no clock button any more.
+    html = org.page()
+    assert "/clock/start/" not in html
+    spanish = Phone("es")
+    spanish.visit(f"/m/{match.code}/")
+    assert "Ronda 1: se acabó el tiempo." in spanish.text

@@ -1,0 +1,113 @@
+"""Public pages of an event (issue 21): the standings and the published
+pairings for anyone (no secret: no list, no seat link, no PIN), and each
+player's private list link, through which a player without an account
+submits the event's army list until the lists lock."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_http_methods
+
+from tracker import army_text, event_running
+from tracker.handed_lists import ROW_KEYS
+from tracker.list_suggestions import suggestions
+from tracker.list_views import problem_text
+from tracker.models import EventPlayer, TournamentEvent
+from tracker.organizer.event_forms import ListSubmitForm
+from tracker.rules.state import LIEUTENANT_CANDIDATE
+
+
+@require_GET
+def event_page(request, pk: int):
+    event = get_object_or_404(TournamentEvent, pk=pk)
+    names = {p.pk: p for p in event.roster.all()}
+    rounds = []
+    for r in event.rounds.filter(published_at__isnull=False):
+        rounds.append(
+            {
+                "number": r.number,
+                "pairs": [
+                    {"table": n, "a": names[a].name, "b": names[b].name}
+                    for n, (a, b) in enumerate(r.pairs, start=1)
+                ],
+                "bye": names[r.bye].name if r.bye in names else None,
+            }
+        )
+    return render(
+        request,
+        "tracker/event_public.html",
+        {
+            "event": event,
+            "standings": event_running.standings(event),
+            "players": names,
+            "rounds": rounds,
+        },
+    )
+
+
+def list_rows(parsed: army_text.ParsedList) -> list[dict]:
+    """The handed list's rows (tracker/handed_lists.py ROW_KEYS), with the
+    silhouette and traits this server's earlier lists suggest."""
+    suggested = suggestions(row.name for row in parsed.rows)
+    rows = []
+    for row in parsed.rows:
+        hint = suggested.get(row.name.casefold())
+        traits = set(row.traits) | set(hint["traits"] if hint else ())
+        values = {
+            "name": row.name,
+            "cost": row.cost,
+            "combat_group": row.combat_group,
+            "silhouette": hint["silhouette"] if hint else 2,
+            "traits": sorted(traits),
+        }
+        rows.append({key: values[key] for key in ROW_KEYS})
+    return rows
+
+
+@require_http_methods(["GET", "POST"])
+def list_submit(request, token: str):
+    player = get_object_or_404(EventPlayer.objects.select_related("event"), list_token=token)
+    event = player.event
+    locked = event_running.lists_locked(event)
+    handed = event_running.handed_list(player)
+    form = ListSubmitForm(request.POST or None)
+    problems, status = [], 200
+    if request.method == "POST":
+        if locked:
+            messages.error(request, _("The army lists of this event are locked."))
+            status = 400
+        elif form.is_valid():
+            parsed = army_text.parse(form.cleaned_data["text"].replace("\x00", ""))
+            if parsed.ok:
+                event_running.submit_list(player, list_rows(parsed))
+                notice = ngettext(
+                    "Your list is in: %(count)s trooper (%(points)s points).",
+                    "Your list is in: %(count)s troopers (%(points)s points).",
+                    len(parsed.rows),
+                ) % {"count": len(parsed.rows), "points": parsed.points}
+                if not any(LIEUTENANT_CANDIDATE in row.traits for row in parsed.rows):
+                    notice += " " + _("No trooper has the Lieutenant option.")
+                messages.success(request, notice)
+                return redirect("event-list-submit", token=token)
+            problems = [problem_text(p) for p in parsed.problems] or [
+                _("No trooper could be read in the pasted text.")
+            ]
+            status = 400
+        else:
+            status = 400
+    return render(
+        request,
+        "tracker/list_submit.html",
+        {
+            "player": player,
+            "event": event,
+            "locked": locked,
+            "handed": handed,
+            "form": form,
+            "problems": problems,
+        },
+        status=status,
+    )

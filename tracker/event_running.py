@@ -1,0 +1,212 @@
+"""Running an event from the tracker (issue 21): the database side of the
+roster, the army lists handed in before round 1, the Swiss rounds, the
+standings and the round clock. The rules of pairing and scoring are pure
+(tracker/tournament/); this module reads and writes the rows around them."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from tracker.folding import fold
+from tracker.models import EventPlayer, EventRound, HandedList, Match, TournamentEvent
+from tracker.rules.results import CONFIRMED, SETTLED
+from tracker.tournament import scoring, swiss
+
+MAX_ROSTER = 500
+
+
+def player_key(name: str) -> str:
+    """One player, however the name is typed: spaces squeezed, case and
+    accents folded ("Íñigo  Pérez" is "inigo perez")."""
+    return fold(" ".join(name.split()))[:60]
+
+
+# ------------------------------------------------------------------ roster
+
+
+def active_for(event: TournamentEvent, number: int) -> list[EventPlayer]:
+    """Who is paired in round `number`: joined by then, not dropped before."""
+    return [
+        player
+        for player in event.roster.all()
+        if player.joined_round <= number
+        and (player.dropped_after is None or player.dropped_after >= number)
+    ]
+
+
+def next_round_number(event: TournamentEvent) -> int:
+    last = event.rounds.order_by("-number").first()
+    return last.number + 1 if last else 1
+
+
+# ------------------------------------------------------------------- lists
+
+
+def lists_locked(event: TournamentEvent, now=None) -> bool:
+    deadline = event.lists_deadline
+    return deadline is not None and (now or timezone.now()) >= deadline
+
+
+def handed_list(player: EventPlayer) -> HandedList | None:
+    return HandedList.objects.filter(
+        event_id=player.event_id, player_key=HandedList.key(player.name)
+    ).first()
+
+
+def submit_list(player: EventPlayer, rows: list[dict]) -> HandedList:
+    """The player's list for the event, replacing an earlier one until the
+    lists lock. Each round's match of the player starts from it
+    (tracker/handed_lists.py prefills the seat's draft when it is created)."""
+    key = HandedList.key(player.name)
+    with transaction.atomic():
+        handed, _ = HandedList.objects.select_for_update().get_or_create(
+            event_id=player.event_id, player_key=key, defaults={"player": player.name}
+        )
+        handed.player, handed.rows, handed.handed_at = player.name, rows, timezone.now()
+        handed.save()
+    return handed
+
+
+def who_has_not_submitted(event: TournamentEvent) -> list[EventPlayer]:
+    handed = set(event.handed_lists.values_list("player_key", flat=True))
+    return [p for p in event.roster.all() if HandedList.key(p.name) not in handed]
+
+
+# ------------------------------------------------------------------ rounds
+
+
+def _stored(event: TournamentEvent, before: int) -> list[dict]:
+    return [
+        {"pairs": r.pairs, "bye": r.bye}
+        for r in event.rounds.filter(number__lt=before, published_at__isnull=False)
+    ]
+
+
+def played_before(event: TournamentEvent, number: int) -> tuple[set, set]:
+    """Who met whom, and who had a bye, in the published rounds before `number`."""
+    return swiss.history(_stored(event, number))
+
+
+def draw_round(event: TournamentEvent, seed: int | None = None) -> EventRound:
+    """Draw the next round (or redraw the unpublished one): round 1 at
+    random from `seed` (a new random seed if none), later rounds by score
+    within the standings, no avoidable rematch, one bye per player."""
+    pending = event.rounds.filter(published_at__isnull=True).first()
+    number = pending.number if pending else next_round_number(event)
+    players = active_for(event, number)
+    ids = [p.pk for p in players]
+    if number == 1:
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        drawn = swiss.first_round(ids, seed)
+    else:
+        seed = 0
+        table = standings(event)
+        order = {row.player: (row.tp, index) for index, row in enumerate(table)}
+        met, byes = played_before(event, number)
+        entrants = [swiss.Entrant(pid, *order.get(pid, (0, len(order)))) for pid in ids]
+        drawn = swiss.pair_round(entrants, met, byes)
+    values = {"seed": seed, "pairs": [list(p) for p in drawn.pairs], "bye": drawn.bye}
+    if pending:
+        EventRound.objects.filter(pk=pending.pk).update(**values)
+        pending.refresh_from_db()
+        return pending
+    return EventRound.objects.create(event=event, number=number, **values)
+
+
+def swap_players(event_round: EventRound, one: int, two: int) -> None:
+    drawn = swiss.Round(tuple(tuple(p) for p in event_round.pairs), event_round.bye)
+    swapped = swiss.swap(drawn, one, two)
+    event_round.pairs = [list(p) for p in swapped.pairs]
+    event_round.bye = swapped.bye
+    event_round.save(update_fields=["pairs", "bye"])
+
+
+@dataclass(frozen=True)
+class RoundPairing:
+    """What tracker.organizer.views.create_pairings takes for one table,
+    the same shape as a pasted pairing (tracker.organizer.forms.Pairing)."""
+
+    line: int
+    table: int
+    player_a: str
+    player_b: str
+
+
+def round_pairings(event_round: EventRound) -> list[RoundPairing]:
+    names = dict(event_round.event.roster.values_list("pk", "name"))
+    return [
+        RoundPairing(table, table, names[a], names[b])
+        for table, (a, b) in enumerate(event_round.pairs, start=1)
+    ]
+
+
+# --------------------------------------------------------------- standings
+
+
+def counted_results(event: TournamentEvent) -> list[scoring.Result]:
+    """Confirmed and settled results only: a disputed match counts once
+    the organizer settles it."""
+    by_key = {p.key: p.pk for p in event.roster.all()}
+    results = []
+    matches = (
+        Match.objects.filter(event=event, event_round__isnull=False)
+        .prefetch_related("seats")
+        .order_by("event_round", "table_number")
+    )
+    for match in matches:
+        record = match.result or {}
+        if record.get("status") not in (CONFIRMED, SETTLED):
+            continue
+        seats = {seat.letter: seat for seat in match.seats.all()}
+        a = by_key.get(player_key(seats["A"].listed_name))
+        b = by_key.get(player_key(seats["B"].listed_name))
+        if a is None or b is None:
+            continue
+        op, vp = record["objective_points"], record["army_points"]
+        results.append(scoring.Result(match.event_round, a, b, op["A"], op["B"], vp["A"], vp["B"]))
+    return results
+
+
+def byes(event: TournamentEvent) -> list[scoring.Bye]:
+    return [
+        scoring.Bye(r.number, r.bye)
+        for r in event.rounds.filter(published_at__isnull=False, bye__isnull=False)
+    ]
+
+
+def standings(event: TournamentEvent) -> list[scoring.Standing]:
+    """The event's standings, each row with its player's faction and club
+    for the pages (public facts: the roster, never a list)."""
+    roster = {p.pk: p for p in event.roster.all()}
+    players = {pid: (p.name, p.dropped) for pid, p in roster.items()}
+    rows = scoring.standings(
+        players, counted_results(event), byes(event), scoring.scoring_table(event.scoring)
+    )
+    for row in rows:
+        row.faction, row.club = roster[row.player].faction, roster[row.player].club
+    return rows
+
+
+# ------------------------------------------------------------------- clock
+
+
+def clock_left(event_round: EventRound, now=None) -> int:
+    """Whole seconds left on the round's clock (0 once time is called)."""
+    if event_round.time_called_at:
+        return 0
+    run = event_round.clock_elapsed
+    if event_round.clock_started_at:
+        run += ((now or timezone.now()) - event_round.clock_started_at).total_seconds()
+    return max(0, int(event_round.minutes * 60 - run))
+
+
+def clock_state(event_round: EventRound, now=None) -> str:
+    if event_round.time_called_at or clock_left(event_round, now) == 0:
+        return "called"
+    if event_round.clock_started_at:
+        return "running"
+    return "paused" if event_round.clock_elapsed else "ready"

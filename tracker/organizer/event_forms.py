@@ -1,0 +1,191 @@
+"""Organizer forms for running an event (issue 21): the roster, the
+scoring table, the lists deadline and the Swiss rounds."""
+
+from __future__ import annotations
+
+import re
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tracker.event_running import MAX_ROSTER, player_key
+from tracker.models import EventPlayer, TournamentEvent
+from tracker.tournament.scoring import DEFAULT_SCORING, scoring_table
+
+MAX_NAME = 60
+_SEPARATOR = re.compile(r"\t|;|,")
+_HEADER_WORDS = {"name", "nombre", "player", "jugador"}
+
+
+class PlayerForm(forms.ModelForm):
+    class Meta:
+        model = EventPlayer
+        fields = ["name", "faction", "club"]
+
+    def __init__(self, *args, event: TournamentEvent, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.event = event
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError(_("Write the player's name."))
+        twin = self.event.roster.filter(key=player_key(name)).first()
+        if twin is not None:
+            raise forms.ValidationError(
+                _("%(name)s is already on the roster (as %(listed)s).")
+                % {"name": name, "listed": twin.name}
+            )
+        return name
+
+
+def parse_roster(text: str, taken: dict[str, str]) -> tuple[list[dict], list[str]]:
+    """Players pasted from a spreadsheet: one per line, name, faction and
+    an optional club, separated by tabs, semicolons or commas. `taken` maps
+    the keys already on the roster to their names. Returns the players and
+    every problem, line by line (duplicates in the paste or on the roster
+    included)."""
+    players, errors, seen = [], [], dict(taken)
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("//"):
+            continue
+        cells = [" ".join(cell.split()) for cell in _SEPARATOR.split(line)]
+        if not players and not errors and cells[0].casefold() in _HEADER_WORDS:
+            continue
+        if len(cells) not in (2, 3) or not cells[0] or not cells[1]:
+            errors.append(
+                _("Line %(line)s: write the player's name, their faction and, if any, their club.")
+                % {"line": number}
+            )
+            continue
+        name, faction, club = (*cells, "")[:3]
+        if max(len(name), len(faction), len(club)) > MAX_NAME:
+            errors.append(
+                _("Line %(line)s: a name is too long (at most %(max)s characters).")
+                % {"line": number, "max": MAX_NAME}
+            )
+            continue
+        key = player_key(name)
+        if key in seen:
+            errors.append(
+                _("Line %(line)s: %(name)s is already on the roster (as %(listed)s).")
+                % {"line": number, "name": name, "listed": seen[key]}
+            )
+            continue
+        seen[key] = name
+        players.append({"name": name, "faction": faction, "club": club, "key": key})
+    if len(seen) > MAX_ROSTER:
+        errors.append(_("At most %(max)s players in an event.") % {"max": MAX_ROSTER})
+    return players, errors
+
+
+class RosterPasteForm(forms.Form):
+    players = forms.CharField(
+        label=_("Players"),
+        max_length=60_000,
+        widget=forms.Textarea(
+            attrs={"rows": 8, "placeholder": "Ana Pérez, PanOceania, Club Norte"}
+        ),
+        help_text=_(
+            "One player per line: name, faction and, if any, club "
+            "(separated by commas, semicolons or tabs)."
+        ),
+    )
+
+    def __init__(self, *args, event: TournamentEvent, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.event = event
+
+    def clean_players(self) -> list[dict]:
+        taken = dict(self.event.roster.values_list("key", "name"))
+        players, errors = parse_roster(self.cleaned_data["players"], taken)
+        if errors:
+            raise forms.ValidationError(errors)
+        if not players:
+            raise forms.ValidationError(_("Write at least one player."))
+        return players
+
+
+SCORING_LABELS = {
+    "win": _("Tournament Points for a win"),
+    "draw": _("Tournament Points for a draw"),
+    "loss": _("Tournament Points for a loss"),
+    "offensive_bonus": _("Offensive bonus (Tournament Points)"),
+    "offensive_at": _("Offensive bonus from this many Objective Points"),
+    "defensive_bonus": _("Defensive bonus (Tournament Points)"),
+    "defensive_within": _("Defensive bonus when losing by at most this many Objective Points"),
+    "bye_tp": _("Tournament Points for a bye"),
+    "bye_op": _("Objective Points for a bye"),
+    "bye_vp": _("Victory Points for a bye"),
+}
+
+
+class ScoringForm(forms.Form):
+    """The event's scoring table; every field starts at the event's value
+    (the default of tracker/tournament/scoring.py until changed)."""
+
+    def __init__(self, *args, event: TournamentEvent, **kwargs):
+        super().__init__(*args, **kwargs)
+        current = scoring_table(event.scoring)
+        for key in DEFAULT_SCORING:
+            high = 1000 if key.endswith("vp") else 20
+            self.fields[key] = forms.IntegerField(
+                label=SCORING_LABELS[key], min_value=0, max_value=high, initial=current[key]
+            )
+
+
+class ListsDeadlineForm(forms.Form):
+    deadline = forms.DateTimeField(
+        label=_("Army lists lock at"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+    )
+
+
+class DrawRoundForm(forms.Form):
+    seed = forms.IntegerField(
+        label=_("Seed of the draw (round 1; empty: a new random one)"),
+        min_value=0,
+        max_value=2**31 - 1,
+        required=False,
+    )
+
+
+class SwapForm(forms.Form):
+    """Two players of the drawn round trade places (either may be the bye)."""
+
+    one = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    two = forms.TypedChoiceField(label=_("trades places with"), coerce=int)
+
+    def __init__(self, *args, choices: list[tuple[int, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["one"].choices = choices
+        self.fields["two"].choices = choices
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("one") is not None and cleaned.get("one") == cleaned.get("two"):
+            raise forms.ValidationError(_("Pick two different players."))
+        return cleaned
+
+
+class PublishRoundForm(forms.Form):
+    """The match settings of the round's matches (as the pairings form's)."""
+
+    points_limit = forms.IntegerField(
+        label=_("Points limit"), min_value=50, max_value=1000, initial=300
+    )
+    rounds = forms.IntegerField(label=_("Game Rounds"), min_value=1, max_value=6, initial=3)
+    mission = forms.CharField(label=_("Mission"), max_length=80, required=False)
+    minutes = forms.IntegerField(
+        label=_("Minutes on the round's clock"), min_value=10, max_value=600, initial=120
+    )
+
+
+class ListSubmitForm(forms.Form):
+    text = forms.CharField(
+        label=_("Your army list, as the army builder exports it"),
+        max_length=20_000,
+        widget=forms.Textarea(attrs={"rows": 14}),
+    )

@@ -1,0 +1,389 @@
+"""Running an event (issue 21), organizer side: one page per event with the
+roster, the army lists, the scoring table, the Swiss rounds and their
+clocks, and the standings; the event's audit with its exports. Thin: forms
+and calls into tracker/event_running.py (rows) and tracker/tournament/
+(pure pairing and scoring). Publishing a round goes through the same code
+path as pasted pairings (views.create_pairings)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.db import transaction
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_POST
+
+from tracker import event_running
+from tracker.event_clock import announce_clock
+from tracker.models import EventPlayer, EventRound, Match, TournamentEvent
+from tracker.organizer import event_audit
+from tracker.organizer.access import organizer_required
+from tracker.organizer.event_forms import (
+    DrawRoundForm,
+    ListsDeadlineForm,
+    PlayerForm,
+    PublishRoundForm,
+    RosterPasteForm,
+    ScoringForm,
+    SwapForm,
+)
+from tracker.organizer.views import _download, create_pairings
+
+CLOCK_ACTIONS = ("start", "pause", "call")
+
+
+def _event(pk: int) -> TournamentEvent:
+    return get_object_or_404(TournamentEvent, pk=pk)
+
+
+def _pending(event: TournamentEvent) -> EventRound | None:
+    return event.rounds.filter(published_at__isnull=True).first()
+
+
+def _swap_choices(event_round: EventRound, names: dict[int, str]) -> list[tuple[int, str]]:
+    ids = [p for pair in event_round.pairs for p in pair]
+    if event_round.bye is not None:
+        ids.append(event_round.bye)
+    return [(pid, names[pid]) for pid in ids]
+
+
+def _pending_pairs(event, pending: EventRound, names: dict[int, str]) -> list[dict]:
+    """The drawn tables, each marked if it is a rematch (a swap can make one)."""
+    met, _byes = event_running.played_before(event, pending.number)
+    return [
+        {"table": n, "a": names[a], "b": names[b], "rematch": frozenset((a, b)) in met}
+        for n, (a, b) in enumerate(pending.pairs, start=1)
+    ]
+
+
+def _run_page(request, event: TournamentEvent, status: int = 200, **bound):
+    roster = list(event.roster.all())
+    names = {p.pk: p.name for p in roster}
+    missing = {p.pk for p in event_running.who_has_not_submitted(event)}
+    pending = _pending(event)
+    published = list(event.rounds.filter(published_at__isnull=False))
+    context = {
+        "event": event,
+        "roster": roster,
+        "missing_lists": missing,
+        "lists_locked": event_running.lists_locked(event),
+        "player_form": bound.get("player_form") or PlayerForm(event=event),
+        "paste_form": bound.get("paste_form") or RosterPasteForm(event=event),
+        "scoring_form": bound.get("scoring_form") or ScoringForm(event=event),
+        "deadline_form": bound.get("deadline_form")
+        or ListsDeadlineForm(
+            initial={"deadline": timezone.localtime(event.lists_deadline)}
+            if event.lists_deadline
+            else None
+        ),
+        "draw_form": bound.get("draw_form") or DrawRoundForm(),
+        "pending": pending,
+        "pending_pairs": _pending_pairs(event, pending, names) if pending else [],
+        "pending_bye": names.get(pending.bye) if pending and pending.bye else None,
+        "swap_form": bound.get("swap_form")
+        or (SwapForm(choices=_swap_choices(pending, names)) if pending else None),
+        "publish_form": bound.get("publish_form") or PublishRoundForm(),
+        "rounds": [
+            {
+                "round": r,
+                "state": event_running.clock_state(r),
+                "left": event_running.clock_left(r),
+                "bye": names.get(r.bye),
+            }
+            for r in published
+        ],
+        "standings": event_running.standings(event),
+        "list_url": lambda player: request.build_absolute_uri(f"/e/list/{player.list_token}/"),
+    }
+    context["list_links"] = [
+        {"player": p, "url": context["list_url"](p), "missing": p.pk in missing} for p in roster
+    ]
+    return render(request, "organizer/run.html", context, status=status)
+
+
+def _joining_round(event: TournamentEvent) -> int:
+    """A player added now plays from the drawn round, or the next one."""
+    pending = _pending(event)
+    return pending.number if pending else event_running.next_round_number(event)
+
+
+def _redraw_pending(request, event: TournamentEvent) -> None:
+    """The roster changed under a drawn round: draw it again (round 1 from
+    the same seed), so nobody is paired who left and nobody is missing."""
+    pending = _pending(event)
+    if pending is None:
+        return
+    event_running.draw_round(event, pending.seed if pending.number == 1 else None)
+    messages.info(request, _("The roster changed: the drawn round was drawn again."))
+
+
+@require_GET
+@organizer_required
+def event_run(request, pk: int):
+    return _run_page(request, _event(pk))
+
+
+@require_POST
+@organizer_required
+def roster_add(request, pk: int):
+    event = _event(pk)
+    form = PlayerForm(request.POST, event=event)
+    if not form.is_valid():
+        return _run_page(request, event, 400, player_form=form)
+    player = form.save(commit=False)
+    player.event, player.key = event, event_running.player_key(player.name)
+    player.joined_round = _joining_round(event)
+    player.save()
+    _redraw_pending(request, event)
+    messages.success(request, _("%(name)s is on the roster.") % {"name": player.name})
+    return redirect("organizer-event-run", pk=event.pk)
+
+
+@require_POST
+@organizer_required
+def roster_paste(request, pk: int):
+    event = _event(pk)
+    form = RosterPasteForm(request.POST, event=event)
+    if not form.is_valid():
+        return _run_page(request, event, 400, paste_form=form)
+    joined = _joining_round(event)
+    with transaction.atomic():
+        EventPlayer.objects.bulk_create(
+            [
+                EventPlayer(event=event, joined_round=joined, **p)
+                for p in form.cleaned_data["players"]
+            ]
+        )
+    _redraw_pending(request, event)
+    count = len(form.cleaned_data["players"])
+    messages.success(
+        request,
+        ngettext(
+            "%(count)s player added to the roster.", "%(count)s players added to the roster.", count
+        )
+        % {"count": count},
+    )
+    return redirect("organizer-event-run", pk=event.pk)
+
+
+@require_POST
+@organizer_required
+def roster_drop(request, pk: int, player: int):
+    """A player drops (paired no more from the next round) or comes back."""
+    event = _event(pk)
+    entry = get_object_or_404(EventPlayer, event=event, pk=player)
+    played = event.rounds.filter(published_at__isnull=False).count()
+    if entry.dropped:
+        entry.dropped_after = None
+        messages.success(request, _("%(name)s is back in the event.") % {"name": entry.name})
+    else:
+        entry.dropped_after = played
+        messages.success(
+            request,
+            _("%(name)s dropped: not paired from round %(round)s on.")
+            % {"name": entry.name, "round": played + 1},
+        )
+    entry.save(update_fields=["dropped_after"])
+    _redraw_pending(request, event)
+    return redirect("organizer-event-run", pk=event.pk)
+
+
+@require_POST
+@organizer_required
+def event_scoring(request, pk: int):
+    event = _event(pk)
+    form = ScoringForm(request.POST, event=event)
+    if not form.is_valid():
+        return _run_page(request, event, 400, scoring_form=form)
+    event.scoring = dict(form.cleaned_data)
+    event.save(update_fields=["scoring"])
+    messages.success(request, _("Scoring table saved; the standings use it."))
+    return redirect("organizer-event-run", pk=event.pk)
+
+
+@require_POST
+@organizer_required
+def lists_deadline(request, pk: int):
+    event = _event(pk)
+    if "now" in request.POST:
+        event.lists_deadline = timezone.now()
+    else:
+        form = ListsDeadlineForm(request.POST)
+        if not form.is_valid():
+            return _run_page(request, event, 400, deadline_form=form)
+        event.lists_deadline = form.cleaned_data["deadline"]
+    event.save(update_fields=["lists_deadline"])
+    if event_running.lists_locked(event):
+        messages.success(request, _("The army lists are locked."))
+    else:
+        messages.success(request, _("The army lists lock at the deadline."))
+    return redirect("organizer-event-run", pk=event.pk)
+
+
+def _unfinished(event: TournamentEvent, number: int) -> list[Match]:
+    counted = {(r.round, r.player_a) for r in event_running.counted_results(event)}
+    matches = Match.objects.filter(event=event, event_round=number).prefetch_related("seats")
+    by_key = {p.key: p.pk for p in event.roster.all()}
+    left = []
+    for match in matches:
+        seat_a = next(s for s in match.seats.all() if s.letter == "A")
+        if (number, by_key.get(event_running.player_key(seat_a.listed_name))) not in counted:
+            left.append(match)
+    return left
+
+
+@require_POST
+@organizer_required
+def round_draw(request, pk: int):
+    event = _event(pk)
+    form = DrawRoundForm(request.POST)
+    if not form.is_valid():
+        return _run_page(request, event, 400, draw_form=form)
+    number = _pending(event).number if _pending(event) else event_running.next_round_number(event)
+    if number > 1:
+        left = _unfinished(event, number - 1)
+        if left:
+            form.add_error(
+                None,
+                _("Round %(round)s still has tables without a confirmed result: %(tables)s.")
+                % {"round": number - 1, "tables": ", ".join(str(m.table_number) for m in left)},
+            )
+            return _run_page(request, event, 400, draw_form=form)
+    if len(event_running.active_for(event, number)) < 2:
+        form.add_error(None, _("A round needs at least two players on the roster."))
+        return _run_page(request, event, 400, draw_form=form)
+    drawn = event_running.draw_round(event, form.cleaned_data.get("seed"))
+    messages.success(
+        request,
+        _("Round %(round)s is drawn. Swap players if needed, then publish it.")
+        % {"round": drawn.number},
+    )
+    return redirect("organizer-event-run", pk=event.pk)
+
+
+@require_POST
+@organizer_required
+def round_swap(request, pk: int):
+    event = _event(pk)
+    pending = _pending(event)
+    if pending is None:
+        messages.error(request, _("There is no drawn round to change."))
+        return redirect("organizer-event-run", pk=event.pk)
+    names = dict(event.roster.values_list("pk", "name"))
+    form = SwapForm(request.POST, choices=_swap_choices(pending, names))
+    if not form.is_valid():
+        return _run_page(request, event, 400, swap_form=form)
+    event_running.swap_players(pending, form.cleaned_data["one"], form.cleaned_data["two"])
+    messages.success(request, _("Swapped. Check the pairings, then publish the round."))
+    return redirect("organizer-event-run", pk=event.pk)
+
+
+@require_POST
+@organizer_required
+def round_publish(request, pk: int):
+    """Create the round's matches (with their seat sheets), exactly as
+    pasted pairings do."""
+    event = _event(pk)
+    pending = _pending(event)
+    if pending is None:
+        messages.error(request, _("Draw the round before publishing it."))
+        return redirect("organizer-event-run", pk=event.pk)
+    form = PublishRoundForm(request.POST)
+    if not form.is_valid():
+        return _run_page(request, event, 400, publish_form=form)
+    if Match.objects.filter(event=event, event_round=pending.number).exists():
+        form.add_error(
+            None,
+            _("Round %(round)s already has matches (from pasted pairings).")
+            % {"round": pending.number},
+        )
+        return _run_page(request, event, 400, publish_form=form)
+    data = {
+        **form.cleaned_data,
+        "pairings": event_running.round_pairings(pending),
+        "event_round": pending.number,
+        "classified": None,
+    }
+    with transaction.atomic():
+        create_pairings(event, data)
+        pending.published_at = timezone.now()
+        pending.minutes = form.cleaned_data["minutes"]
+        pending.save(update_fields=["published_at", "minutes"])
+    messages.success(
+        request,
+        _("Round %(round)s is published: print its seat sheets.") % {"round": pending.number},
+    )
+    return redirect("organizer-event-run", pk=event.pk)
+
+
+@require_POST
+@organizer_required
+def round_clock(request, pk: int, number: int, action: str):
+    """Start, pause or call time on a round's clock; every phone of the
+    round is told at once (tracker/event_clock.py)."""
+    event = _event(pk)
+    if action not in CLOCK_ACTIONS:
+        raise Http404
+    with transaction.atomic():
+        event_round = get_object_or_404(
+            EventRound.objects.select_for_update(),
+            event=event,
+            number=number,
+            published_at__isnull=False,
+        )
+        now = timezone.now()
+        state = event_running.clock_state(event_round, now)
+        if state == "called":
+            messages.error(request, _("Time is already called in this round."))
+            return redirect("organizer-event-run", pk=event.pk)
+        if action == "start" and state != "running":
+            event_round.clock_started_at = now
+        elif action == "pause" and state == "running":
+            event_round.clock_elapsed += (now - event_round.clock_started_at).total_seconds()
+            event_round.clock_started_at = None
+        elif action == "call":
+            if event_round.clock_started_at:
+                event_round.clock_elapsed += (now - event_round.clock_started_at).total_seconds()
+            event_round.clock_started_at = None
+            event_round.time_called_at = now
+        else:
+            messages.error(request, _("The clock is already so."))
+            return redirect("organizer-event-run", pk=event.pk)
+        event_round.save()
+    announce_clock(event_round)
+    messages.success(
+        request,
+        {
+            "start": _("The clock of round %(round)s runs."),
+            "pause": _("The clock of round %(round)s is paused."),
+            "call": _("Time is called in round %(round)s."),
+        }[action]
+        % {"round": number},
+    )
+    return redirect("organizer-event-run", pk=event.pk)
+
+
+@require_GET
+@organizer_required
+def event_audit_page(request, pk: int):
+    event = _event(pk)
+    return render(request, "organizer/event_audit.html", event_audit.report(event))
+
+
+@require_GET
+@organizer_required
+def standings_csv(request, pk: int):
+    event = _event(pk)
+    return _download(
+        event_audit.standings_csv(event), "text/csv", f"event-{event.pk}-standings.csv"
+    )
+
+
+@require_GET
+@organizer_required
+def results_csv(request, pk: int):
+    event = _event(pk)
+    return _download(event_audit.results_csv(event), "text/csv", f"event-{event.pk}-results.csv")
