@@ -20,8 +20,8 @@ from .orders import impetuous_troopers
 from .queries import order_pool, orders_left, secret_visible, surviving_points, trooper_visible
 from .results import organizer_views, result_of
 from .retreat import carries_retreat_marker
+from .sealing import link_is_secret
 from .state import (
-    HOLOECHO,
     HOLOMASK,
     IRREGULAR,
     SEATS,
@@ -300,8 +300,8 @@ def _secret_view(secret: Secret, viewer: str | None, known: dict | None = None) 
         commitment=secret.commitment,
         sealed_seq=secret.sealed_seq,
         mine=mine,
-        # Only a Holoecho's trooper is public while sealed (its markers are on
-        # the table); a Lieutenant's or a hidden trooper's link is the secret.
+        # Only a kind registered trooper_public names its trooper while sealed
+        # (a Holoecho's markers are on the table); for the rest the link is the secret.
         trooper_id=_secret_trooper(secret, open_, known or {}),
         payload=dict(secret.payload) if open_ else None,
         nonce=secret.nonce if secret.revealed else None,
@@ -314,7 +314,7 @@ def _secret_view(secret: Secret, viewer: str | None, known: dict | None = None) 
 
 
 def _secret_trooper(secret: Secret, open_: bool, known: dict) -> str | None:
-    if not (open_ or secret.kind == HOLOECHO) or secret.trooper_id is None:
+    if not (open_ or not link_is_secret(secret)) or secret.trooper_id is None:
         return None
     alias = known.get(secret.trooper_id)
     if alias is not None and not open_:
