@@ -36,7 +36,7 @@ from .state import (
     Trooper,
     frozen_map,
 )
-from .turns import start_first_turn
+from .turns import MATCH_ENDING, start_first_turn
 
 MAX_TEXT = 500
 TABLE_MM = 1200  # default table 120 x 120 cm; map taps are stored in whole mm
@@ -480,3 +480,19 @@ def _revealed(state: MatchState, event: SecretRevealed) -> MatchState:
     if secret.kind == RESERVE:
         state = state.with_trooper(secret.payload["trooper_id"], reserved=False)
     return state
+
+
+def _revealed_at_end(state: MatchState, reason: str) -> list[Event]:
+    """MATCH_ENDING: every secret of a kind registered to end with the match
+    (AT_END in its `ends`) and still sealed is revealed, with its proof."""
+    events: list[Event] = []
+    after = state
+    for secret in state.secrets.values():
+        if not secret.revealed and AT_END in kind_of(secret).ends:
+            more = reveal(after, secret, AT_END)
+            events += more
+            after = evolve_all(after, more)
+    return events
+
+
+MATCH_ENDING.append(_revealed_at_end)
