@@ -29,7 +29,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tracker import rules
-from tracker.models import GENESIS_HASH, chain_hash
+from tracker.models import GENESIS_HASH, row_hash
 from tracker.rules import classified
 from tracker.rules.commitments import canonical_json, fingerprint, verify
 from tracker.rules.results import OrganizerViewedSecrets
@@ -241,16 +241,7 @@ def verify_rows(rows: Iterable, head_seq: int | None = None, head_hash: str | No
                     {"first": last_seq + 1, "last": row.seq - 1},
                 )
             )
-        expected = chain_hash(
-            prev_hash,
-            seq=row.seq,
-            kind=row.kind,
-            data=row.data,
-            private_to=row.private_to,
-            actor=row.actor,
-            action_id=row.action_id,
-            created_at=row.created_at,
-        )
+        expected = row_hash(prev_hash, row)
         if expected != row.hash:
             problems.append(
                 Problem(
