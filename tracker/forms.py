@@ -27,8 +27,6 @@ from tracker.rules.state import (
     HD_POSITION,
     HOLOECHO,
     HOLOMASK_TYPE,
-    LIEUTENANT,
-    RESERVE,
     TRAITS,
 )
 from tracker.templatetags.tracker_tags import marker_names
@@ -103,12 +101,17 @@ def _lock_list(post, match: Match, seat: Seat) -> rules.Command:
 def _seal_deployment(post, match: Match, seat: Seat) -> rules.Command:
     """Secrets from the deployment form; ids and nonces chosen here, never by
     the phone, so a weak or repeated nonce cannot be smuggled in."""
-    from tracker.rules.sealing import SealDeployment
+    from tracker.rules.sealing import SECRET_KINDS, SealDeployment
 
     def sealed(kind: str, **raw) -> dict:
         return {"id": new_id(), "nonce": new_nonce(), "kind": kind, **raw}
 
-    chosen = [sealed(LIEUTENANT, trooper_id=post.get("lieutenant", ""))]
+    # One select per trooper-choice kind (seal.html), named by its kind.
+    chosen = [
+        sealed(kind.kind, trooper_id=post.get(kind.kind, ""))
+        for kind in SECRET_KINDS.values()
+        if kind.trooper_choice and (kind.required or post.get(kind.kind))
+    ]
     for key in post:
         if key.startswith("hd_position_"):
             trooper_id = key.removeprefix("hd_position_")
@@ -142,8 +145,6 @@ def _seal_deployment(post, match: Match, seat: Seat) -> rules.Command:
                     masked_cost=post.get(f"holomask_cost_{trooper_id}", ""),
                 )
             )
-    if post.get("reserve"):
-        chosen.append(sealed(RESERVE, trooper_id=post.get("reserve")))
     return SealDeployment(secrets=chosen)
 
 

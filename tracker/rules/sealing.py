@@ -13,6 +13,7 @@ from __future__ import annotations
 import string
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from .command_tokens import spend_token
 from .commands import Command, handles
@@ -83,6 +84,18 @@ class SecretKind:
     # Its trooper may be named beside it while sealed (a Holoecho's markers
     # are on the table); for every other kind that link is the secret.
     trooper_public: bool = False
+    # The seal form's choice of one trooper, for a TROOPER kind sealed
+    # ONE_PER_SEAT with the deployment (seal.html renders one select per
+    # such kind, forms.py reads it back by the kind's name): its label, the
+    # viewer's troopers it offers (fn(view) -> troopers; default: all), and
+    # whether the form offers it at all (fn(view) -> bool; default: yes).
+    label: str = ""
+    options: Callable[[Any], list] | None = None
+    offered: Callable[[Any], bool] | None = None
+
+    @property
+    def trooper_choice(self) -> bool:
+        return self.seal is not None and self.names == TROOPER and self.per_seat == ONE_PER_SEAT
 
 
 SECRET_KINDS: dict[str, SecretKind] = {}
@@ -114,6 +127,18 @@ def unregister_kind(name: str) -> None:
     """For tests that register a kind of their own (tests/web/test_leak_harness.py)."""
     SECRET_KINDS.pop(name, None)
     OWNER_REVEALABLE.discard(name)
+
+
+def trooper_choices(view) -> list[tuple[SecretKind, list]]:
+    """For the viewer's deployment form (a PlayerView): each trooper-choice
+    kind it offers, with the troopers to choose from."""
+    if view.me is None:
+        return []
+    return [
+        (kind, list(kind.options(view) if kind.options else view.me.troopers))
+        for kind in SECRET_KINDS.values()
+        if kind.trooper_choice and (kind.offered is None or kind.offered(view))
+    ]
 
 
 def kind_of(secret: Secret) -> SecretKind:
@@ -285,6 +310,11 @@ register_kind(
         required=True,
         missing=_("Choose your Lieutenant."),
         ends=(OWNER,),
+        label=_("Lieutenant"),
+        options=lambda view: (
+            [t for t in view.me.troopers if LIEUTENANT_CANDIDATE in t.traits]
+            or list(view.me.troopers)
+        ),
     )
 )
 register_kind(
@@ -295,6 +325,8 @@ register_kind(
         seal=_reserve,
         # On the table when deployment ends, or when its Hidden Deployment does.
         ends=("TM-S1", OWNER),
+        label=_("Reserve an extra trooper (TM-S1, spends 1 Command Token)"),
+        offered=lambda view: view.first_turn == view.viewer and view.me.command_tokens > 0,
     )
 )
 register_kind(SecretKind(kind=NOTE, names=TEXT, per_seat=ANY_NUMBER, ends=(OWNER,)))
