@@ -32,7 +32,14 @@ def _seal_toy(state, seat, raw):
 @contextlib.contextmanager
 def toy_kind():
     register_kind(
-        SecretKind(kind=TOY, names=TROOPER, per_seat=ONE_PER_SEAT, seal=_seal_toy, ends=(AT_END,))
+        SecretKind(
+            kind=TOY,
+            names=TROOPER,
+            per_seat=ONE_PER_SEAT,
+            seal=_seal_toy,
+            ends=(AT_END,),
+            label="Toy tracker",  # test-only: no translation
+        )
     )
     try:
         yield TOY
