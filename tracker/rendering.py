@@ -96,6 +96,9 @@ def context_for(seen: Seen, seat: Seat | None = None, request=None, error: str =
         # Called by the draft template only (a query): the event's handed list.
         "handed_list": (lambda: handed_for(seat)) if seat is not None else None,
         "receipt": receipt_for(seen),
+        # What only the answer to a pasted army list fills (render_blocks' extra).
+        "import_text": "",
+        "import_problems": (),
     }
 
 
