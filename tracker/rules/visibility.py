@@ -222,6 +222,25 @@ class PlayerView:
         return None
 
 
+def _table_facts(trooper: Trooper, retreat_marker: bool) -> dict:
+    """What anyone at the table sees of a trooper, whoever it is: the same
+    for its own row and for one under a marker or a HoloMask (_aliased_view)."""
+    return {
+        "condition": trooper.condition,
+        "tokens": tuple(sorted(trooper.tokens)),
+        "marker": trooper.marker,
+        "holoechoes": trooper.holoechoes,
+        "ignores_retreat": trooper.ignores_retreat,
+        "evacuated": trooper.evacuated,
+        "regular_order": not trooper.has(IRREGULAR) or trooper.regular_this_turn,
+        "retreat_marker": retreat_marker,
+        "holoecho_token": trooper.holoecho_token,
+        "replaced": trooper.replaced,
+        "replacement_choice": trooper.replacement_choice,
+        "no_room": trooper.no_room,
+    }
+
+
 def _trooper_view(
     trooper: Trooper, viewer: str | None, retreat_marker: bool, alias: Alias | None = None
 ) -> TrooperView:
@@ -236,20 +255,9 @@ def _trooper_view(
         combat_group=trooper.combat_group,
         silhouette=trooper.silhouette,
         traits=tuple(sorted(trooper.traits)),
-        condition=trooper.condition,
-        tokens=tuple(sorted(trooper.tokens)),
-        marker=trooper.marker,
-        holoechoes=trooper.holoechoes,
-        ignores_retreat=trooper.ignores_retreat,
-        evacuated=trooper.evacuated,
-        regular_order=not trooper.has(IRREGULAR) or trooper.regular_this_turn,
         hidden=trooper.hidden and mine,
         reserved=trooper.reserved and mine,
-        retreat_marker=retreat_marker,
-        holoecho_token=trooper.holoecho_token,
-        replaced=trooper.replaced,
-        replacement_choice=trooper.replacement_choice,
-        no_room=trooper.no_room,
+        **_table_facts(trooper, retreat_marker),
         marker_number=trooper.marker_number if trooper.marker else 0,
         fireteam=trooper.fireteam,
     )
@@ -271,18 +279,7 @@ def _aliased_view(trooper: Trooper, alias: Alias, retreat_marker: bool) -> Troop
         # A masked line lists what the opponent reads of every trooper, less
         # the HoloMask itself: an empty list would single it out.
         traits=() if marker else tuple(sorted(trooper.traits - {HOLOMASK})),
-        condition=trooper.condition,
-        tokens=tuple(sorted(trooper.tokens)),
-        marker=trooper.marker,
-        holoechoes=trooper.holoechoes,
-        ignores_retreat=trooper.ignores_retreat,
-        evacuated=trooper.evacuated,
-        regular_order=not trooper.has(IRREGULAR) or trooper.regular_this_turn,
-        retreat_marker=retreat_marker,
-        holoecho_token=trooper.holoecho_token,
-        replaced=trooper.replaced,
-        replacement_choice=trooper.replacement_choice,
-        no_room=trooper.no_room,
+        **_table_facts(trooper, retreat_marker),
         marker_number=alias.marker_number,
         masked=True,
         fireteam="" if marker else trooper.fireteam,
