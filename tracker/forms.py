@@ -23,6 +23,7 @@ from tracker import rules
 from tracker.models import Match, Seat
 from tracker.rules.classified import DEFAULT_DECK, DEFAULT_DRAWN, DEFAULT_KEPT, clean_config
 from tracker.rules.i18n import _ as mark
+from tracker.rules.setup import MatchSettings
 from tracker.rules.state import (
     HD_POSITION,
     HOLOECHO,
@@ -298,13 +299,30 @@ class ClassifiedSettingsForm(forms.Form):
 CLASSIFIED_KEYS = ("drawn", "kept", "exchanges", "points", "deck")
 
 
-class CreateMatchForm(ClassifiedSettingsForm):
-    name = forms.CharField(label=_("Match name"), max_length=80)
+class MatchSettingsForm(ClassifiedSettingsForm):
+    """The match settings, one field set for the home page's new match and the
+    organizer's pairings (#20); `match_settings` makes the value the creation
+    events carry (setup.MatchSettings)."""
+
     points_limit = forms.IntegerField(
         label=_("Points limit"), min_value=50, max_value=1000, initial=300
     )
     rounds = forms.IntegerField(label=_("Game Rounds"), min_value=1, max_value=6, initial=3)
     mission = forms.CharField(label=_("Mission"), max_length=80, required=False)
+
+    def match_settings(self, table: str = "") -> MatchSettings:
+        data = self.cleaned_data
+        return MatchSettings(
+            points_limit=data["points_limit"],
+            rounds=data["rounds"],
+            mission=data.get("mission") or "",
+            table=table,
+            classified=data.get("classified"),
+        )
+
+
+class CreateMatchForm(MatchSettingsForm):
+    name = forms.CharField(label=_("Match name"), max_length=80)
     table = forms.CharField(label=_("Table"), max_length=40, required=False)
     field_order = ["name", "points_limit", "rounds", "mission", "table"]
 
