@@ -4,10 +4,15 @@ anyone else."""
 import os
 
 import pytest
+from django.conf import settings as django_settings
 from django.test import Client
 from hypothesis import HealthCheck, settings
 
+from tests.strict_templates import make_templates_strict
 from tracker import reading
+
+# Before any template engine exists: a name a template cannot resolve raises.
+make_templates_strict(django_settings)
 
 # CI=true: the same examples on every run (derandomized, so a failure in CI
 # is reproduced by running the same commit), at least as many as locally, and

@@ -22,7 +22,7 @@ from tracker.reading import load_state
 from tracker.rules import results
 from tracker.rules.classified import ClassifiedConfigured
 from tracker.rules.commitments import canonical_json
-from tracker.rules.setup import MatchCreated
+from tracker.rules.setup import MatchSettings
 from tracker.rules.state import FINISHED, PLAYING, MatchState
 
 log = logging.getLogger(__name__)
@@ -179,34 +179,25 @@ def notify(match_id: int, seq: int) -> None:
     announce.seq_exists(match_id, seq)
 
 
-def create_match(
-    *,
-    name: str,
-    points_limit: int,
-    rounds: int = 3,
-    mission: str = "",
-    table: str = "",
-    classified: dict | None = None,
-) -> Match:
-    """A new match with its two seats. `classified`: the Classified Objectives
-    settings from `rules.classified.clean_config` (CL-1), or None for none."""
+def create_match(*, name: str, settings: MatchSettings | None = None, **fields) -> Match:
+    """A new match with its two seats. `settings` (or its fields given one by
+    one: points_limit, rounds, mission, table, classified) go into the
+    creation events whole (setup.MatchSettings)."""
+    settings = settings or MatchSettings(**fields)
     with transaction.atomic():
         match = Match.objects.create(
-            name=name, points_limit=points_limit, mission=mission, table=table
+            name=name,
+            points_limit=settings.points_limit,
+            mission=settings.mission,
+            table=settings.table,
         )
         Seat.objects.bulk_create([Seat(match=match, letter="A"), Seat(match=match, letter="B")])
         append(
             match.pk,
             "",
             lambda state: [
-                MatchCreated(
-                    name=name,
-                    points_limit=points_limit,
-                    rounds=rounds,
-                    mission=mission,
-                    table=table,
-                ),
-                *([ClassifiedConfigured(**classified)] if classified else []),
+                settings.created(name),
+                *([ClassifiedConfigured(**settings.classified)] if settings.classified else []),
             ],
         )
     return match

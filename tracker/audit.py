@@ -29,7 +29,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tracker import rules
-from tracker.models import GENESIS_HASH, chain_hash
+from tracker.models import GENESIS_HASH, row_hash
 from tracker.rules import classified
 from tracker.rules.commitments import canonical_json, fingerprint, verify
 from tracker.rules.results import OrganizerViewedSecrets
@@ -176,7 +176,14 @@ def _check_commitments(row, data: dict, sealed: dict, problems: list[Problem]) -
         for secret in data.get("secrets") or []:
             try:
                 good = verify(secret["commitment"], secret["nonce"], secret["payload"])
-                sealed[secret["id"]] = secret["commitment"]
+                sealed[secret["id"]] = {
+                    "seat": data.get("seat"),
+                    "kind": secret.get("kind"),
+                    "commitment": secret["commitment"],
+                    "payload": secret["payload"],
+                    "nonce": secret["nonce"],
+                    "revealed_at": None,
+                }
             except (KeyError, TypeError):
                 good = False
             if not good:
@@ -199,36 +206,55 @@ def _check_commitments(row, data: dict, sealed: dict, problems: list[Problem]) -
                     )
                 )
     elif row.kind == REVEALED:
-        try:
-            good = verify(data["commitment"], data["nonce"], data["payload"])
-            same = sealed.get(data["secret_id"]) == data["commitment"]
-        except (KeyError, TypeError):
-            good = same = False
-        if not good:
-            problems.append(
-                Problem(
-                    row.seq,
-                    "reveal",
-                    _("Event %(seq)s: the revealed secret does not match its commitment."),
-                    {"seq": row.seq},
-                )
+        _check_reveal(row, data, sealed, problems)
+
+
+def _check_reveal(row, data: dict, sealed: dict, problems: list[Problem]) -> None:
+    """A reveal against its own seal (#20): its payload and nonce open its
+    commitment, and the secret it names was sealed earlier in this log, by
+    the same seat, of the same kind, with that very commitment, payload and
+    nonce, and not revealed already. A reveal rewritten in the database with
+    the chain recomputed fails one of these."""
+    try:
+        good = verify(data["commitment"], data["nonce"], data["payload"])
+        seal = sealed.get(data["secret_id"])
+        same = seal is not None and seal["commitment"] == data["commitment"]
+    except (KeyError, TypeError):
+        good = same = False
+    if not good:
+        message = _("Event %(seq)s: the revealed secret does not match its commitment.")
+    elif not same:
+        message = _("Event %(seq)s reveals a secret that was never sealed with that commitment.")
+    elif (seal["seat"], seal["kind"], seal["payload"], seal["nonce"]) != (
+        data.get("seat"),
+        data.get("secret_kind"),
+        data["payload"],
+        data["nonce"],
+    ):
+        message = _(
+            "Event %(seq)s reveals a secret unlike its seal: its seat, kind or contents differ."
+        )
+    elif seal["revealed_at"] is not None:
+        problems.append(
+            Problem(
+                row.seq,
+                "reveal",
+                _("Event %(seq)s reveals again a secret revealed at event %(first)s."),
+                {"seq": row.seq, "first": seal["revealed_at"]},
             )
-        elif not same:
-            problems.append(
-                Problem(
-                    row.seq,
-                    "reveal",
-                    _("Event %(seq)s reveals a secret that was never sealed with that commitment."),
-                    {"seq": row.seq},
-                )
-            )
+        )
+        return
+    else:
+        seal["revealed_at"] = row.seq
+        return
+    problems.append(Problem(row.seq, "reveal", message, {"seq": row.seq}))
 
 
 def verify_rows(rows: Iterable, head_seq: int | None = None, head_hash: str | None = None) -> Check:
     """Check a match's rows (in seq order) and, if given, the match row's
     record of where its log ends."""
     problems: list[Problem] = []
-    sealed: dict[str, str] = {}
+    sealed: dict[str, dict] = {}  # secret id -> its seal, as _check_reveal reads it
     prev_hash, last_seq, count = GENESIS_HASH, 0, 0
     for row in rows:
         count += 1
@@ -241,16 +267,7 @@ def verify_rows(rows: Iterable, head_seq: int | None = None, head_hash: str | No
                     {"first": last_seq + 1, "last": row.seq - 1},
                 )
             )
-        expected = chain_hash(
-            prev_hash,
-            seq=row.seq,
-            kind=row.kind,
-            data=row.data,
-            private_to=row.private_to,
-            actor=row.actor,
-            action_id=row.action_id,
-            created_at=row.created_at,
-        )
+        expected = row_hash(prev_hash, row)
         if expected != row.hash:
             problems.append(
                 Problem(

@@ -23,12 +23,11 @@ from tracker import rules
 from tracker.models import Match, Seat
 from tracker.rules.classified import DEFAULT_DECK, DEFAULT_DRAWN, DEFAULT_KEPT, clean_config
 from tracker.rules.i18n import _ as mark
+from tracker.rules.setup import MatchSettings
 from tracker.rules.state import (
     HD_POSITION,
     HOLOECHO,
     HOLOMASK_TYPE,
-    LIEUTENANT,
-    RESERVE,
     TRAITS,
 )
 from tracker.templatetags.tracker_tags import marker_names
@@ -103,12 +102,17 @@ def _lock_list(post, match: Match, seat: Seat) -> rules.Command:
 def _seal_deployment(post, match: Match, seat: Seat) -> rules.Command:
     """Secrets from the deployment form; ids and nonces chosen here, never by
     the phone, so a weak or repeated nonce cannot be smuggled in."""
-    from tracker.rules.sealing import SealDeployment
+    from tracker.rules.sealing import SECRET_KINDS, SealDeployment
 
     def sealed(kind: str, **raw) -> dict:
         return {"id": new_id(), "nonce": new_nonce(), "kind": kind, **raw}
 
-    chosen = [sealed(LIEUTENANT, trooper_id=post.get("lieutenant", ""))]
+    # One select per trooper-choice kind (seal.html), named by its kind.
+    chosen = [
+        sealed(kind.kind, trooper_id=post.get(kind.kind, ""))
+        for kind in SECRET_KINDS.values()
+        if kind.trooper_choice and (kind.required or post.get(kind.kind))
+    ]
     for key in post:
         if key.startswith("hd_position_"):
             trooper_id = key.removeprefix("hd_position_")
@@ -142,8 +146,6 @@ def _seal_deployment(post, match: Match, seat: Seat) -> rules.Command:
                     masked_cost=post.get(f"holomask_cost_{trooper_id}", ""),
                 )
             )
-    if post.get("reserve"):
-        chosen.append(sealed(RESERVE, trooper_id=post.get("reserve")))
     return SealDeployment(secrets=chosen)
 
 
@@ -297,13 +299,30 @@ class ClassifiedSettingsForm(forms.Form):
 CLASSIFIED_KEYS = ("drawn", "kept", "exchanges", "points", "deck")
 
 
-class CreateMatchForm(ClassifiedSettingsForm):
-    name = forms.CharField(label=_("Match name"), max_length=80)
+class MatchSettingsForm(ClassifiedSettingsForm):
+    """The match settings, one field set for the home page's new match and the
+    organizer's pairings (#20); `match_settings` makes the value the creation
+    events carry (setup.MatchSettings)."""
+
     points_limit = forms.IntegerField(
         label=_("Points limit"), min_value=50, max_value=1000, initial=300
     )
     rounds = forms.IntegerField(label=_("Game Rounds"), min_value=1, max_value=6, initial=3)
     mission = forms.CharField(label=_("Mission"), max_length=80, required=False)
+
+    def match_settings(self, table: str = "") -> MatchSettings:
+        data = self.cleaned_data
+        return MatchSettings(
+            points_limit=data["points_limit"],
+            rounds=data["rounds"],
+            mission=data.get("mission") or "",
+            table=table,
+            classified=data.get("classified"),
+        )
+
+
+class CreateMatchForm(MatchSettingsForm):
+    name = forms.CharField(label=_("Match name"), max_length=80)
     table = forms.CharField(label=_("Table"), max_length=40, required=False)
     field_order = ["name", "points_limit", "rounds", "mission", "table"]
 

@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tracker.rules import state as s
 from tracker.rules.orders import OUTCOME_KINDS, SKILLS
+from tracker.rules.sealing import SECRET_KINDS
 
 LABELS = {
     # traits
@@ -75,4 +76,7 @@ def label(code: str | None) -> str:
         return gettext(SKILLS[code].label)
     if code in OUTCOME_KINDS:
         return gettext(OUTCOME_KINDS[code])
+    if code in SECRET_KINDS and SECRET_KINDS[code].label:
+        # A secret kind names itself in its registration (#20).
+        return gettext(str(SECRET_KINDS[code].label))
     return code

@@ -172,16 +172,18 @@ class MatchEvent(models.Model):
         raise PermissionError("match events are append-only")
 
     def chain_hash(self, prev_hash: str) -> str:
-        return chain_hash(
-            prev_hash,
-            seq=self.seq,
-            kind=self.kind,
-            data=self.data,
-            private_to=self.private_to,
-            actor=self.actor,
-            action_id=self.action_id,
-            created_at=self.created_at,
-        )
+        return row_hash(prev_hash, self)
+
+
+# The columns the hash chain covers, in one place for the writer (MatchEvent)
+# and the verifiers (audit.verify_rows, the export's rows).
+CHAIN_COLUMNS = ("seq", "kind", "data", "private_to", "actor", "action_id", "created_at")
+
+
+def row_hash(prev_hash: str, row, **instead) -> str:
+    """chain_hash of a stored or exported row (anything with the CHAIN_COLUMNS
+    as attributes), with the columns in `instead` in place of its own."""
+    return chain_hash(prev_hash, **{c: instead.get(c, getattr(row, c)) for c in CHAIN_COLUMNS})
 
 
 def chain_hash(prev_hash: str, *, seq, kind, data, private_to, actor, action_id, created_at) -> str:

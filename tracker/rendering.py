@@ -31,14 +31,13 @@ from tracker.models import Match, MatchEvent, Seat
 from tracker.reading import Seen, seen_by
 from tracker.rules.commitments import canonical_json
 from tracker.rules.orders import OUTCOME_KINDS, SKILLS
-from tracker.rules.sealing import OWNER_REVEALABLE
+from tracker.rules.sealing import OWNER_REVEALABLE, trooper_choices
 from tracker.rules.state import (
     CAMOUFLAGE,
     CONDITIONS,
     FINISHED,
     HOLOECHO_ELEMENTS,
     HOLOPROJECTOR,
-    LIEUTENANT_CANDIDATE,
     TOKENS,
     TRAITS,
 )
@@ -71,7 +70,11 @@ def context_for(seen: Seen, seat: Seat | None = None, request=None, error: str =
         "draft_points": sum(row.get("cost", 0) for row in draft or []),
         "new_row_id": next_row_id(seat),
         **_choices(translation.get_language() or ""),
-        "lieutenant_options": _lieutenant_options(view),
+        # One select per trooper-choice secret kind (a Lieutenant, a reserve...).
+        "trooper_choices": [
+            {"kind": k.kind, "label": str(k.label), "required": k.required, "troopers": troopers}
+            for k, troopers in trooper_choices(view)
+        ],
         "order_trooper": view.trooper(view.order.trooper_id) if view.order else None,
         # An Entire Order fills the Order: no second Short Skill is offered.
         "order_is_entire": bool(view.order)
@@ -93,6 +96,9 @@ def context_for(seen: Seen, seat: Seat | None = None, request=None, error: str =
         # Called by the draft template only (a query): the event's handed list.
         "handed_list": (lambda: handed_for(seat)) if seat is not None else None,
         "receipt": receipt_for(seen),
+        # What only the answer to a pasted army list fills (render_blocks' extra).
+        "import_text": "",
+        "import_problems": (),
     }
 
 
@@ -146,13 +152,6 @@ def receipt_for(seen: Seen) -> dict | None:
     if head is None:
         return None
     return {"seq": view.seq, "hash": head, "code": receipt_code(head)}
-
-
-def _lieutenant_options(view):
-    if view.me is None:
-        return []
-    candidates = [t for t in view.me.troopers if LIEUTENANT_CANDIDATE in t.traits]
-    return candidates or list(view.me.troopers)
 
 
 def _render_block(name: str, context: dict) -> str:

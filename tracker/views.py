@@ -93,7 +93,10 @@ def create_match(request):
     if not form.is_valid():
         hosted = Match.objects.filter(code__in=request.session.get(HOSTED_KEY, []))[:20]
         return render(request, "tracker/home.html", {"form": form, "hosted": hosted}, status=400)
-    match = actions.create_match(**form.cleaned_data)
+    match = actions.create_match(
+        name=form.cleaned_data["name"],
+        settings=form.match_settings(table=form.cleaned_data.get("table") or ""),
+    )
     request.session[HOSTED_KEY] = [match.code, *request.session.get(HOSTED_KEY, [])][:50]
     return redirect("match-host", code=match.code)
 

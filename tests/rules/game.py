@@ -85,9 +85,11 @@ class Game:
         reserve=None,
         he_positions=None,
         holomask=None,
+        extra=(),
     ):
         """Seal a seat's deployment. hd: {name: position}, holoecho: {name: element},
-        holomask: {name: troop type shown}."""
+        holomask: {name: troop type shown}; extra: more raw secrets (a kind a
+        test registers), each given an id and a nonce here."""
         mine = self.state.troopers_of(seat)
         secrets = [
             {
@@ -138,6 +140,8 @@ class Game:
                     "trooper_id": self.id(reserve),
                 }
             )
+        for raw in extra:
+            secrets.append({"id": f"s{next(_counter):06d}", "nonce": nonce(next(_counter)), **raw})
         return self.do(seat, SealDeployment(secrets=secrets))
 
     @classmethod

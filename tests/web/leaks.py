@@ -13,9 +13,12 @@ own page shows for it (its payload fragment).
 Canaries are looked for in every reading of a received item (Readings: any
 case, HTML and JSON escapes undone, markup removed, base64 runs decoded);
 a sealed map position as its two numbers in any notation (position_in); and
-the row of a trooper a closed Lieutenant or reserve choice names must look
-like another trooper's row (row_structure). coverage_of counts what the
-forms offered, posted and got accepted.
+the row of a trooper a closed choice names must look like another
+trooper's row (row_structure), and a closed secret never carries the id of
+the trooper it is about (_closed_links). What names a trooper, a card or a
+position comes from each kind's registration (sealing.register_kind), so a
+new kind is checked without a line here. coverage_of counts what the forms
+offered, posted and got accepted.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from tracker.reading import load_state
 from tracker.rendering import BLOCKS
 from tracker.rules import classified
 from tracker.rules.commitments import fingerprint
+from tracker.rules.sealing import CARD, TROOPER, kind_of, link_is_secret, subject_of
 from tracker.rules.state import MatchState
 
 TOKEN = re.compile(r"cnry[0-9a-z]{6,}")
@@ -284,9 +288,14 @@ class Sealed:
     # a reveal by a rule opens only the secret it ends.
     discloses: set[str] = field(default_factory=set)
     position: tuple[float, float] | None = None  # a tap on the table map (mm)
-    # The trooper a choice names (Lieutenant, reserve): its public row must
-    # look like any other trooper's row.
+    # The trooper a choice names (every kind registered names=TROOPER: a
+    # Lieutenant, a reserve...): its public row must look like any other
+    # trooper's row.
     subject: str = ""
+    # The trooper the secret is about, where that link is itself secret (every
+    # kind not registered trooper_public): never named beside the secret, in
+    # its list item or its export entry, while it is closed (_closed_links).
+    linked: str = ""
 
     def open_to(self, viewer: str, seq: int) -> bool:
         return viewer == self.seat or (self.revealed_at is not None and seq >= self.revealed_at)
@@ -341,7 +350,7 @@ def sealed_secrets(state: MatchState, revealed: dict[str, int], pages: dict[str,
             position = (float(payload["x"]), float(payload["y"]))
         if "seed" in payload:
             canaries.add(payload["seed"])  # a Classified draw's seed (CL-2, CL-4)
-        if secret.kind == "classified":
+        if kind_of(secret).names == CARD:
             # The owner's held-card form names the card beside this id.
             canaries.add(f'id="held-{secret.id}"')
         if not secret.existence_public:
@@ -361,9 +370,8 @@ def sealed_secrets(state: MatchState, revealed: dict[str, int], pages: dict[str,
                 fragment=pages.get(secret.seat, {}).get(secret.id, ""),
                 discloses=discloses - {""},
                 position=position,
-                subject=str(payload.get("trooper_id", ""))
-                if secret.kind in ("lieutenant", "reserve")
-                else "",
+                subject=str(subject_of(secret) or "") if kind_of(secret).names == TROOPER else "",
+                linked=str(subject_of(secret) or "") if link_is_secret(secret) else "",
             )
         )
     return out
@@ -503,6 +511,35 @@ def _closed_items(received: Received, sealed: list[Sealed]) -> list[str]:
         for marker in ('class="payload"', "data-canonical", "data-nonce", "The real one is"):
             if marker in item.group("body"):
                 problems.append(f"{marker} in the list item of sealed {secret.kind} {secret.id}")
+    return problems
+
+
+def _closed_links(received: Received, sealed: list[Sealed]) -> list[str]:
+    """Structural check of a secret's link to a trooper (#20): for every kind
+    whose registration keeps that link secret, a closed secret's list item
+    and its entry in a player export never carry the trooper's id, which is
+    public on its own (its row): beside the secret, it says who the
+    Lieutenant, the reserve or a Data Tracker-like choice is."""
+    problems = []
+    closed = {s.id: s for s in sealed if s.linked and not s.open_to(received.viewer, received.seq)}
+    if not closed:
+        return problems
+    text = received.data.decode(errors="replace")
+    for item in SECRET_ITEM.finditer(text):
+        secret = closed.get(item.group("id"))
+        if secret is not None and secret.linked in item.group("body"):
+            problems.append(
+                f"the trooper of sealed {secret.kind} {secret.id} named in its list item"
+            )
+    if b'"format": "infinity-tracker/player-view/' in received.data:
+        export = json.loads(body_of(received.data))
+        for seat in export["view"]["seats"]:
+            for entry in seat["secrets"]:
+                secret = closed.get(entry["id"])
+                if secret is not None and secret.linked in json.dumps(entry):
+                    problems.append(
+                        f"the trooper of sealed {secret.kind} {secret.id} named in its export entry"
+                    )
     return problems
 
 
@@ -665,7 +702,8 @@ def _seat_blocks(text: str) -> list[tuple[str, str]]:
 
 
 def row_structure(received: list[Received], sealed: list[Sealed]) -> list[str]:
-    """Whichever trooper is the Lieutenant or the reserve, the opponent's
+    """Whichever trooper is the Lieutenant, the reserve or any other
+    registered trooper choice, the opponent's
     public rows are the same: the row of a trooper a closed choice names must
     have a shape that rows of troopers no choice names also have."""
     subjects = {s.subject for s in sealed if s.subject}
@@ -737,7 +775,9 @@ def leaks(received: Iterable[Received], sealed: list[Sealed], facts: list[Privat
                         f"{secret.id} of {secret.seat} {secret.position} in …{context}…"
                     )
                     break
-        for problem in _closed_items(r, sealed) + _closed_json(r, sealed):
+        for problem in (
+            _closed_items(r, sealed) + _closed_json(r, sealed) + _closed_links(r, sealed)
+        ):
             found.append(f"{r.viewer} at seq {r.seq} ({r.what}): {problem}")
     return found + row_structure(received, sealed)
 

@@ -8,7 +8,7 @@ import re
 from django.db import connection
 
 from tests.web.table import error_of, seated
-from tracker.models import GENESIS_HASH, Match, MatchEvent, chain_hash
+from tracker.models import GENESIS_HASH, Match, MatchEvent, row_hash
 from tracker.reading import load_state
 from tracker.rules.command_tokens import s2_deciding
 from tracker.rules.state import PLAYING
@@ -99,7 +99,8 @@ def text_of(html: str) -> str:
 
 def rewrite_log(match, seq_from: int, edit=None, drop_from: int | None = None):
     """What one person with the database can do: edit or delete rows, then
-    recompute every hash after them and fix up the match row."""
+    recompute every hash after them and fix up the match row. `edit(row)`
+    gives the new data of row `seq_from` (or of every row, if seq_from is None)."""
     rows = list(MatchEvent.objects.filter(match=match).order_by("seq"))
     prev = GENESIS_HASH
     with connection.cursor() as cursor:
@@ -107,17 +108,8 @@ def rewrite_log(match, seq_from: int, edit=None, drop_from: int | None = None):
             if drop_from is not None and row.seq >= drop_from:
                 cursor.execute("DELETE FROM tracker_matchevent WHERE id = %s", [row.id])
                 continue
-            data = edit(row) if edit and row.seq == seq_from else row.data
-            new_hash = chain_hash(
-                prev,
-                seq=row.seq,
-                kind=row.kind,
-                data=data,
-                private_to=row.private_to,
-                actor=row.actor,
-                action_id=row.action_id,
-                created_at=row.created_at,
-            )
+            data = edit(row) if edit and seq_from in (None, row.seq) else row.data
+            new_hash = row_hash(prev, row, data=data)
             cursor.execute(
                 "UPDATE tracker_matchevent SET data = %s, hash = %s WHERE id = %s",
                 [data, new_hash, row.id],

@@ -21,6 +21,7 @@ LEAK_MATCHES=<n> runs n matches (default 200).
 from __future__ import annotations
 
 import base64
+import contextlib
 import itertools
 import json
 import os
@@ -37,9 +38,11 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from tests.support import report
+from tests.toy_kind import TOY, toy_kind
 from tracker import rules
 from tracker.models import Match, MatchEvent
 from tracker.reading import load_state
+from tracker.rules.sealing import SECRET_KINDS, subject_of
 
 from .flows import CANARY_NINJA, CANARY_POSITION
 from .leaks import (
@@ -632,3 +635,66 @@ def test_the_harness_sees_a_trooper_under_a_marker_or_a_mask_named_to_the_oppone
         assert any("trooper under a marker" in f for f in found), found[:3]
         assert any("masked troop type" in f for f in found), found[:3]
         assert any("(frame)" in f for f in found) and any("export.json" in f for f in found)
+
+
+# ------------- every registered kind's trooper link, planted, is reported (#20)
+
+# Kinds sealed with the deployment whose link to a trooper is itself secret,
+# read from the registry: a kind added later is planted here without a line.
+LINKED_KINDS = sorted(
+    k.kind for k in SECRET_KINDS.values() if k.seal is not None and not k.trooper_public
+)
+LINK_TABLE = {"A": ["hd_he", "mask", "lieutenant"], "B": ["hd", "mask", "plain"]}
+
+
+def _plant_link(monkeypatch, kind: str) -> None:
+    """Every viewer receives the trooper id of every secret of `kind`,
+    beside the secret, and the secret itself whatever its existence: the
+    Data Tracker leak of issue 20, for any kind."""
+    from tracker.rules import visibility
+
+    trooper_of, visible = visibility._secret_trooper, visibility.secret_visible
+    monkeypatch.setattr(
+        visibility,
+        "_secret_trooper",
+        lambda s, open_, known: subject_of(s) if s.kind == kind else trooper_of(s, open_, known),
+    )
+    monkeypatch.setattr(visibility, "secret_visible", lambda s, v: s.kind == kind or visible(s, v))
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("kind", [*LINKED_KINDS, TOY])
+@pytest.mark.parametrize("planted", [False, True])
+def test_the_harness_reports_the_trooper_of_any_registered_kind_named_to_the_opponent(
+    kind, planted, settings, monkeypatch
+):
+    """With a kind's trooper link planted in the read path, the harness
+    reports it for that kind, from the registry alone (TOY is registered by
+    this test, as a new rule module would be); as built, nothing."""
+    settings.PASSWORD_HASHERS = FAST_PINS
+    with contextlib.ExitStack() as stack:
+        if kind == TOY:
+            stack.enter_context(toy_kind())
+        if planted:
+            _plant_link(monkeypatch, kind)
+        found, sealed, public = [], 0, True
+        for seed in range(8):  # until one match sealed the kind (a reserve is optional)
+            cache.clear()
+            table = Table(random.Random(seed), Typist(f"{next(_tags):05d}"), "A", classified=False)
+            async_to_sync(play)(table, LINK_TABLE, 2)
+            state = load_state(Match.objects.get(pk=table.match.pk))
+            mine = [s for s in state.secrets.values() if s.kind == kind and not s.revealed]
+            sealed += len(mine)
+            public = public and all(s.existence_public for s in mine)
+            found += leaks_in(table)
+            if sealed:
+                break
+    assert sealed, f"no {kind} was sealed (and kept sealed) in these matches"
+    if not planted:
+        assert found == [], found[:5]
+        return
+    assert any(f"{kind} " in f for f in found), (kind, found[:5])
+    if public:
+        # Its existence is public (a fingerprint): no canary of it is
+        # closed, only the structural check of its link can see the leak.
+        assert any(f"the trooper of sealed {kind} " in f for f in found), (kind, found[:5])

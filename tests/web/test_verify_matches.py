@@ -10,9 +10,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
-from tests.web.organizer_table import finished, fresh, playing
+from tests.web.organizer_table import finished, fresh, playing, rewrite_log
 from tracker.management.commands.verify_matches import Command
-from tracker.models import Match, MatchEvent, TournamentEvent, chain_hash
+from tracker.models import Match, MatchEvent, TournamentEvent, row_hash
 from tracker.rules.commitments import canonical_json
 
 pytestmark = pytest.mark.django_db
@@ -94,16 +94,7 @@ def test_a_rehashed_edit_breaks_the_next_link(alice, bob):
     row = MatchEvent.objects.get(match=a.match, seq=2)
     prev = MatchEvent.objects.get(match=a.match, seq=1).hash
     data = row.data.replace("Alice", "Mallory")
-    forged = chain_hash(
-        prev,
-        seq=2,
-        kind=row.kind,
-        data=data,
-        private_to=row.private_to,
-        actor=row.actor,
-        action_id=row.action_id,
-        created_at=row.created_at,
-    )
+    forged = row_hash(prev, row, data=data)
     raw(
         "UPDATE tracker_matchevent SET data = %s, hash = %s WHERE id = %s",
         data,
@@ -119,29 +110,7 @@ def rewrite_from(match, seq: int, data: str) -> None:
     """A forger with database access: replace one row's data and recompute
     every hash after it, and the match row's head. Only the commitments can
     catch this."""
-    rows = list(MatchEvent.objects.filter(match=match).order_by("seq"))
-    prev = rows[seq - 2].hash
-    for row in rows[seq - 1 :]:
-        if row.seq == seq:
-            row.data = data
-        new = chain_hash(
-            prev,
-            seq=row.seq,
-            kind=row.kind,
-            data=row.data,
-            private_to=row.private_to,
-            actor=row.actor,
-            action_id=row.action_id,
-            created_at=row.created_at,
-        )
-        raw(
-            "UPDATE tracker_matchevent SET data = %s, hash = %s WHERE id = %s",
-            row.data,
-            new,
-            row.pk,
-        )
-        prev = new
-    raw("UPDATE tracker_match SET last_hash = %s WHERE id = %s", prev, match.pk)
+    rewrite_log(match, seq, edit=lambda row: data)
 
 
 def test_a_swapped_secret_with_a_rebuilt_chain_fails_its_commitment(alice, bob):

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tracker.forms import ClassifiedSettingsForm
+from tracker.forms import MatchSettingsForm
 from tracker.models import Match, TournamentEvent
 
 MAX_PAIRINGS = 500
@@ -110,17 +110,12 @@ def _players_twice(number: int, player_a: str, player_b: str, playing: dict) -> 
     return errors
 
 
-class PairingsForm(ClassifiedSettingsForm):
+class PairingsForm(MatchSettingsForm):
     field_order = ["event_round", "points_limit", "rounds", "mission", "pairings"]
 
     event_round = forms.IntegerField(
         label=_("Round of the event"), min_value=1, max_value=99, required=False
     )
-    points_limit = forms.IntegerField(
-        label=_("Points limit"), min_value=50, max_value=1000, initial=300
-    )
-    rounds = forms.IntegerField(label=_("Game Rounds"), min_value=1, max_value=6, initial=3)
-    mission = forms.CharField(label=_("Mission"), max_length=80, required=False)
     pairings = forms.CharField(
         label=_("Pairings"),
         max_length=60_000,

@@ -43,11 +43,15 @@ from .errors import InvalidInput, NotAllowed, UnknownElement
 from .events import Event
 from .evolve import applies
 from .i18n import _
-from .sealing import SecretsSealed, reveal
+from .sealing import ANY_NUMBER, CARD, SecretKind, SecretsSealed, register_kind, reveal
 from .state import DEPLOYMENT, PLAYING, SEATS, SETUP, MatchState, Secret, frozen_map
 
 CLASSIFIED = "classified"  # one held card
 CLASSIFIED_DRAW = "classified_draw"  # the seed, the deck and the cards drawn
+# Sealed by this module's own commands (CL-2..CL-4), never with the deployment.
+register_kind(SecretKind(kind=CLASSIFIED, names=CARD, per_seat=ANY_NUMBER, ends=("CL-5",)))
+# The draw is opened by the organizer's audit, never in play.
+register_kind(SecretKind(kind=CLASSIFIED_DRAW, names=CARD, per_seat=ANY_NUMBER))
 
 CONFIG = "classified_config"  # on both seats' extra: the public settings
 HAND = "classified"  # on the owner's seat extra: ids (count public, ids not)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from .errors import NotAllowed
+from .errors import InvalidInput, NotAllowed
 from .events import Event
 from .evolve import applies, evolve_all
 from .holoecho import end_holoecho, holoecho_secret
@@ -29,11 +29,23 @@ from .i18n import _
 from .orders import DECLARATION_HOOKS, ORDER_SOURCES, OUTCOMES, Declaration
 from .replacement import replacement_events
 from .retreat import RETREAT_ENTERED, ignores_retreat
-from .sealing import REVEAL_CONSEQUENCES, reserve_of, reveal
+from .sealing import (
+    ONE_PER_TROOPER,
+    POSITION,
+    SecretKind,
+    _clean_text,
+    _map_point,
+    _own_trooper,
+    public_name,
+    register_kind,
+    reserve_of,
+    reveal,
+)
 from .state import (
     CAMOUFLAGE,
     DEPLOYMENT,
     HD_POSITION,
+    HIDDEN_DEPLOYMENT,
     HOLOECHO,
     HOLOECHO_ELEMENTS,
     IMPETUOUS_PHASE,
@@ -219,7 +231,33 @@ def _placed(state: MatchState, secret: Secret, rule: str) -> list[Event]:
     return events
 
 
-REVEAL_CONSEQUENCES[HD_POSITION] = _placed
+def _hd_position(state: MatchState, seat: str, raw: dict) -> tuple[dict, str | None, bool]:
+    trooper = _own_trooper(state, seat, raw.get("trooper_id"))
+    if not trooper.has(HIDDEN_DEPLOYMENT):
+        raise InvalidInput(_("%(name)s has no Hidden Deployment."), name=trooper.name)
+    payload = {
+        "trooper_id": trooper.id,
+        **public_name(trooper),
+        "position": _clean_text(raw.get("position"), _("The written position")),
+        **_map_point(raw),
+    }
+    # HD intro: the existence of a hidden trooper is itself private.
+    return payload, trooper.id, False
+
+
+register_kind(
+    SecretKind(
+        kind=HD_POSITION,
+        names=POSITION,
+        per_seat=ONE_PER_TROOPER,
+        seal=_hd_position,
+        required_for=lambda trooper: trooper.hidden,
+        missing=_("Write the hidden position of %(name)s (HD-1)."),
+        missing_rule="HD-1",
+        ends=("HD-C1", "HD-C2", "HD-C3", "HD-C4", "HD-4", "HD-5", "HD-6"),
+        on_reveal=_placed,
+    )
+)
 
 
 @dataclass(frozen=True, kw_only=True)

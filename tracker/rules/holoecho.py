@@ -49,11 +49,16 @@ from .orders import (
 from .replacement import replacement_events
 from .retreat import RETREAT_ENTERED, ignores_retreat
 from .sealing import (
-    REVEAL_CONSEQUENCES,
+    ONE_PER_TROOPER,
+    POSITION,
+    SecretKind,
     SecretsSealed,
     _clean_id,
+    _clean_text,
+    _own_trooper,
     _sealed,
     public_name,
+    register_kind,
     reveal,
 )
 from .state import (
@@ -812,7 +817,40 @@ DECLARATION_HOOKS.append(_aro_declared)
 AFTER_SKILL.append(_after_skill)
 END_ORDER.append(_end_of_order)
 RETREAT_ENTERED.append(_retreat)
-REVEAL_CONSEQUENCES[HOLOECHO] = _revealed
+
+
+def _holoecho(state: MatchState, seat: str, raw: dict) -> tuple[dict, str | None, bool]:
+    trooper = _own_trooper(state, seat, raw.get("trooper_id"))
+    if not trooper.has(HOLOPROJECTOR):
+        raise InvalidInput(_("%(name)s has no Holoprojector."), name=trooper.name)
+    real = raw.get("real")
+    if real not in HOLOECHO_ELEMENTS:
+        raise InvalidInput(_("Choose which Holoecho is the real %(name)s."), name=trooper.name)
+    payload = {"trooper_id": trooper.id, **public_name(trooper), "real": real}
+    if trooper.hidden:
+        # FAQ (HD + Holoecho): the positions of all three are written too.
+        payload["positions"] = {
+            element: _clean_text((raw.get("positions") or {}).get(element), _("Holoecho position"))
+            for element in HOLOECHO_ELEMENTS
+        }
+    return payload, trooper.id, not trooper.hidden
+
+
+register_kind(
+    SecretKind(
+        kind=HOLOECHO,
+        names=POSITION,  # which of the three is real
+        per_seat=ONE_PER_TROOPER,
+        seal=_holoecho,
+        required_for=lambda trooper: trooper.in_holoecho,
+        missing=_("Choose the real Holoecho of %(name)s (HE-A1)."),
+        missing_rule="HE-A1",
+        ends=("HE-C1", "HE-C2", "HE-C3", "HE-C4", "HE-C5", "HE-C6", "HE-C7", "RT-5"),
+        on_reveal=_revealed,
+        # Its markers are on the table: which trooper it is about is public.
+        trooper_public=True,
+    )
+)
 
 
 # ---------------------------------------------------------------- evolve

@@ -11,7 +11,7 @@ HoloMask ends, then the seal is revealed with its proof:
 - its own cancellation: the seed (holoeco.es.txt) only says HoloMask
   combines with Holoecho and leaves automatic skills alone; when HoloMask
   ends otherwise is decided at the table, and its owner reveals it then
-  (sealing.OWNER_REVEALABLE).
+  (its registration's `ends`).
 
 HE-9: combined with Holoecho, the first time the trooper activates in its
 Active Turn a Holoecho token goes beside one of its models: the Order cannot
@@ -30,11 +30,13 @@ from .identity import holomask_secret
 from .orders import END_ORDER
 from .retreat import RETREAT_ENTERED, ignores_retreat
 from .sealing import (
-    OWNER_REVEALABLE,
-    REVEAL_CONSEQUENCES,
-    SEALERS,
+    ONE_PER_TROOPER,
+    OWNER,
+    TEXT,
+    SecretKind,
     _clean_text,
     _own_trooper,
+    register_kind,
     reveal,
 )
 from .state import HOLOMASK, HOLOMASK_TYPE, MatchState, Secret
@@ -143,8 +145,18 @@ def _mask_off(state: MatchState, event: HoloMaskEnded) -> MatchState:
     return state  # the reveal itself closed the seal; identity.py reads that
 
 
-SEALERS[HOLOMASK_TYPE] = _seal_mask
-REVEAL_CONSEQUENCES[HOLOMASK_TYPE] = _ended
-OWNER_REVEALABLE.add(HOLOMASK_TYPE)
+register_kind(
+    SecretKind(
+        kind=HOLOMASK_TYPE,
+        names=TEXT,  # the troop type shown
+        per_seat=ONE_PER_TROOPER,
+        seal=_seal_mask,
+        required_for=lambda trooper: trooper.has(HOLOMASK),
+        missing=_("Write the troop type %(name)s shows your opponent (HoloMask, HE-9)."),
+        missing_rule="HE-9",
+        ends=("RT-5", OWNER),
+        on_reveal=_ended,
+    )
+)
 RETREAT_ENTERED.append(_retreat)
 END_ORDER.insert(0, _token_before_end)

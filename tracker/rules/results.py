@@ -25,10 +25,10 @@ from typing import ClassVar
 from .commands import Command, handles
 from .errors import InvalidInput, NotAllowed
 from .events import Event
-from .evolve import applies
+from .evolve import applies, evolve_all
 from .i18n import _
 from .state import FINISHED, PLAYING, SEATS, MatchState, frozen_map, other_seat
-from .turns import MatchEnded
+from .turns import end_match
 
 MAX_OBJECTIVE_POINTS = 10  # N4 missions score 0 to 10 Objective Points
 MAX_REASON = 200
@@ -243,7 +243,7 @@ def _confirmed(state: MatchState, seat: str, record: dict) -> list[Event]:
     ]
     if state.phase != FINISHED:
         # Time called, or a concession: an agreed result ends the match.
-        events.append(MatchEnded(reason="result"))
+        events += end_match(evolve_all(state, events), "result")
     return events
 
 
@@ -326,7 +326,7 @@ def settle(
         )
     ]
     if state.phase != FINISHED:
-        events.append(MatchEnded(reason="result"))
+        events += end_match(evolve_all(state, events), "result")
     return events
 
 

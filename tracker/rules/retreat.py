@@ -36,7 +36,7 @@ from .state import (
     MatchState,
     Trooper,
 )
-from .turns import SKIP_IMPETUOUS, TURN_START_HOOKS, MatchEnded
+from .turns import SKIP_IMPETUOUS, TURN_START_HOOKS, end_match
 
 # fn(state_after_retreat_declared, seat) -> events
 RETREAT_ENTERED: list[Callable[[MatchState, str], list[Event]]] = []
@@ -175,7 +175,7 @@ def game_over(state: MatchState) -> list[Event]:
     if state.phase != PLAYING:
         return []
     if any(state.seat(s).retreat and army_gone(state, s) for s in SEATS):
-        return [MatchEnded(reason="retreat", rule="RT-7")]
+        return end_match(state, "retreat", rule="RT-7")
     return []
 
 

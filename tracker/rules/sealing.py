@@ -13,6 +13,7 @@ from __future__ import annotations
 import string
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from .command_tokens import spend_token
 from .commands import Command, handles
@@ -24,13 +25,7 @@ from .i18n import _
 from .state import (
     DEPLOYMENT,
     FINISHED,
-    HD_POSITION,
-    HIDDEN_DEPLOYMENT,
-    HOLOECHO,
-    HOLOECHO_ELEMENTS,
     HOLOMASK,
-    HOLOMASK_TYPE,
-    HOLOPROJECTOR,
     LIEUTENANT,
     LIEUTENANT_CANDIDATE,
     NOTE,
@@ -42,17 +37,123 @@ from .state import (
     Trooper,
     frozen_map,
 )
-from .turns import start_first_turn
+from .turns import MATCH_ENDING, start_first_turn
 
 MAX_TEXT = 500
 TABLE_MM = 1200  # default table 120 x 120 cm; map taps are stored in whole mm
 
-# kind -> fn(state, secret, rule) giving the events a reveal causes on the table.
-REVEAL_CONSEQUENCES: dict[str, Callable[[MatchState, Secret, str], list[Event]]] = {}
-# Kinds the owner may reveal by hand; the rest are revealed only by a rule:
-# a Hidden Deployment position or a real Holoecho ends when the tracker applies
-# a cancellation (HD-C1..C4, HE-C1..C7), never because its owner chose to.
-OWNER_REVEALABLE = {LIEUTENANT, NOTE, RESERVE}
+# What a secret kind's seal names (SecretKind.names): which trooper it is (the
+# choice itself is the secret: a Lieutenant, a reserve, a Data Tracker), a
+# card, a place on the table, or the owner's own text.
+TROOPER, CARD, POSITION, TEXT = "trooper", "card", "position", "text"
+# How many a seat seals (SecretKind.per_seat).
+ONE_PER_SEAT, ONE_PER_TROOPER, ANY_NUMBER = "one per seat", "one per trooper", "any number"
+# SecretKind.ends: the rule of the tracker that ends it; "owner": its owner
+# may reveal it by hand; "end": it is revealed when the match ends.
+OWNER, AT_END = "owner", "end"
+
+Sealer = Callable[[MatchState, str, dict], tuple[dict, "str | None", bool]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class SecretKind:
+    """One kind of secret, registered by the rule module that owns it (#20).
+
+    Sealing, the end of the match, the views, the audit, the exports and the
+    leak harness (tests/web/leaks.py) read this, so a new kind is one module:
+    docs/rules.md, "Adding a rule or a secret kind"."""
+
+    kind: str
+    names: str  # TROOPER, CARD, POSITION or TEXT
+    per_seat: str  # ONE_PER_SEAT, ONE_PER_TROOPER or ANY_NUMBER
+    # With the deployment (SealDeployment): fn(state, seat, raw) -> (payload,
+    # the trooper id the secret is about or None, whether its existence is
+    # public). None: sealed by a command of its own module (notes, cards).
+    seal: Sealer | None = None
+    # A seat must seal exactly one (ONE_PER_SEAT), or one for each of its
+    # troopers `required_for` picks, or the deployment is refused with `missing`.
+    required: bool = False
+    required_for: Callable[[Trooper], bool] | None = None
+    missing: str = ""  # a gettext message with %(name)s, and rule ids in it
+    missing_rule: str = ""
+    # Who or what ends it: rule ids, OWNER, AT_END (informative but for
+    # OWNER and AT_END, which the tracker acts on).
+    ends: tuple[str, ...] = ()
+    # fn(state, secret, rule): the events its reveal causes on the table.
+    on_reveal: Callable[[MatchState, Secret, str], list[Event]] | None = None
+    # Its trooper may be named beside it while sealed (a Holoecho's markers
+    # are on the table); for every other kind that link is the secret.
+    trooper_public: bool = False
+    # The seal form's choice of one trooper, for a TROOPER kind sealed
+    # ONE_PER_SEAT with the deployment (seal.html renders one select per
+    # such kind, forms.py reads it back by the kind's name): its label, the
+    # viewer's troopers it offers (fn(view) -> troopers; default: all), and
+    # whether the form offers it at all (fn(view) -> bool; default: yes).
+    label: str = ""
+    options: Callable[[Any], list] | None = None
+    offered: Callable[[Any], bool] | None = None
+
+    @property
+    def trooper_choice(self) -> bool:
+        return self.seal is not None and self.names == TROOPER and self.per_seat == ONE_PER_SEAT
+
+
+SECRET_KINDS: dict[str, SecretKind] = {}
+# Kinds the owner may reveal by hand (kept in step with SECRET_KINDS by
+# register_kind); the rest are revealed only by a rule: a Hidden Deployment
+# position or a real Holoecho ends when the tracker applies a cancellation
+# (HD-C1..C4, HE-C1..C7), never because its owner chose to.
+OWNER_REVEALABLE: set[str] = set()
+
+
+def register_kind(kind: SecretKind) -> SecretKind:
+    """Called once by the module that owns the kind, when it is imported
+    (tracker/rules/__init__.py imports every module of the package)."""
+    if kind.kind in SECRET_KINDS:
+        raise ValueError(f"secret kind {kind.kind!r} is registered twice")
+    if kind.names not in (TROOPER, CARD, POSITION, TEXT):
+        raise ValueError(f"secret kind {kind.kind!r}: names {kind.names!r}")
+    if kind.per_seat not in (ONE_PER_SEAT, ONE_PER_TROOPER, ANY_NUMBER):
+        raise ValueError(f"secret kind {kind.kind!r}: per_seat {kind.per_seat!r}")
+    if (kind.required or kind.required_for) and not kind.missing:
+        raise ValueError(f"secret kind {kind.kind!r}: required without a message")
+    SECRET_KINDS[kind.kind] = kind
+    if OWNER in kind.ends:
+        OWNER_REVEALABLE.add(kind.kind)
+    return kind
+
+
+def unregister_kind(name: str) -> None:
+    """For tests that register a kind of their own (tests/web/test_leak_harness.py)."""
+    SECRET_KINDS.pop(name, None)
+    OWNER_REVEALABLE.discard(name)
+
+
+def trooper_choices(view) -> list[tuple[SecretKind, list]]:
+    """For the viewer's deployment form (a PlayerView): each trooper-choice
+    kind it offers, with the troopers to choose from."""
+    if view.me is None:
+        return []
+    return [
+        (kind, list(kind.options(view) if kind.options else view.me.troopers))
+        for kind in SECRET_KINDS.values()
+        if kind.trooper_choice and (kind.offered is None or kind.offered(view))
+    ]
+
+
+def kind_of(secret: Secret) -> SecretKind:
+    return SECRET_KINDS[secret.kind]
+
+
+def link_is_secret(secret: Secret) -> bool:
+    """Whether the trooper this secret is about may be named only to its
+    owner until it is revealed: every kind's but one registered trooper_public."""
+    return not kind_of(secret).trooper_public
+
+
+def subject_of(secret: Secret) -> str | None:
+    """The trooper a secret is about (its own field, or its payload's)."""
+    return secret.trooper_id or secret.payload.get("trooper_id") or None
 
 
 # ---------------------------------------------------------------- events
@@ -189,37 +290,6 @@ def _lieutenant(state: MatchState, seat: str, raw: dict) -> tuple[dict, str | No
     return {"trooper_id": trooper.id, **public_name(trooper)}, None, True
 
 
-def _hd_position(state: MatchState, seat: str, raw: dict) -> tuple[dict, str | None, bool]:
-    trooper = _own_trooper(state, seat, raw.get("trooper_id"))
-    if not trooper.has(HIDDEN_DEPLOYMENT):
-        raise InvalidInput(_("%(name)s has no Hidden Deployment."), name=trooper.name)
-    payload = {
-        "trooper_id": trooper.id,
-        **public_name(trooper),
-        "position": _clean_text(raw.get("position"), _("The written position")),
-        **_map_point(raw),
-    }
-    # HD intro: the existence of a hidden trooper is itself private.
-    return payload, trooper.id, False
-
-
-def _holoecho(state: MatchState, seat: str, raw: dict) -> tuple[dict, str | None, bool]:
-    trooper = _own_trooper(state, seat, raw.get("trooper_id"))
-    if not trooper.has(HOLOPROJECTOR):
-        raise InvalidInput(_("%(name)s has no Holoprojector."), name=trooper.name)
-    real = raw.get("real")
-    if real not in HOLOECHO_ELEMENTS:
-        raise InvalidInput(_("Choose which Holoecho is the real %(name)s."), name=trooper.name)
-    payload = {"trooper_id": trooper.id, **public_name(trooper), "real": real}
-    if trooper.hidden:
-        # FAQ (HD + Holoecho): the positions of all three are written too.
-        payload["positions"] = {
-            element: _clean_text((raw.get("positions") or {}).get(element), _("Holoecho position"))
-            for element in HOLOECHO_ELEMENTS
-        }
-    return payload, trooper.id, not trooper.hidden
-
-
 def _reserve(state: MatchState, seat: str, raw: dict) -> tuple[dict, str | None, bool]:
     # TM-S1: only the player with the first Player Turn reserves an extra trooper.
     if state.first_turn != seat:
@@ -231,15 +301,41 @@ def _reserve(state: MatchState, seat: str, raw: dict) -> tuple[dict, str | None,
     return {"trooper_id": trooper.id, **public_name(trooper)}, None, True
 
 
-SEALERS = {
-    LIEUTENANT: _lieutenant,
-    HD_POSITION: _hd_position,
-    HOLOECHO: _holoecho,
-    RESERVE: _reserve,
-}
+register_kind(
+    SecretKind(
+        kind=LIEUTENANT,
+        names=TROOPER,
+        per_seat=ONE_PER_SEAT,
+        seal=_lieutenant,
+        required=True,
+        missing=_("Choose your Lieutenant."),
+        ends=(OWNER,),
+        label=_("Lieutenant"),
+        options=lambda view: (
+            [t for t in view.me.troopers if LIEUTENANT_CANDIDATE in t.traits]
+            or list(view.me.troopers)
+        ),
+    )
+)
+register_kind(
+    SecretKind(
+        kind=RESERVE,
+        names=TROOPER,
+        per_seat=ONE_PER_SEAT,
+        seal=_reserve,
+        # On the table when deployment ends, or when its Hidden Deployment does.
+        ends=("TM-S1", OWNER),
+        label=_("Reserve an extra trooper (TM-S1, spends 1 Command Token)"),
+        offered=lambda view: view.first_turn == view.viewer and view.me.command_tokens > 0,
+    )
+)
+register_kind(SecretKind(kind=NOTE, names=TEXT, per_seat=ANY_NUMBER, ends=(OWNER,)))
 
 
 def _sealed(raw: dict, kind: str, payload: dict, trooper_id: str | None, public: bool) -> dict:
+    if kind not in SECRET_KINDS:
+        # A programming error, not the player's: its module never registered it.
+        raise LookupError(f"secret kind {kind!r} is not registered (sealing.register_kind)")
     nonce = _clean_nonce(raw.get("nonce"))
     return {
         "id": _clean_id(raw.get("id")),
@@ -260,37 +356,28 @@ def seal_deployment(state: MatchState, seat: str, command: SealDeployment) -> li
         raise NotAllowed(_("Your deployment is already sealed; a seal is final."))
     if not isinstance(command.secrets, list):
         raise InvalidInput(_("The seal is malformed; reload the page."))
-    sealed, kinds_for = [], {}
+    sealed, seen = [], set()
     for raw in command.secrets:
-        if not isinstance(raw, dict) or raw.get("kind") not in SEALERS:
+        kind = SECRET_KINDS.get(raw.get("kind")) if isinstance(raw, dict) else None
+        if kind is None or kind.seal is None:
             raise InvalidInput(_("The seal is malformed; reload the page."))
-        payload, trooper_id, public = SEALERS[raw["kind"]](state, seat, raw)
-        key = (raw["kind"], trooper_id or payload.get("trooper_id"))
-        if key in kinds_for or (
-            raw["kind"] in (LIEUTENANT, RESERVE) and raw["kind"] in kinds_for.values()
-        ):
+        payload, trooper_id, public = kind.seal(state, seat, raw)
+        about = trooper_id or payload.get("trooper_id")
+        once = kind.kind if kind.per_seat == ONE_PER_SEAT else None
+        if (kind.kind, about) in seen or once in seen:
             raise InvalidInput(_("Each secret can be sealed only once."))
-        kinds_for[key] = raw["kind"]
-        sealed.append(_sealed(raw, raw["kind"], payload, trooper_id, public))
+        seen |= {(kind.kind, about), *([once] if once else [])}
+        sealed.append(_sealed(raw, kind.kind, payload, trooper_id, public))
     kinds = [s["kind"] for s in sealed]
-    if kinds.count(LIEUTENANT) != 1:
-        raise InvalidInput(_("Choose your Lieutenant."))
-    mine = state.troopers_of(seat)
-    for trooper in mine:
-        if trooper.hidden and (HD_POSITION, trooper.id) not in kinds_for:
-            raise InvalidInput(
-                _("Write the hidden position of %(name)s (HD-1)."), name=trooper.name, rule="HD-1"
-            )
-        if trooper.has(HOLOMASK) and (HOLOMASK_TYPE, trooper.id) not in kinds_for:
-            raise InvalidInput(
-                _("Write the troop type %(name)s shows your opponent (HoloMask, HE-9)."),
-                name=trooper.name,
-                rule="HE-9",
-            )
-        if trooper.in_holoecho and (HOLOECHO, trooper.id) not in kinds_for:
-            raise InvalidInput(
-                _("Choose the real Holoecho of %(name)s (HE-A1)."), name=trooper.name, rule="HE-A1"
-            )
+    deployment_kinds = [k for k in SECRET_KINDS.values() if k.seal is not None]
+    for kind in deployment_kinds:
+        if kind.required and kinds.count(kind.kind) != 1:
+            raise InvalidInput(kind.missing)
+    for trooper in state.troopers_of(seat):
+        for kind in deployment_kinds:
+            needed = kind.required_for is not None and kind.required_for(trooper)
+            if needed and (kind.kind, trooper.id) not in seen:
+                raise InvalidInput(kind.missing, name=trooper.name, rule=kind.missing_rule)
     ids = {s["id"] for s in sealed}
     if len(ids) != len(sealed) or ids & set(state.secrets):
         raise InvalidInput(_("The seal is malformed; reload the page."))
@@ -352,7 +439,7 @@ def reveal(state: MatchState, secret: Secret, rule: str) -> list[Event]:
             rule=rule,
         )
     ]
-    consequence = REVEAL_CONSEQUENCES.get(secret.kind)
+    consequence = kind_of(secret).on_reveal
     if consequence is not None:
         events.extend(consequence(state, secret, rule))
     return events
@@ -367,7 +454,7 @@ def reveal_secret(state: MatchState, seat: str, command: RevealSecret) -> list[E
         raise NotAllowed(_("This secret has already been revealed."))
     if state.phase == FINISHED:
         raise NotAllowed(_("The match is over."))
-    if secret.kind not in OWNER_REVEALABLE:
+    if OWNER not in kind_of(secret).ends:
         raise NotAllowed(_("Only the rules can reveal this secret."))
     return reveal(state, secret, "owner")
 
@@ -425,3 +512,19 @@ def _revealed(state: MatchState, event: SecretRevealed) -> MatchState:
     if secret.kind == RESERVE:
         state = state.with_trooper(secret.payload["trooper_id"], reserved=False)
     return state
+
+
+def _revealed_at_end(state: MatchState, reason: str) -> list[Event]:
+    """MATCH_ENDING: every secret of a kind registered to end with the match
+    (AT_END in its `ends`) and still sealed is revealed, with its proof."""
+    events: list[Event] = []
+    after = state
+    for secret in state.secrets.values():
+        if not secret.revealed and AT_END in kind_of(secret).ends:
+            more = reveal(after, secret, AT_END)
+            events += more
+            after = evolve_all(after, more)
+    return events
+
+
+MATCH_ENDING.append(_revealed_at_end)

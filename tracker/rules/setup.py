@@ -33,6 +33,30 @@ MAX_COST = 200
 
 
 @dataclass(frozen=True, kw_only=True)
+class MatchSettings:
+    """A match's settings as one value (#20): built once from the shared form
+    fields (tracker/forms.MatchSettingsForm, the home page's and the
+    organizer's pairings), carried by the creation events into the state.
+    A new setting is a field here, one in that form, and one in MatchCreated."""
+
+    points_limit: int
+    rounds: int = 3
+    mission: str = ""
+    table: str = ""
+    # Classified Objectives (CL-1): classified.clean_config's settings, or None.
+    classified: dict | None = None
+
+    def created(self, name: str) -> MatchCreated:
+        return MatchCreated(
+            name=name,
+            points_limit=self.points_limit,
+            rounds=self.rounds,
+            mission=self.mission,
+            table=self.table,
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
 class MatchCreated(Event):
     name: str
     points_limit: int

@@ -81,7 +81,7 @@ RESERVE = "reserve"
 NOTE = "note"
 # The true troop type under HoloMask (HE-9, RT-5).
 HOLOMASK_TYPE = "holomask_type"
-SECRET_KINDS = (LIEUTENANT, HD_POSITION, HOLOECHO, RESERVE, NOTE, HOLOMASK_TYPE)
+# Each kind is registered by its module (sealing.register_kind, #20).
 
 # The three Holoechoes of a Holoprojector bearer (HE intro).
 HOLOECHO_ELEMENTS = ("model", "marker1", "marker2")

@@ -34,6 +34,10 @@ TURN_START_HOOKS: list[Callable[[MatchState], list[Event]]] = []
 PHASE_END_HOOKS: list[Callable[[MatchState, str], list[Event]]] = []
 # fn(state) -> bool: whether the Impetuous Phase is skipped (RT-4).
 SKIP_IMPETUOUS: list[Callable[[MatchState], bool]] = []
+# fn(state, reason) -> events that happen as the match ends, before MatchEnded:
+# every end of a match goes through end_match (#20), so a hook here runs
+# whether the rounds ran out, Retreat! ended it, or a result was agreed or ruled.
+MATCH_ENDING: list[Callable[[MatchState, str], list[Event]]] = []
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -84,6 +88,20 @@ class MatchEnded(Event):
                 self.to_data(),
             )
         return self.describe_as, self.to_data()
+
+
+def end_match(state: MatchState, reason: str, rule: str | None = None) -> list[Event]:
+    """The one end of a match (#20): "rounds" (the last Player Turn is over),
+    "retreat" (RT-7) or "result" (a result agreed, a concession, or an
+    organizer's ruling). `state` is the table as it is just before the end.
+    Each MATCH_ENDING hook sees what the hooks before it did."""
+    events: list[Event] = []
+    after = state
+    for hook in MATCH_ENDING:
+        more = hook(after, reason)
+        events += more
+        after = evolve_all(after, more)
+    return [*events, MatchEnded(reason=reason, rule=rule)]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -163,7 +181,7 @@ def advance_phase(state: MatchState, seat: str, command: AdvancePhase) -> list[E
     if seat == state.first_turn:
         return events + start_turn(state, state.turn.round, other_seat(seat))
     if state.turn.round >= state.rounds:
-        return [*events, MatchEnded(reason="rounds")]
+        return [*events, *end_match(evolve_all(state, events), "rounds")]
     return events + start_turn(state, state.turn.round + 1, other_seat(seat))
 
 

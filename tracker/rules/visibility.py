@@ -20,8 +20,8 @@ from .orders import impetuous_troopers
 from .queries import order_pool, orders_left, secret_visible, surviving_points, trooper_visible
 from .results import organizer_views, result_of
 from .retreat import carries_retreat_marker
+from .sealing import link_is_secret
 from .state import (
-    HOLOECHO,
     HOLOMASK,
     IRREGULAR,
     SEATS,
@@ -222,6 +222,25 @@ class PlayerView:
         return None
 
 
+def _table_facts(trooper: Trooper, retreat_marker: bool) -> dict:
+    """What anyone at the table sees of a trooper, whoever it is: the same
+    for its own row and for one under a marker or a HoloMask (_aliased_view)."""
+    return {
+        "condition": trooper.condition,
+        "tokens": tuple(sorted(trooper.tokens)),
+        "marker": trooper.marker,
+        "holoechoes": trooper.holoechoes,
+        "ignores_retreat": trooper.ignores_retreat,
+        "evacuated": trooper.evacuated,
+        "regular_order": not trooper.has(IRREGULAR) or trooper.regular_this_turn,
+        "retreat_marker": retreat_marker,
+        "holoecho_token": trooper.holoecho_token,
+        "replaced": trooper.replaced,
+        "replacement_choice": trooper.replacement_choice,
+        "no_room": trooper.no_room,
+    }
+
+
 def _trooper_view(
     trooper: Trooper, viewer: str | None, retreat_marker: bool, alias: Alias | None = None
 ) -> TrooperView:
@@ -236,20 +255,9 @@ def _trooper_view(
         combat_group=trooper.combat_group,
         silhouette=trooper.silhouette,
         traits=tuple(sorted(trooper.traits)),
-        condition=trooper.condition,
-        tokens=tuple(sorted(trooper.tokens)),
-        marker=trooper.marker,
-        holoechoes=trooper.holoechoes,
-        ignores_retreat=trooper.ignores_retreat,
-        evacuated=trooper.evacuated,
-        regular_order=not trooper.has(IRREGULAR) or trooper.regular_this_turn,
         hidden=trooper.hidden and mine,
         reserved=trooper.reserved and mine,
-        retreat_marker=retreat_marker,
-        holoecho_token=trooper.holoecho_token,
-        replaced=trooper.replaced,
-        replacement_choice=trooper.replacement_choice,
-        no_room=trooper.no_room,
+        **_table_facts(trooper, retreat_marker),
         marker_number=trooper.marker_number if trooper.marker else 0,
         fireteam=trooper.fireteam,
     )
@@ -271,18 +279,7 @@ def _aliased_view(trooper: Trooper, alias: Alias, retreat_marker: bool) -> Troop
         # A masked line lists what the opponent reads of every trooper, less
         # the HoloMask itself: an empty list would single it out.
         traits=() if marker else tuple(sorted(trooper.traits - {HOLOMASK})),
-        condition=trooper.condition,
-        tokens=tuple(sorted(trooper.tokens)),
-        marker=trooper.marker,
-        holoechoes=trooper.holoechoes,
-        ignores_retreat=trooper.ignores_retreat,
-        evacuated=trooper.evacuated,
-        regular_order=not trooper.has(IRREGULAR) or trooper.regular_this_turn,
-        retreat_marker=retreat_marker,
-        holoecho_token=trooper.holoecho_token,
-        replaced=trooper.replaced,
-        replacement_choice=trooper.replacement_choice,
-        no_room=trooper.no_room,
+        **_table_facts(trooper, retreat_marker),
         marker_number=alias.marker_number,
         masked=True,
         fireteam="" if marker else trooper.fireteam,
@@ -300,8 +297,8 @@ def _secret_view(secret: Secret, viewer: str | None, known: dict | None = None) 
         commitment=secret.commitment,
         sealed_seq=secret.sealed_seq,
         mine=mine,
-        # Only a Holoecho's trooper is public while sealed (its markers are on
-        # the table); a Lieutenant's or a hidden trooper's link is the secret.
+        # Only a kind registered trooper_public names its trooper while sealed
+        # (a Holoecho's markers are on the table); for the rest the link is the secret.
         trooper_id=_secret_trooper(secret, open_, known or {}),
         payload=dict(secret.payload) if open_ else None,
         nonce=secret.nonce if secret.revealed else None,
@@ -314,7 +311,7 @@ def _secret_view(secret: Secret, viewer: str | None, known: dict | None = None) 
 
 
 def _secret_trooper(secret: Secret, open_: bool, known: dict) -> str | None:
-    if not (open_ or secret.kind == HOLOECHO) or secret.trooper_id is None:
+    if not (open_ or not link_is_secret(secret)) or secret.trooper_id is None:
         return None
     alias = known.get(secret.trooper_id)
     if alias is not None and not open_:
