@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import html
 import json
 import re
@@ -1347,7 +1348,24 @@ class Table:
             junk = self.rng.choice(
                 ['{"resync": false}', "[]", "resync", '{"seat": "A"}', "x" * 5000, "null"]
             )
+            await self.drain(viewer)
             await socket.send_to(text_data=junk)
+            if junk.startswith("{"):
+                return  # an object without "resync": ignored, the socket stays
+            # Any other bad frame closes the socket cleanly (4008; 4009 past
+            # 2,048 characters: tracker/consumers.py, issue 22), and the phone
+            # opens a new one, whose first frame sends every block again.
+            while True:
+                output = await socket.receive_output(timeout=10)
+                if output["type"] == "websocket.close":
+                    break
+                frame = output["text"]  # one sent before the close
+                self.recorder.add(viewer, frame_seq(frame), "frame", frame)
+            assert output.get("code") == (4009 if len(junk) > 2048 else 4008), output
+            with contextlib.suppress(Exception):
+                await socket.disconnect()
+            await self._connect(viewer)
+            await self._frame(viewer)
 
     async def drain(self, viewer: str) -> None:
         """Take in every frame this socket still owes (see barrier)."""

@@ -259,7 +259,8 @@ def _stale_render(self):
     from tracker.rendering import blocks_for
 
     match = Match.objects.get(pk=self.match_id)
-    return blocks_for(match, match.seats.get(letter=self.letter) if self.letter else None)
+    seq, blocks = blocks_for(match, match.seats.get(letter=self.letter) if self.letter else None)
+    return self.letter, seq, blocks  # as MatchConsumer._render returns
 
 
 @pytest.mark.django_db(transaction=True)
