@@ -175,13 +175,13 @@ def test_a_short_match_on_a_spanish_and_an_english_phone(server, device):
     screenshot(bea, "04-reveal-banner-es")
     screenshot(alice, "05-reveal-banner-en")
     # Acknowledged on one phone, it stays on the other, and stays gone here.
-    bea.locator(".banner.reveal button[data-ack]").click()
+    bea.locator(".banners button[data-ack]").click()
     expect(bea.locator(".banner.reveal")).to_be_hidden()
     bea.reload()
     expect(bea.locator("#connection")).to_have_text(ONLINE["es"])
     expect(bea.locator(".banner.reveal")).to_be_hidden()
     expect(alice.locator(".banner.reveal")).to_be_visible()
-    alice.locator(".banner.reveal button[data-ack]").click()
+    alice.locator(".banners button[data-ack]").click()
 
     # The common Order in three taps: the trooper, the skill, Declare.
     order = alice.locator(".card.order form")

@@ -30,7 +30,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 SCHEDULES = 50
 SEED = 5_2024
-BLOCK_IDS = {"blk-header", "blk-controls", "blk-seat_A", "blk-seat_B", "blk-log"}
+BLOCK_IDS = {"blk-header", "blk-controls", "blk-recent", "blk-seat_A", "blk-seat_B", "blk-log"}
 
 
 @dataclass
