@@ -9,7 +9,7 @@ from bs4 import BeautifulSoup
 
 from tracker.rules.orders import ARO_SKILLS
 
-from .phone_flows import ok, set_up, seal_both, to_orders, trooper_ids
+from .phone_flows import ok, seal_both, set_up, to_orders, trooper_ids
 
 pytestmark = pytest.mark.django_db
 
