@@ -256,7 +256,7 @@ def test_a_match_on_two_phones_in_two_languages(server, phone):
     at_a_glance(bob)
     assert taps_of(report, bob, "discovered", "Hassassin Ayyar (Alice)", "marker1") <= 4
     real = bob.locator("#blk-seat_A li.secret", has_text="Holoeco real")
-    expect(real).to_contain_text("El Holoeco real es marcador de Holoeco 1.")
+    expect(real).to_contain_text("El Holoeco real es Marcador de Holoeco 1.")
     expect(real).to_contain_text("Coincide con lo sellado a las")
     end_order(bob)  # HE-T: the model replaces the marker at the end of the Order
     # RP-2: a 40 mm model for a 25 mm marker; the choice is on Alice's phone only.
