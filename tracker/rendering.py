@@ -30,7 +30,7 @@ from tracker.labels import label
 from tracker.models import Match, MatchEvent, Seat
 from tracker.reading import Seen, seen_by
 from tracker.rules.commitments import canonical_json
-from tracker.rules.orders import OUTCOME_KINDS, SKILLS
+from tracker.rules.orders import ARO_SKILLS, OUTCOME_KINDS, SKILLS
 from tracker.rules.sealing import OWNER_REVEALABLE, trooper_choices
 from tracker.rules.state import (
     CAMOUFLAGE,
@@ -42,7 +42,9 @@ from tracker.rules.state import (
     TRAITS,
 )
 
-BLOCKS = ("header", "controls", "seat_A", "seat_B", "log")
+# "recent" (issue 19): the last three log lines, a block of its own so that
+# a new line never re-sends the controls a player may be typing in.
+BLOCKS = ("header", "controls", "recent", "seat_A", "seat_B", "log")
 
 
 def next_row_id(seat: Seat | None) -> str:
@@ -124,9 +126,7 @@ def _choices(language: str) -> dict[str, tuple[tuple[str, str], ...]]:
             for name, skill in SKILLS.items()
             if not skill.entire and not skill.aro_only
         ),
-        "aro_skills": tuple(
-            (name, label(name)) for name, skill in SKILLS.items() if not skill.entire
-        ),
+        "aro_skills": tuple((name, label(name)) for name in ARO_SKILLS),
         "outcomes": tuple((name, label(name)) for name in OUTCOME_KINDS),
     }
 

@@ -578,13 +578,38 @@
     if (buzz && navigator.vibrate) {
       try { navigator.vibrate([180, 80, 180]); } catch (e) { /* not allowed yet */ }
     }
+    bannerStrip();
+  }
+  /* The strip over the banners (issue 19): how many this phone has not
+     acknowledged, the newest two shown (CSS), "Show all" for the rest, and
+     one "Got it" for all of them. Hidden once none is left. */
+  function bannerStrip() {
+    Array.prototype.forEach.call(document.querySelectorAll(".banners"), function (strip) {
+      var bar = strip.querySelector("[data-banner-bar]");
+      if (!bar) { return; }
+      var left = strip.querySelectorAll("[data-banner]:not([hidden])").length;
+      bar.hidden = left === 0;
+      var count = bar.querySelector("[data-banner-count]");
+      if (count) { count.textContent = String(left); }
+      var more = bar.querySelector("[data-banner-more]");
+      if (more) { more.hidden = left <= 2 || strip.classList.contains("open"); }
+    });
   }
   document.addEventListener("click", function (evt) {
+    var more = evt.target.closest && evt.target.closest("[data-banner-more]");
+    if (more) {
+      more.closest(".banners").classList.add("open");
+      bannerStrip();
+      return;
+    }
     var button = evt.target.closest && evt.target.closest("[data-ack]");
-    var banner = button && button.closest("[data-banner]");
-    if (!banner) { return; }
-    remember("tracker-ack:" + banner.dataset.banner);
-    banner.hidden = true;
+    var strip = button && button.closest(".banners");
+    if (!strip) { return; }
+    Array.prototype.forEach.call(strip.querySelectorAll("[data-banner]"), function (banner) {
+      remember("tracker-ack:" + banner.dataset.banner);
+      banner.hidden = true;
+    });
+    bannerStrip();
   });
 
   /* An error answer stays until the page moves on: a newer seq, or the

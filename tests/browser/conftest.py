@@ -147,8 +147,11 @@ def phone(browser, playwright_session):
     manager, _path = playwright_session
     contexts = []
 
-    def open_phone(locale: str = "en-GB"):
-        context = browser.new_context(**manager.devices["Pixel 7"], locale=locale)
+    def open_phone(locale: str = "en-GB", viewport: dict | None = None):
+        device = dict(manager.devices["Pixel 7"])
+        if viewport:
+            device["viewport"] = viewport  # a narrower phone (issue 19: 360 px)
+        context = browser.new_context(**device, locale=locale)
         context.set_default_timeout(20_000)
         contexts.append(context)
         return context.new_page()

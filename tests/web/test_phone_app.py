@@ -44,7 +44,9 @@ def test_a_reveal_is_a_banner_on_both_phones_and_for_spectators(alice, bob, mall
         assert "Kaplan" in banner
         assert 'class="proof ok"' in banner
         assert f'data-commitment="{lieutenant.commitment}"' in banner
-        assert "data-ack" in banner
+        # One "Got it" for the whole strip (issue 19), not one per banner.
+        assert "data-ack" not in banner
+        assert html.count("data-ack") == 1 and "data-banner-count" in html
         assert f'data-banner="{match.code}:' in banner
 
 
@@ -72,15 +74,26 @@ def test_retreat_an_organizer_peek_and_a_ruling_for_this_player_are_banners():
         LogLine(7, "RetreatEnded", "m", {"seat": "B"}, "RT-X2"),
     ]
     for_a = banners_for(_view("A"), log)
+    # "is in Retreat!" (3) goes by itself once "no longer in Retreat!" (7)
+    # comes (issue 19).
     assert [(b["line"].seq, b["asks"]) for b in for_a] == [
         (7, False),
         (5, True),
         (4, False),
-        (3, False),
     ]
     # The replacement asks A, not B (nor a spectator).
-    assert [b["line"].seq for b in banners_for(_view("B"), log)] == [7, 4, 3]
-    assert [b["line"].seq for b in banners_for(_view(None), log)] == [7, 4, 3]
+    assert [b["line"].seq for b in banners_for(_view("B"), log)] == [7, 4]
+    assert [b["line"].seq for b in banners_for(_view(None), log)] == [7, 4]
+
+
+def test_only_the_latest_organizer_peek_and_a_live_retreat_stay_banners():
+    log = [
+        LogLine(3, "RetreatDeclared", "m", {"seat": "B"}, "RT-A"),
+        LogLine(4, "OrganizerViewedSecrets", "m", {}, None),
+        LogLine(5, "RetreatDeclared", "m", {"seat": "A"}, "RT-A"),
+        LogLine(6, "OrganizerViewedSecrets", "m", {}, None),
+    ]
+    assert [b["line"].seq for b in banners_for(_view("A"), log)] == [6, 5, 3]
 
 
 def test_a_reveal_banner_carries_a_secret_only_if_the_view_shows_it_revealed():

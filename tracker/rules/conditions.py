@@ -42,6 +42,23 @@ class TrooperStateChanged(Event):
     keeps_undo: ClassVar[bool] = True
     describe_as = _("%(trooper_name)s is now %(condition)s.")
 
+    def describe(self) -> tuple[str, dict]:
+        """Say what changed (issue 19): ticking Isolated is "is now Isolated",
+        not "is now Normal" (the condition it kept). The token lists are
+        labelled one by one in the reader's language (tracker_tags.log_text)."""
+        added = sorted(set(self.tokens) - set(self.previous_tokens))
+        removed = sorted(set(self.previous_tokens) - set(self.tokens))
+        params = {**self.to_data(), "tokens_added": added, "tokens_removed": removed}
+        if self.condition != self.previous_condition or not (added or removed):
+            return self.describe_as, params
+        if added and removed:
+            message = _("%(trooper_name)s is now %(tokens_added)s, no longer %(tokens_removed)s.")
+        elif added:
+            message = _("%(trooper_name)s is now %(tokens_added)s.")
+        else:
+            message = _("%(trooper_name)s is no longer %(tokens_removed)s.")
+        return message, params
+
 
 @dataclass(frozen=True, kw_only=True)
 class StepUndone(Event):

@@ -89,6 +89,23 @@ SKILLS: dict[str, Skill] = {
     )
 }
 
+# The Short Skills N4 lets a reactive trooper declare as an ARO, in the
+# order the phone offers them: BS Attack and Dodge first, the usual answers
+# (issue 19). Move, Jump, Climb, Mount and Dismount are Short Skills of an
+# Order only.
+ARO_SKILLS: tuple[str, ...] = (
+    "bs_attack",
+    "dodge",
+    "cc_attack",
+    "discover",
+    "reset",
+    "alert",
+    "idle",
+    "roll_skill",
+    "delay_aro",
+    "prevent_marker",
+)
+
 # Outcomes the table reports; each rule module may add consequences.
 OUTCOME_KINDS = {
     "saving_roll": _("Hit that forces a Saving Roll"),
@@ -381,6 +398,8 @@ def declare_aro(state: MatchState, seat: str, command: DeclareAro) -> list[Event
     skill = skill_named(command.skill)
     if skill.entire:
         raise NotAllowed(_("An ARO is a single Short Skill."))
+    if skill.name not in ARO_SKILLS:
+        raise NotAllowed(_("%(skill)s cannot be declared as an ARO."), skill=skill.label)
     target_id, element = "", ""
     if command.target_id:
         target = visible_trooper(state, seat, command.target_id)

@@ -31,8 +31,21 @@ def banners_for(view, log) -> list[dict]:
     """[{"line", "kind", "secret", "asks"}], newest first: what this viewer is
     shown until this phone acknowledges it (static/tracker/app.js)."""
     found = []
+    # Newest first, so a superseding line is met before the one it ends
+    # (issue 19): "is in Retreat!" goes once "no longer in Retreat!" comes,
+    # and an organizer's peek shows once, the latest.
+    retreat_ended: set = set()
+    peeked = False
     for line in reversed(log):
         params = line.params or {}
+        if line.kind == "RetreatEnded":
+            retreat_ended.add(params.get("seat"))
+        elif line.kind == "RetreatDeclared" and params.get("seat") in retreat_ended:
+            continue
+        if line.kind == "OrganizerViewedSecrets":
+            if peeked:
+                continue
+            peeked = True
         if line.kind in FOR_EVERYONE:
             secret = None
             if line.kind == "SecretRevealed":
@@ -45,3 +58,34 @@ def banners_for(view, log) -> list[dict]:
         if len(found) >= MAX_BANNERS:
             break
     return found
+
+
+@register.simple_tag
+def current_order(log) -> dict:
+    """What this viewer's log says of the Order in progress (issue 19): its
+    kind (Regular, Irregular, Impetuous), the skills it declared and the AROs
+    declared against it, for the ARO card and the active player's Order card.
+    Read from the viewer's own redacted log lines (the log block's), so it
+    names nothing that block does not: a hidden trooper's Order (HD-3) starts
+    with a line its opponent never gets, and is not described to them."""
+    found = {"source": "", "skills": [], "aros": []}
+    for line in reversed(log):
+        if line.kind == "OrderEnded":
+            break
+        params = line.params or {}
+        if line.kind == "SkillDeclared":
+            if params.get("aro"):
+                found["aros"].insert(0, line)
+            else:
+                found["skills"].insert(0, params.get("skill", ""))
+        elif line.kind == "OrderStarted":
+            found["source"] = params.get("source", "")
+            break
+    return found
+
+
+@register.simple_tag
+def holoechoes_shown(view) -> bool:
+    """Whether any trooper this viewer sees is in Holoecho state: only then
+    does a report ask which Holoecho element it hit (issue 19)."""
+    return any(t.holoechoes for seat in view.seats for t in seat.troopers)

@@ -77,6 +77,10 @@ def log_text(line, view):
             params[key] = label_of(params[key])
     if "rule" in params:
         params["rule"] = label_of(params["rule"])
+    # State tokens a step added or removed (conditions.TrooperStateChanged).
+    for key in ("tokens_added", "tokens_removed"):
+        if isinstance(params.get(key), list):
+            params[key] = ", ".join(label_of(token) for token in params[key])
     message = line.message
     if isinstance(message, Plural):
         try:
@@ -90,6 +94,22 @@ def log_text(line, view):
         return text % params
     except (KeyError, TypeError, ValueError):
         return text
+
+
+def rule_chip(line, text: str) -> str:
+    """The rule ID as a chip after a log line, unless the line already names
+    it ("… (HD-C2)." then "HD-C2" read twice: issue 19)."""
+    if not line.rule or line.rule == "owner" or line.rule in text:
+        return ""
+    return format_html(' <span class="rule">{}</span>', line.rule)
+
+
+@register.simple_tag
+def log_line(line, view):
+    """A log line's text and its rule chip (rule_chip), for banners and
+    rulings."""
+    text = log_text(line, view)
+    return format_html("{}{}", text, rule_chip(line, text))
 
 
 @register.filter
@@ -185,17 +205,13 @@ def log_row(context, line):
     html = _log_rows.get(key)
     if html is None:
         shown = time_format(template_localtime(when), "H:i") if when else ""
-        rule = (
-            format_html(' <span class="rule">{}</span>', line.rule)
-            if line.rule and line.rule != "owner"
-            else ""
-        )
+        text = log_text(line, view)
         html = format_html(
             '<li data-seq="{}"><span class="when">{}</span> {}{}</li>',
             line.seq,
             shown,
-            log_text(line, view),
-            rule,
+            text,
+            rule_chip(line, text),
         )
         _log_rows.put(key, html)
     return html

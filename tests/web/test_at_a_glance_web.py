@@ -1,0 +1,90 @@
+"""Issue 19 on the server side: what each phone is offered and told at a
+glance. Every action is a form found on the page that phone was just sent
+(tests/web/phone.py)."""
+
+import re
+
+import pytest
+from bs4 import BeautifulSoup
+
+from tracker.rules.orders import ARO_SKILLS
+
+from .phone_flows import ok, seal_both, set_up, to_orders, trooper_ids
+
+pytestmark = pytest.mark.django_db
+
+
+def started_in(language_a, language_b):
+    a, b = set_up(language_a=language_a, language_b=language_b)
+    seal_both(a, b, holoecho="marker1")
+    to_orders(a, b)
+    b.open()
+    return a, b
+
+
+def recent_lines(phone) -> list[str]:
+    block = BeautifulSoup(phone.html, "html.parser").find(id="recent")
+    return [li.get_text(" ", strip=True) for li in block.find_all("li")] if block else []
+
+
+def test_ticking_isolated_logs_isolated_not_normal_in_both_languages():
+    a, b = started_in("en", "es")
+    ids = trooper_ids()
+    ok(
+        a,
+        a.submit(
+            "SetTrooperState", trooper_id=ids["Kaplan"], condition="normal", tokens=["isolated"]
+        ),
+    )
+    assert "Kaplan is now Isolated." in recent_lines(a)[0]
+    assert "Kaplan is now Normal." not in a.text
+    b.open()
+    assert "Kaplan ahora está Aislado." in recent_lines(b)[0]
+    ok(a, a.submit("SetTrooperState", trooper_id=ids["Kaplan"], condition="normal", tokens=[]))
+    assert "Kaplan is no longer Isolated." in recent_lines(a)[0]
+
+
+def test_the_aro_card_offers_only_n4_aro_skills_bs_attack_first_and_says_what_was_declared():
+    a, b = started_in("en", "es")
+    ok(a, a.submit("DeclareSkill", trooper_id="Kaplan", skill="move"))
+    b.open()
+    form = BeautifulSoup(b.html, "html.parser").select_one(".card.aro")
+    offered = [o["value"] for o in form.select("select[name=skill] option")]
+    assert offered == list(ARO_SKILLS)
+    assert offered[:2] == ["bs_attack", "dodge"]
+    for movement in ("move", "jump", "climb", "mount", "dismount"):
+        assert movement not in offered
+    # The card names the trooper, its skill and the kind of Order, in Spanish.
+    declared = form.select_one(".declared").get_text(" ", strip=True)
+    assert "Kaplan ha declarado:" in declared and "Mover" in declared
+    assert "Orden Regular, Grupo de Combate 1" in declared
+
+
+def test_the_active_phone_shows_the_aro_against_its_order_and_the_report_takes_its_target():
+    a, b = started_in("en", "es")
+    ok(a, a.submit("DeclareSkill", trooper_id="Kaplan", skill="move"))
+    b.open()
+    ok(b, b.submit("DeclareAro", trooper_id="Fusilier", skill="bs_attack"))
+    a.open()
+    page = BeautifulSoup(a.html, "html.parser")
+    assert "Fusilier" in page.select_one("#aros-against").get_text()
+    # Alice's report is preset on the trooper that shot at her; Bob's on hers.
+    target = page.select_one("details.outcome select[name=trooper_id] option[selected]")
+    assert target is not None and target.get_text().startswith("Fusilier")
+    mine = BeautifulSoup(b.html, "html.parser")
+    target = mine.select_one("details.outcome select[name=trooper_id] option[selected]")
+    assert target is not None and target.get_text().startswith("Kaplan")
+    # The Hassassin is in Holoecho: the element is asked; the report goes through.
+    assert mine.select_one("details.outcome select[name=element]") is not None
+    ok(b, b.submit("ReportOutcome", outcome="saving_roll", trooper_id="Kaplan (Alice)"))
+
+
+def test_an_aro_with_a_movement_skill_is_refused_forged():
+    from .table import error_of, raw_post_as
+
+    a, b = started_in("en", "es")
+    ok(a, a.submit("DeclareSkill", trooper_id="Kaplan", skill="move"))
+    b.open()
+    fusilier = trooper_ids()["Fusilier"]
+    response = raw_post_as(b, "DeclareAro", trooper_id=fusilier, skill="move")
+    assert re.search(r"Mover no se puede declarar como ORA", error_of(response) or "")
