@@ -149,6 +149,10 @@ class Phone:
     answer_bytes: int = 0  # the POST answers' bodies, summed
     shown: list[str] = field(default_factory=list)
     run: str = field(default_factory=lambda: secrets.token_hex(4))  # one per phone per run
+    # As app.js: a deadline on each tap and its 4 s timeout. Off for the
+    # closed-loop correctness burst (tests/scale/test_burst.py), whose phones
+    # wait as long as it takes.
+    as_app: bool = True
 
     def cookies(self) -> str:
         parts = [f"sessionid={self.session}"]
@@ -274,11 +278,14 @@ async def tap(http: aiohttp.ClientSession, phone: Phone, n: int) -> tuple[int, s
         # As app.js does: the answer then carries only what changed.
         "X-Tracker-Shown": ".".join(phone.socket.shown.values()),
     }
-    deadline = phone.socket.deadline()
+    deadline = phone.socket.deadline() if phone.as_app else None
     if deadline is not None:
         headers["X-Tracker-Deadline"] = deadline
     async with http.post(
-        phone.base + phone.form_url, data=data, headers=headers, timeout=TAP_TIMEOUT
+        phone.base + phone.form_url,
+        data=data,
+        headers=headers,
+        timeout=TAP_TIMEOUT if phone.as_app else TIMEOUT,
     ) as response:
         body = await response.text()
         phone.answer_bytes += len(body.encode())
@@ -328,6 +335,7 @@ async def play_match(
     every: float = 1.0,
     jitter: float = 0.0,
     churn_every: float = 0.0,
+    open_loop: bool = True,
 ) -> None:
     """Open loop: the match's taps fall on their schedule (one per `every`
     seconds, each gap moved by up to ±`jitter` of it), whether or not the
@@ -353,9 +361,12 @@ async def play_match(
         delay = due - time.perf_counter()
         if delay > 0:
             await asyncio.sleep(delay)
-        task = asyncio.create_task(one_tap(http, phones, phones[n % 2], n, result, pending))
-        taps.add(task)
-        task.add_done_callback(taps.discard)
+        if open_loop:
+            task = asyncio.create_task(one_tap(http, phones, phones[n % 2], n, result, pending))
+            taps.add(task)
+            task.add_done_callback(taps.discard)
+        else:
+            await one_tap(http, phones, phones[n % 2], n, result, pending)
         n += 1
         due += every * (1 + jitter * (2 * random.random() - 1))
     await asyncio.gather(*taps, *churns)
@@ -431,15 +442,17 @@ async def run_tracker(
     every: float = 1.0,
     jitter: float = 0.0,
     churn_every: float = 0.0,
+    open_loop: bool = True,
 ) -> tuple[Result, list[Phone]]:
-    """Phones of a match on different processes when there are two."""
+    """Phones of a match on different processes when there are two.
+    `open_loop` False: the closed-loop correctness burst (play_match)."""
     connector = aiohttp.TCPConnector(limit=0)
     jar = aiohttp.DummyCookieJar()
     async with aiohttp.ClientSession(connector=connector, cookie_jar=jar) as http:
         pairs = []
         for m in matches:
-            a = Phone(bases[0], m["code"], m["A"])
-            b = Phone(bases[-1], m["code"], m["B"])
+            a = Phone(bases[0], m["code"], m["A"], as_app=open_loop)
+            b = Phone(bases[-1], m["code"], m["B"], as_app=open_loop)
             pairs.append((a, b))
         gate = asyncio.Semaphore(connect_limit)
         failed: list[str] = []
@@ -474,7 +487,9 @@ async def run_tracker(
         started = time.perf_counter()
         await asyncio.gather(
             *(
-                play_match(http, pair, seconds, result, pending, every, jitter, churn_every)
+                play_match(
+                    http, pair, seconds, result, pending, every, jitter, churn_every, open_loop
+                )
                 for pair in pairs
             )
         )
