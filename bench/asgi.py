@@ -1,4 +1,5 @@
-"""The tracker's ASGI application plus the bench's relay route (bench/relay.py)."""
+"""The tracker's ASGI application plus the bench's floors: the bare relay
+route (bench/relay.py) and the bare Django action (bench/bare.py)."""
 
 import os
 
@@ -12,9 +13,14 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.urls import path  # noqa: E402
 
+from bench.bare import bare_action  # noqa: E402
 from bench.relay import RelayConsumer  # noqa: E402
+from tracker import urls  # noqa: E402
 from tracker.http import ThreadPoolHTTP  # noqa: E402
 from tracker.routing import websocket_urlpatterns  # noqa: E402
+
+# Before the first request resolves a URL: the resolver is built lazily.
+urls.urlpatterns.insert(0, path("bench/bare/<slug:name>/", bare_action))
 
 application = ProtocolTypeRouter(
     {

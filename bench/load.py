@@ -1,13 +1,17 @@
 """The load generator of `make bench`: phones as asyncio tasks.
 
-Each match has two phones. A phone loads the match page (session cookie,
-CSRF cookie and token as a browser gets them), opens the match's websocket
-with an Origin header and the block digests of the page it loaded (as
-static/tracker/app.js does), and taps the "State" form of one of its own
-troopers as rendered in that page (toggling Prone). Each match sends one
-action per second, its players taking turns. Latency of an action: from the
-POST leaving to the moment both phones' sockets have received a frame at
-that action's seq or later.
+Each match has two phones, each behaving as static/tracker/app.js does: it
+loads the match page (session cookie, CSRF cookie and token as a browser
+gets them), opens the match's websocket with an Origin header and the
+digests of the blocks it shows (?h=), pings on it once a second and keeps
+the server's clock from the pongs, and taps the "State" form of one of its
+own troopers as rendered in that page (toggling Prone), naming the blocks
+it shows (X-Tracker-Shown) and a deadline in the server's clock
+(X-Tracker-Deadline, 3.5 s after sending: app.js gives up at 4 s). Taps are
+open loop: each falls on its schedule whether or not the last one was
+answered, the match's players taking turns. Latency of an action: from the
+POST leaving to the moment both phones have a frame at that action's seq or
+later (on any of their sockets, or a page they loaded since).
 
 The relay run does the same over bench/relay.py: one message per match per
 second from the first socket, timed until both sockets have it.
@@ -16,6 +20,8 @@ second from the first socket, timed until both sockets have it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import random
 import re
 import secrets
@@ -54,6 +60,11 @@ def note_blocks(html: str, shown: dict[str, str]) -> None:
 
 
 TIMEOUT = aiohttp.ClientTimeout(total=15)
+# app.js: REQUEST_TIMEOUT, DEADLINE_MARGIN, PING_EVERY.
+REQUEST_TIMEOUT_MS = 4000
+DEADLINE_MARGIN_MS = 500
+PING_EVERY = 1.0
+TAP_TIMEOUT = aiohttp.ClientTimeout(total=REQUEST_TIMEOUT_MS / 1000)
 
 
 @dataclass
@@ -68,8 +79,17 @@ class Socket:
     # The phone's blocks (name -> digest), shared with its Phone.
     shown: dict[str, str] = field(default_factory=dict)
     task: asyncio.Task | None = None
+    pinger: asyncio.Task | None = None
     bytes: int = 0
     first_frame_bytes: int = 0
+    # The server's clock minus ours (seconds), from the pong with the
+    # shortest round trip of the last eight, as app.js keeps it.
+    clock: list[tuple[float, float]] = field(default_factory=list)
+    connects: int = 0
+    # A seq framed twice on one connection (a new connection's first frame
+    # repeating the current seq is not a double).
+    doubled: int = 0
+    _this_connection: set[int] = field(default_factory=set)
 
     def got(self, seq: int, size: int) -> None:
         now = time.perf_counter()
@@ -77,10 +97,35 @@ class Socket:
             self.first_frame_bytes = size
         self.bytes += size
         self.frames_per_seq[seq] = self.frames_per_seq.get(seq, 0) + 1
+        if seq in self._this_connection:
+            self.doubled += 1
+        self._this_connection.add(seq)
+        self.saw(seq, now)
+
+    def saw(self, seq: int, at: float) -> None:
+        """The phone shows seq `seq` from `at` on (a frame or a page)."""
         if seq > self.newest:
             self.newest = seq
-        self.seen_at.setdefault(seq, now)
+        self.seen_at.setdefault(seq, at)
         self.changed.set()
+
+    def pong(self, message: dict) -> None:
+        sent, server_ms = message.get("pong"), message.get("t")
+        if not isinstance(sent, int | float) or not isinstance(server_ms, int | float):
+            return
+        rtt = time.perf_counter() * 1000 - sent
+        if 0 <= rtt < 10000:
+            self.clock.append((rtt, server_ms + rtt / 2 - time.time() * 1000))
+            del self.clock[:-8]
+
+    def deadline(self) -> str | None:
+        """X-Tracker-Deadline for a tap sent now, in the server's clock at
+        the earliest (app.js's serverNowAtTheEarliest): None before a pong."""
+        if not self.clock:
+            return None
+        rtt, offset = min(self.clock)
+        now = time.time() * 1000 + offset - rtt / 2
+        return str(int(now + REQUEST_TIMEOUT_MS - DEADLINE_MARGIN_MS))
 
     def arrival(self, seq: int) -> float | None:
         """When a frame at `seq` or later first arrived."""
@@ -104,6 +149,10 @@ class Phone:
     answer_bytes: int = 0  # the POST answers' bodies, summed
     shown: list[str] = field(default_factory=list)
     run: str = field(default_factory=lambda: secrets.token_hex(4))  # one per phone per run
+    # As app.js: a deadline on each tap and its 4 s timeout. Off for the
+    # closed-loop correctness burst (tests/scale/test_burst.py), whose phones
+    # wait as long as it takes.
+    as_app: bool = True
 
     def cookies(self) -> str:
         parts = [f"sessionid={self.session}"]
@@ -125,12 +174,14 @@ async def load_page(http: aiohttp.ClientSession, phone: Phone) -> None:
     phone.page_bytes = len(body.encode())
     phone.csrf_token = CSRF.search(body).group(1)
     phone.page_seq = int(SEQ.search(body).group(1))
+    phone.socket.saw(phone.page_seq, time.perf_counter())
     phone.shown = SHOWN.findall(body)
     phone.socket.shown.clear()
     note_blocks(body, phone.socket.shown)
     # Only this seat's own block offers the forms we tap on its own troopers.
     own = body.split('id="blk-seat_', 1)[1]
     letter = own[0]
+    phone.troopers.clear()
     for url, form in STATE_FORM.findall(body):
         trooper = HIDDEN_ID.search(form).group(1)
         if trooper.startswith(letter.lower()):
@@ -143,22 +194,52 @@ async def _read(ws: aiohttp.ClientWebSocketResponse, socket: Socket) -> None:
     async for message in ws:
         if message.type != aiohttp.WSMsgType.TEXT:
             break
+        if message.data.startswith("{"):  # a pong
+            with contextlib.suppress(ValueError):
+                socket.pong(json.loads(message.data))
+            continue
         found = SEQ.search(message.data)
         note_blocks(message.data, socket.shown)
         if found:
             socket.got(int(found.group(1)), len(message.data.encode()))
 
 
+async def _ping(ws: aiohttp.ClientWebSocketResponse) -> None:
+    """app.js's heartbeat: {"ping": performance.now()} once a second."""
+    with contextlib.suppress(OSError, aiohttp.ClientError, RuntimeError):
+        while not ws.closed:
+            await ws.send_str(json.dumps({"ping": time.perf_counter() * 1000}))
+            await asyncio.sleep(PING_EVERY)
+
+
 async def open_socket(http: aiohttp.ClientSession, phone: Phone, ws_base: str) -> None:
-    url = f"{ws_base}/ws/m/{phone.code}/?h={'.'.join(phone.shown)}"
+    # The blocks the phone shows now (its page and every frame since).
+    shown = ".".join(phone.socket.shown.values())
+    url = f"{ws_base}/ws/m/{phone.code}/?h={shown}"
     ws = await http.ws_connect(
         url,
         headers={"Cookie": phone.cookies(), "Origin": phone.base},
         timeout=aiohttp.ClientWSTimeout(ws_receive=None, ws_close=5),
         max_msg_size=0,
     )
-    phone.socket.ws = ws
-    phone.socket.task = asyncio.create_task(_read(ws, phone.socket))
+    socket = phone.socket
+    socket.ws = ws
+    socket.connects += 1
+    socket._this_connection = set()
+    socket.task = asyncio.create_task(_read(ws, socket))
+    socket.pinger = asyncio.create_task(_ping(ws))
+
+
+async def close_socket(phone: Phone) -> None:
+    """Let go of the socket as app.js's forget() does."""
+    socket = phone.socket
+    for task in (socket.pinger, socket.task):
+        if task is not None:
+            task.cancel()
+    if socket.ws is not None:
+        with contextlib.suppress(OSError, aiohttp.ClientError, asyncio.TimeoutError):
+            await socket.ws.close()
+    socket.ws = socket.task = socket.pinger = None
 
 
 @dataclass
@@ -172,6 +253,11 @@ class Result:
     cpu: float = 0.0  # server CPU seconds while playing and settling
     answer_bytes: int = 0  # POST answers, summed
     push_bytes: int = 0  # socket frames to both phones, summed
+    offered: int = 0  # taps sent
+    shed: int = 0  # taps answered "busy" (503) or refused as late
+    unanswered: int = 0  # taps with no answer within app.js's 4 s
+    reloads: int = 0
+    reconnects: int = 0
 
 
 async def tap(http: aiohttp.ClientSession, phone: Phone, n: int) -> tuple[int, str]:
@@ -192,8 +278,14 @@ async def tap(http: aiohttp.ClientSession, phone: Phone, n: int) -> tuple[int, s
         # As app.js does: the answer then carries only what changed.
         "X-Tracker-Shown": ".".join(phone.socket.shown.values()),
     }
+    deadline = phone.socket.deadline() if phone.as_app else None
+    if deadline is not None:
+        headers["X-Tracker-Deadline"] = deadline
     async with http.post(
-        phone.base + phone.form_url, data=data, headers=headers, timeout=TIMEOUT
+        phone.base + phone.form_url,
+        data=data,
+        headers=headers,
+        timeout=TAP_TIMEOUT if phone.as_app else TIMEOUT,
     ) as response:
         body = await response.text()
         phone.answer_bytes += len(body.encode())
@@ -207,34 +299,103 @@ async def tap(http: aiohttp.ClientSession, phone: Phone, n: int) -> tuple[int, s
         return int(SEQ.search(body).group(1)), ""
 
 
+LATE = "after your phone gave up"
+
+
+async def one_tap(
+    http: aiohttp.ClientSession,
+    phones: tuple[Phone, Phone],
+    actor: Phone,
+    n: int,
+    result: Result,
+    pending: list,
+) -> None:
+    result.offered += 1
+    sent = time.perf_counter()
+    try:
+        seq, error = await tap(http, actor, n)
+    except (TimeoutError, aiohttp.ClientError) as failure:
+        seq, error = 0, f"no answer: {failure!r}"[:160]
+        result.unanswered += 1
+    if not error:
+        result.served += 1
+        pending.append((phones, seq, sent))
+        return
+    result.errors.append(error)
+    if error.startswith("HTTP 503") or LATE in error:
+        result.shed += 1
+
+
 async def play_match(
     http: aiohttp.ClientSession,
     phones: tuple[Phone, Phone],
     seconds: float,
     result: Result,
     pending: list,
+    every: float = 1.0,
+    jitter: float = 0.0,
+    churn_every: float = 0.0,
+    open_loop: bool = True,
 ) -> None:
-    await asyncio.sleep(random.random())  # spread the matches over the second
+    """Open loop: the match's taps fall on their schedule (one per `every`
+    seconds, each gap moved by up to ±`jitter` of it), whether or not the
+    last one was answered, the players taking turns. With `churn_every`,
+    one phone reloads its page (and connects again) and the other drops its
+    socket and connects again, once per `churn_every` seconds each, as
+    phones that sleep, switch apps or lose the Wi-Fi do."""
+    await asyncio.sleep(random.random() * every)  # spread the matches over the period
     start = time.perf_counter()
-    n = 0
-    while time.perf_counter() - start < seconds:
-        due = start + n
-        actor = phones[n % 2]
-        sent = time.perf_counter()
-        try:
-            seq, error = await tap(http, actor, n)
-        except (TimeoutError, aiohttp.ClientError) as failure:
-            seq, error = 0, f"no answer: {failure!r}"[:160]
-        if error:
-            result.errors.append(error)
-        else:
-            result.served += 1
-            pending.append((phones, seq, sent))
-        n += 1
-        delay = start + n - time.perf_counter()
+    taps: set[asyncio.Task] = set()
+    churns: list[asyncio.Task] = []
+    if churn_every:
+        for n, phone in enumerate(phones):
+            churns.append(
+                asyncio.create_task(
+                    churn_phone(
+                        http, phone, start + seconds, churn_every, reload=n == 0, result=result
+                    )
+                )
+            )
+    n, due = 0, start
+    while due < start + seconds:
+        delay = due - time.perf_counter()
         if delay > 0:
             await asyncio.sleep(delay)
-        del due
+        if open_loop:
+            task = asyncio.create_task(one_tap(http, phones, phones[n % 2], n, result, pending))
+            taps.add(task)
+            task.add_done_callback(taps.discard)
+        else:
+            await one_tap(http, phones, phones[n % 2], n, result, pending)
+        n += 1
+        due += every * (1 + jitter * (2 * random.random() - 1))
+    await asyncio.gather(*taps, *churns)
+
+
+async def churn_phone(
+    http: aiohttp.ClientSession,
+    phone: Phone,
+    until: float,
+    every: float,
+    reload: bool,
+    result: Result,
+) -> None:
+    await asyncio.sleep(random.random() * every)
+    while time.perf_counter() < until:
+        try:
+            await close_socket(phone)
+            if reload:
+                await load_page(http, phone)
+            await open_socket(http, phone, phone.base.replace("http://", "ws://"))
+            if reload:
+                result.reloads += 1
+            else:
+                result.reconnects += 1
+        except (OSError, TimeoutError, aiohttp.ClientError, RuntimeError) as error:
+            result.errors.append(f"{'reload' if reload else 'reconnect'} failed: {error!r}"[:160])
+            await asyncio.sleep(1)
+            continue
+        await asyncio.sleep(every * (0.5 + random.random()))
 
 
 async def settle(pending: list, result: Result, wait: float) -> None:
@@ -261,10 +422,7 @@ async def settle(pending: list, result: Result, wait: float) -> None:
             result.lost += 1
         else:
             result.latencies.append(max(arrivals) - sent)
-    sockets = {id(p.socket): p.socket for phones, _, _ in pending for p in phones}
-    result.duplicated = sum(
-        count - 1 for s in sockets.values() for count in s.frames_per_seq.values() if count > 1
-    )
+    result.duplicated = sum(s.doubled for s in sockets_all.values())
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -281,15 +439,20 @@ async def run_tracker(
     seconds: float,
     connect_limit: int = 20,
     cpu=None,
+    every: float = 1.0,
+    jitter: float = 0.0,
+    churn_every: float = 0.0,
+    open_loop: bool = True,
 ) -> tuple[Result, list[Phone]]:
-    """Phones of a match on different processes when there are two."""
+    """Phones of a match on different processes when there are two.
+    `open_loop` False: the closed-loop correctness burst (play_match)."""
     connector = aiohttp.TCPConnector(limit=0)
     jar = aiohttp.DummyCookieJar()
     async with aiohttp.ClientSession(connector=connector, cookie_jar=jar) as http:
         pairs = []
         for m in matches:
-            a = Phone(bases[0], m["code"], m["A"])
-            b = Phone(bases[-1], m["code"], m["B"])
+            a = Phone(bases[0], m["code"], m["A"], as_app=open_loop)
+            b = Phone(bases[-1], m["code"], m["B"], as_app=open_loop)
             pairs.append((a, b))
         gate = asyncio.Semaphore(connect_limit)
         failed: list[str] = []
@@ -317,11 +480,19 @@ async def run_tracker(
                 phone.socket.frames_per_seq.clear()
                 phone.socket.seen_at.clear()
                 phone.socket.bytes = 0
+                phone.socket.doubled = 0
         result = Result(errors=failed)
         pending: list = []
         cpu_before = cpu() if cpu else 0.0
         started = time.perf_counter()
-        await asyncio.gather(*(play_match(http, pair, seconds, result, pending) for pair in pairs))
+        await asyncio.gather(
+            *(
+                play_match(
+                    http, pair, seconds, result, pending, every, jitter, churn_every, open_loop
+                )
+                for pair in pairs
+            )
+        )
         result.seconds = time.perf_counter() - started
         await settle(pending, result, wait=20)
         result.cpu = (cpu() - cpu_before) if cpu else 0.0
@@ -329,17 +500,23 @@ async def run_tracker(
         result.push_bytes = sum(p.socket.bytes for pair in pairs for p in pair)
         for pair in pairs:
             for phone in pair:
-                if phone.socket.ws is not None:
-                    await phone.socket.ws.close()
-                if phone.socket.task is not None:
-                    phone.socket.task.cancel()
+                await close_socket(phone)
         return result, [p for pair in pairs for p in pair]
 
 
-async def run_relay(bases: list[str], count: int, seconds: float, tag: str) -> Result:
+async def run_relay(
+    bases: list[str], count: int, seconds: float, tag: str, bare: bool = False, cpu=None
+) -> Result:
+    """The floors: `count` pairs of bare relay sockets (bench/relay.py), one
+    message per pair per second, open loop. Sent over the first socket (the
+    bare relay), or with `bare` as a POST to the bare Django action
+    (bench/bare.py: the same middleware, one row, one group_send)."""
     connector = aiohttp.TCPConnector(limit=0)
-    async with aiohttp.ClientSession(connector=connector) as http:
+    async with aiohttp.ClientSession(
+        connector=connector, cookie_jar=aiohttp.DummyCookieJar()
+    ) as http:
         pairs = []
+        tokens: dict[int, tuple[str, str]] = {}
         for n in range(count):
             pair = []
             for base in (bases[0], bases[-1]):
@@ -359,29 +536,71 @@ async def run_relay(bases: list[str], count: int, seconds: float, tag: str) -> R
                 socket.task = asyncio.create_task(_read_relay(ws, socket))
                 pair.append(socket)
             pairs.append(pair)
+            if bare:
+                async with http.get(f"{bases[0]}/bench/bare/{tag}-{n}/") as response:
+                    token = await response.text()
+                    tokens[n] = (token, response.cookies["csrftoken"].value)
         result = Result()
         pending: list = []
 
-        async def one(pair: list[Socket]) -> None:
+        async def post(n: int, pair: list[Socket], k: int) -> None:
+            token, cookie = tokens[n]
+            sent = time.perf_counter()
+            result.offered += 1
+            try:
+                async with http.post(
+                    f"{bases[0]}/bench/bare/{tag}-{n}/",
+                    data={"n": str(k)},
+                    headers={
+                        "Cookie": f"csrftoken={cookie}",
+                        "X-CSRFToken": token,
+                        "Origin": bases[0],
+                        "Referer": f"{bases[0]}/",
+                    },
+                    timeout=TAP_TIMEOUT,
+                ) as response:
+                    body = await response.read()
+                    result.answer_bytes += len(body)
+                    if response.status != 200:
+                        result.errors.append(f"bare HTTP {response.status}")
+                        result.shed += response.status == 503
+                        return
+            except (TimeoutError, aiohttp.ClientError) as error:
+                result.errors.append(f"bare no answer: {error!r}"[:160])
+                result.unanswered += 1
+                return
+            result.served += 1
+            pending.append((pair, k, sent))
+
+        async def one(n: int, pair: list[Socket]) -> None:
             await asyncio.sleep(random.random())
             start = time.perf_counter()
-            n = 0
+            k = 0
+            sending: set[asyncio.Task] = set()
             while time.perf_counter() - start < seconds:
-                n += 1
-                sent = time.perf_counter()
-                try:
-                    await pair[0].ws.send_str(f'<div id="seq" data-seq="{n}"></div>')
-                except (OSError, aiohttp.ClientError) as error:
-                    result.errors.append(f"relay send failed: {error!r}"[:160])
-                    return
-                result.served += 1
-                pending.append((pair, n, sent))
-                delay = start + n - time.perf_counter()
+                k += 1
+                if bare:
+                    task = asyncio.create_task(post(n, pair, k))
+                    sending.add(task)
+                    task.add_done_callback(sending.discard)
+                else:
+                    sent = time.perf_counter()
+                    result.offered += 1
+                    try:
+                        await pair[0].ws.send_str(f'<div id="seq" data-seq="{k}"></div>')
+                    except (OSError, aiohttp.ClientError) as error:
+                        result.errors.append(f"relay send failed: {error!r}"[:160])
+                        return
+                    result.served += 1
+                    pending.append((pair, k, sent))
+                delay = start + k - time.perf_counter()
                 if delay > 0:
                     await asyncio.sleep(delay)
+            await asyncio.gather(*sending)
 
+        cpu_before = cpu() if cpu else 0.0
         started = time.perf_counter()
-        await asyncio.gather(*(one(pair) for pair in pairs))
+        await asyncio.gather(*(one(n, pair) for n, pair in enumerate(pairs)))
         result.seconds = time.perf_counter() - started
         deadline = time.perf_counter() + 10
         while time.perf_counter() < deadline and not all(
@@ -394,6 +613,8 @@ async def run_relay(bases: list[str], count: int, seconds: float, tag: str) -> R
                 result.lost += 1
             else:
                 result.latencies.append(max(arrivals) - sent)
+        result.cpu = (cpu() - cpu_before) if cpu else 0.0
+        result.push_bytes = sum(s.bytes for pair in pairs for s in pair)
         for pair in pairs:
             for s in pair:
                 await s.ws.close()

@@ -241,13 +241,30 @@ if os.environ.get("REDIS_URL"):
                 # A burst of pushes must not overflow a socket's queue (100 by
                 # default); a push is one small "seq n exists" message.
                 "capacity": 1000,
-                "expiry": 30,
+                # A push waiting in a socket's queue past `expiry` is dropped,
+                # and the phone stays behind until the match's next push. At
+                # 500 matches on two saturated processes pushes were read 30
+                # to 66 s late and 131 were lost with the old 30 (issue 18).
+                # Waiting longer costs nothing: the message is a seq, and a
+                # socket folds every seq it finds waiting into one render of
+                # the newest (consumers.py).
+                "expiry": int(os.environ.get("CHANNEL_EXPIRY_SECONDS", "300")),
                 "group_expiry": 86400,
             },
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Sized as the Redis layer above, for the same reasons (its defaults are
+    # 100 messages and 60 s).
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels.layers.InMemoryChannelLayer",
+            "CONFIG": {
+                "capacity": 1000,
+                "expiry": int(os.environ.get("CHANNEL_EXPIRY_SECONDS", "300")),
+            },
+        }
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
