@@ -23,8 +23,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from playwright.sync_api import expect
 
-from tests.scale.servers import LiveServer, Player, manage, send_note, server_env
-from tests.scale.test_socket_backlog import _make_matches, _open, _phone
+from tests.scale.servers import LiveServer, manage, server_env
+from tests.scale.test_socket_backlog import _make_matches, _open, tap_every_match
 
 from .netfault import FaultyLink
 
@@ -71,17 +71,7 @@ def test_a_phone_whose_link_comes_back_during_a_push_backlog_is_live_within_a_se
                 pool.map(lambda args: _open(server, *args), [(m, s) for m in backlog for s in "AB"])
             )
             try:
-                taps = list(
-                    pool.map(
-                        lambda m: send_note(
-                            Player(_phone(server.url, m["A"]), m["code"], "A"),
-                            _phone(server.url, m["A"]),
-                            f"backlog-{lang}-{m['code']}",
-                        ),
-                        backlog,
-                    )
-                )
-                assert [t.outcome for t in taps] == ["ok"] * len(backlog), taps
+                tap_every_match(pool, server, backlog, f"backlog-{lang}")
                 # The backlog is queued now (60 renders of 0.25 s on two
                 # threads: about 7 s). The link comes back.
                 sockets = []

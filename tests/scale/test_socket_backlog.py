@@ -102,6 +102,21 @@ def _open(server: LiveServer, match: dict, letter: str):
     return socket, seq_of(first)
 
 
+def tap_every_match(pool, server: LiveServer, matches: list[dict], tag: str) -> None:
+    """Seat A of every match seals a note at once: a push for each socket."""
+    taps = list(
+        pool.map(
+            lambda m: send_note(
+                Player(_phone(server.url, m["A"]), m["code"], "A"),
+                _phone(server.url, m["A"]),
+                f"{tag}-{m['code']}",
+            ),
+            matches,
+        )
+    )
+    assert [t.outcome for t in taps] == ["ok"] * len(matches), taps
+
+
 def _newest_seq(socket, at_least: int, seconds: float) -> int:
     """Read frames until one is at `at_least` or the time is up."""
     deadline = time.monotonic() + seconds
@@ -132,17 +147,7 @@ def test_a_phone_reconnecting_during_a_push_backlog_gets_its_socket_and_state_wi
         try:
             # One tap in every backlog match: a push for each of its two
             # sockets, every render slow.
-            taps = list(
-                pool.map(
-                    lambda m: send_note(
-                        Player(_phone(server.url, m["A"]), m["code"], "A"),
-                        _phone(server.url, m["A"]),
-                        f"backlog-{m['code']}",
-                    ),
-                    backlog,
-                )
-            )
-            assert [t.outcome for t in taps] == ["ok"] * len(backlog), taps
+            tap_every_match(pool, server, backlog, "backlog")
 
             started = time.monotonic()
             try:
