@@ -94,7 +94,7 @@ def test_every_page_the_worker_the_manifest_and_the_icons_answer(served):
     assert all(link.startswith(expected_base + "/m/") for link in links), (links, wifi)
     assert host_page.soup.select_one(".phone-address") is not None
     claim_page = visit(alice, urlparse(links[0]).path)
-    played = alice.submit(claim_page, "form:has(input[name=pin])", name="Alice", pin="2468")
+    played = alice.submit(claim_page, "form:has(input[name=pin])", name="Alice", pin="246813")
     assert played.status == 200 and played.url.endswith(f"/m/{code}/"), played.url
     statics.update(static_urls(played))
     assert played.headers["X-Tracker-Viewer"] == "A"

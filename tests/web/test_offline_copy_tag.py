@@ -33,7 +33,7 @@ def test_only_the_match_page_is_offered_and_its_tag_follows_the_session():
         for line in host_page.content.decode().splitlines()
         if 'class="seaturl"' in line
     )
-    claimed = submit_on(alice, link, "card", name="Alice", pin="2468")
+    claimed = submit_on(alice, link, "card", name="Alice", pin="246813")
     assert claimed.status_code == 302
     page = alice.get(f"/m/{code}/")
     tag = alice.cookies[COOKIE].value

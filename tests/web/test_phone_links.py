@@ -181,7 +181,7 @@ def test_the_installed_app_opens_on_this_phones_matches():
     new_phone = Phone()
     new_phone.visit(urlparse(first["A"]).path)
     [move] = [f for f in new_phone.forms() if "pin" in f.names()]
-    move.fill({"pin": "1234"})
+    move.fill({"pin": "739164"})  # the PIN Phone.claim set
     new_phone.send(move)
     assert listed(alice) == ["Second match"]
     assert listed(new_phone) == ["First match"]
