@@ -72,7 +72,7 @@ def alice_with_a_secret(phone, proxy, lang):
     alice.on("dialog", lambda dialog: dialog.accept())
     alice.goto(links[0])
     alice.fill("input[name=name]", "Alice")
-    alice.fill("input[name=pin]", "2468")
+    alice.fill("input[name=pin]", "246813")
     alice.click("button.primary")
     expect(alice.locator("#connection")).to_have_text(LIVE[lang])
     add_trooper(alice, CANARY, 20, traits=["hidden_deployment"])
@@ -115,7 +115,7 @@ def test_after_the_seat_moves_away_the_kept_page_is_not_shown_offline(server, ph
     # spectator at the next push, while it is still online.
     new_phone = phone(LOCALE[lang])
     new_phone.goto(links[0])
-    new_phone.fill("input[name=pin]", "2468")
+    new_phone.fill("input[name=pin]", "246813")
     new_phone.click("button.primary")
     expect(new_phone.locator("#live")).to_contain_text(CANARY)
     expect(alice.locator("#blk-header")).to_contain_text(SPECTATOR[lang])
