@@ -398,6 +398,10 @@ def declare_aro(state: MatchState, seat: str, command: DeclareAro) -> list[Event
     skill = skill_named(command.skill)
     if skill.entire:
         raise NotAllowed(_("An ARO is a single Short Skill."))
+    # The rule-specific refusals first (they cite their rule: HE-6's
+    # Surprise Attack, HE-8...), then the general list of N4 ARO skills.
+    for guard in SKILL_GUARDS:
+        guard(state, seat, trooper, skill, True)
     if skill.name not in ARO_SKILLS:
         raise NotAllowed(_("%(skill)s cannot be declared as an ARO."), skill=skill.label)
     target_id, element = "", ""
@@ -408,8 +412,6 @@ def declare_aro(state: MatchState, seat: str, command: DeclareAro) -> list[Event
             if command.target_element not in target.holoechoes:
                 raise InvalidInput(_("Pick a Holoecho that is on the table."))
             element = command.target_element
-    for guard in SKILL_GUARDS:
-        guard(state, seat, trooper, skill, True)
     declaration = Declaration(
         seat=seat,
         trooper_id=trooper.id,
