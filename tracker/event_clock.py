@@ -18,7 +18,7 @@ from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from tracker.http import on_server_loop
+from tracker.announce import on_server_loop
 from tracker.models import EventRound, Match
 
 log = logging.getLogger(__name__)
