@@ -165,7 +165,7 @@ def test_a_change_on_one_process_reaches_a_socket_on_the_other_and_resync_matche
         full = socket.recv(timeout=5)
     page = bob.browser.clone(one.url).get(f"/m/{bob.code}/").body
     assert (seq_of(full), blocks_of(full)) == (seq_of(page), blocks_of(page))
-    assert len(blocks_of(page)) == 5
+    assert len(blocks_of(page)) == 6  # header, controls, recent, the two seats, the log
 
 
 def test_kill_9_of_one_process_mid_burst_keeps_every_acknowledged_action_once(cluster):
