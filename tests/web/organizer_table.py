@@ -7,6 +7,7 @@ import re
 
 from django.db import connection
 
+from tests.web.rendered_forms import submit_on
 from tests.web.table import error_of, seated
 from tracker.models import GENESIS_HASH, Match, MatchEvent, row_hash
 from tracker.reading import load_state
@@ -49,6 +50,14 @@ def playing(alice, bob, rounds=1, hidden=True):
     assert error_of(b.submit("SealDeployment", lieutenant="Fusilier")) is None
     assert load_state(fresh(a.match)).phase == PLAYING
     return a, b
+
+
+def open_sealed(carol, match: Match):
+    """The organizer taps "Open the sealed information" on the match's audit
+    page (the form that page renders; a finished match renders none)."""
+    response = submit_on(carol, f"/organizer/matches/{match.code}/", "/open/")
+    assert response.status_code == 302, response.status_code
+    return response
 
 
 def fresh(match: Match) -> Match:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from tests.web.organizer_table import NINJA_POSITION, finished, fresh, playing
+from tests.web.organizer_table import NINJA_POSITION, finished, fresh, open_sealed, playing
 from tracker import rules
 from tracker.models import Match, MatchEvent, Seat, TournamentEvent
 from tracker.reading import load_state
@@ -174,7 +174,7 @@ def test_an_export_of_a_match_in_play_needs_its_sealed_information_opened_first(
     assert response.status_code == 302
     assert response["Location"] == f"/organizer/matches/{a.match.code}/"
     assert NINJA_POSITION not in response.content.decode()
-    carol.post(f"/organizer/matches/{a.match.code}/open/")
+    open_sealed(carol, a.match)
     export = organizer_export(carol, a.match)
     assert export["events"][-1]["kind"] == "OrganizerViewedSecrets"
     assert NINJA_POSITION in json.dumps(export, ensure_ascii=False)

@@ -19,7 +19,6 @@ from asgiref.sync import sync_to_async
 from tests.scale.servers import apply_frame, blocks_of, seq_of
 from tracker.models import Match, MatchEvent
 from tracker.reading import load_state
-from tracker.rules.command_tokens import s2_deciding
 from tracker.rules.state import NORMAL, PRONE, STUNNED, UNCONSCIOUS
 
 from .flows import seal_both, set_up
@@ -72,56 +71,57 @@ def _fresh(client, match) -> tuple[int, dict[str, str]]:
 
 
 class Table:
-    """The moves either player may make mid-game, chosen at random; a move the
-    rules refuse is fine (it appends nothing), a 500 is not."""
+    """The moves either player may make mid-game, chosen at random among the
+    forms that player's page renders now; a move the rules refuse is fine (it
+    appends nothing), a 500 is not (Phone.send raises on it)."""
 
     def __init__(self, a: Phone, b: Phone, rng: random.Random):
         self.a, self.b, self.rng = a, b, rng
         self.notes = 0
 
-    def _state(self):
-        return load_state(_match())
-
-    def move(self, phone: Phone) -> None:
-        state = self._state()
-        rng = self.rng
-        roll = rng.random()
+    def _command(self, page) -> str:
+        roll = self.rng.random()
         if roll < 0.2:
-            self.notes += 1
-            response = self._act(phone, "SealNote", label="Objective", text=f"note {self.notes}")
-        elif roll < 0.55:
-            visible = [t.id for t in state.troopers.values() if not t.hidden]
-            response = self._act(
-                phone,
-                "SetTrooperState",
-                trooper_id=rng.choice(visible),
-                condition=rng.choice([NORMAL, NORMAL, UNCONSCIOUS]),
-                tokens=rng.sample([PRONE, STUNNED], rng.randint(0, 2)),
-            )
-        elif roll < 0.65:
-            response = self._act(phone, "UndoLastStep")
-        elif roll < 0.8 and s2_deciding(state) == phone.letter:
-            response = self._act(phone, "DeclineStrategicUse")  # TM-S2 passes
-        elif roll < 0.8 and state.turn is not None:
-            response = self._act(phone, "AdvancePhase", expected=state.turn.phase)
-        else:
-            mine = [
-                s.id
-                for s in state.secrets.values()
-                if s.seat == phone.letter and s.kind == "note" and not s.revealed
-            ]
-            if not mine:
-                return
-            response = self._act(phone, "RevealSecret", secret_id=rng.choice(mine))
-        assert response.status_code == 302, response.content[:300]
+            return "SealNote"
+        if roll < 0.55:
+            return "SetTrooperState"
+        if roll < 0.65:
+            return "UndoLastStep"
+        if roll < 0.8:
+            # TM-S2 after the first Order Count: the deciding phone passes.
+            return "DeclineStrategicUse" if page.forms("DeclineStrategicUse") else "AdvancePhase"
+        return "RevealSecret"
 
-    @staticmethod
-    def _act(phone: Phone, command: str, **data):
-        # A plain form post (no htmx): answered with a redirect, so the test
-        # does not pay for rendering a page nobody looks at.
-        return phone.client.post(
-            f"/m/{phone.match.code}/act/{command}/", {"action_id": next_action_id(), **data}
-        )
+    def move(self, seat: Phone) -> None:
+        rng = self.rng
+        page = seat.phone  # this seat's page, as it is sent now
+        forms = page.forms(self._command(page))
+        if not forms:
+            return
+        form = rng.choice(forms)
+        if form.command == "SealNote":
+            self.notes += 1
+            form.fill({"label": "Objective", "text": f"note {self.notes}"})
+        elif form.command == "SetTrooperState":
+            offered = [o.get("value") for o in form.node.select('select[name="condition"] option')]
+            boxes = [b.get("value") for b in form.node.select('input[name="tokens"]')]
+            tokens = [t for t in (PRONE, STUNNED) if t in boxes]
+            form.fill(
+                {
+                    "condition": rng.choice(
+                        [c for c in (NORMAL, NORMAL, UNCONSCIOUS) if c in offered]
+                    ),
+                    "tokens": rng.sample(tokens, rng.randint(0, len(tokens))),
+                }
+            )
+        page.send(form, reload=False)
+
+    def queued_note(self, seat: Phone, action_id: str):
+        """A SealNote tapped on the page this seat showed, sent (again) with
+        the action id app.js gave that tap: what its retry queue sends."""
+        form = seat.phone.form("SealNote")
+        form.fill({"label": "Q", "text": action_id})
+        return seat.phone.send(form, action_id=action_id, reload=False)
 
 
 async def _drain_to(socket, screen: Screen, target: int) -> None:
@@ -160,7 +160,7 @@ async def test_a_phone_that_loses_its_socket_shows_exactly_a_fresh_page_after_re
         await socket.disconnect()
         queue = [next_action_id() for _ in range(rng.randint(0, 2))]
         for action_id in queue[: rng.randint(0, len(queue))]:
-            await sync_to_async(b.raw_post)("SealNote", action_id, label="Q", text=action_id)
+            await sync_to_async(table.queued_note)(b, action_id)
         for _ in range(rng.randint(1, 4)):
             await sync_to_async(table.move)(a)
 
@@ -182,9 +182,7 @@ async def test_a_phone_that_loses_its_socket_shows_exactly_a_fresh_page_after_re
         # Bob's phone retries its queue in order, some taps twice.
         for action_id in queue:
             for _ in range(rng.choice([1, 1, 2])):
-                response = await sync_to_async(b.raw_post)(
-                    "SealNote", action_id, label="Q", text=action_id
-                )
+                response = await sync_to_async(table.queued_note)(b, action_id)
                 assert response.status_code == 200, where
         queued_total += len(queue)
         await _drain_to(socket, screen, await sync_to_async(_seq)())

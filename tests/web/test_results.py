@@ -5,7 +5,7 @@ import pytest
 
 from tests.rules.game import Game, trooper
 from tests.rules.steps import advance
-from tests.web.organizer_table import fresh, playing, text_of
+from tests.web.organizer_table import fresh, open_sealed, playing, text_of
 from tests.web.organizer_table import play_out as play_out_phones
 from tests.web.table import error_of
 from tracker.models import Match
@@ -186,7 +186,7 @@ def test_disputed_stays_disputed_and_a_forged_proposal_is_refused(alice, bob, ca
     a, b = playing(alice, bob, rounds=3)
     assert error_of(propose_on_phone(a)) is None
     assert error_of(b.submit("DisputeResult")) is None
-    carol.post(f"/organizer/matches/{a.match.code}/open/")
+    open_sealed(carol, a.match)
     play_out_phones(a, b)
     assert load_state(fresh(a.match)).phase == FINISHED
     assert fresh(a.match).status == Match.Status.DISPUTED

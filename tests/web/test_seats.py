@@ -7,6 +7,7 @@ from django.test import Client
 
 from tracker.models import Seat
 
+from .rendered_forms import submit_on
 from .table import claim, create_match, error_of
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +30,7 @@ def test_a_claimed_seat_link_lets_no_second_browser_in(alice, mallory):
     claim(alice, match, "A", "Alice")
     response = mallory.get(seat_url(match, "A"))
     assert "Seat A is taken" in response.content.decode()
-    # Posting a claim instead of a PIN changes nothing.
+    # An attack: posting a claim (a name) where the page asks for a PIN changes nothing.
     mallory.post(seat_url(match, "A"), {"name": "Mallory", "pin": "0000"})
     page = mallory.get(f"/m/{match.code}/").content.decode()
     assert "You are watching as a spectator." in page
@@ -40,7 +41,7 @@ def test_the_pin_moves_the_seat_and_the_old_phone_loses_it(alice):
     match = create_match(alice)
     claim(alice, match, "A", "Alice", pin="582914")
     new_phone = Client()
-    response = new_phone.post(seat_url(match, "A"), {"pin": "582914"})
+    response = submit_on(new_phone, seat_url(match, "A"), "card", pin="582914")
     assert response.status_code == 302
     assert "You: Alice" in new_phone.get(f"/m/{match.code}/").content.decode()
     assert "You are watching as a spectator." in alice.get(f"/m/{match.code}/").content.decode()
@@ -49,7 +50,7 @@ def test_the_pin_moves_the_seat_and_the_old_phone_loses_it(alice):
 def test_a_wrong_pin_is_refused_and_changes_nothing(alice, mallory):
     match = create_match(alice)
     claim(alice, match, "A", "Alice", pin="582914")
-    response = mallory.post(seat_url(match, "A"), {"pin": "111211"})
+    response = submit_on(mallory, seat_url(match, "A"), "card", pin="111211")
     assert response.status_code == 403
     assert "That PIN is not right." in response.content.decode()
     assert "You: Alice" in alice.get(f"/m/{match.code}/").content.decode()
@@ -62,12 +63,13 @@ def test_a_seats_pin_survives_its_budget_of_wrong_pins_then_is_checked_no_more(
     match = create_match(alice)
     claim(alice, match, "A", "Alice", pin="582914")
     statuses = [
-        mallory.post(seat_url(match, "A"), {"pin": f"{n:06d}"}).status_code for n in range(5)
+        submit_on(mallory, seat_url(match, "A"), "card", pin=f"{n:06d}").status_code
+        for n in range(5)
     ]
     assert statuses == [403, 403, 403, 429, 429]
     # Spent: even the right PIN is not checked (else the budget stops no one),
     # and the page says who can still move the seat.
-    refused = mallory.post(seat_url(match, "A"), {"pin": "582914"})
+    refused = submit_on(mallory, seat_url(match, "A"), "card", pin="582914")
     assert refused.status_code == 429
     assert "its PIN no longer moves it" in refused.content.decode()
     assert "You: Alice" in alice.get(f"/m/{match.code}/").content.decode()
@@ -79,11 +81,11 @@ def test_the_claim_form_offers_a_random_pin_and_refuses_easy_ones(alice, bob):
     offered = [re.search(r'name="pin" value="(\d+)"', page).group(1) for page in pages]
     assert all(len(pin) == 6 for pin in offered) and len(set(offered)) == 3
     for easy in ("123456", "000000", "987654", "121212", "123123"):
-        response = bob.post(seat_url(match, "B"), {"name": "Bob", "pin": easy})
+        response = submit_on(bob, seat_url(match, "B"), "card", name="Bob", pin=easy)
         assert response.status_code == 200
         assert "That PIN is too easy to guess" in response.content.decode()
     assert not Seat.objects.get(match=match, letter="B").claimed
-    response = bob.post(seat_url(match, "B"), {"name": "Bob", "pin": offered[0]})
+    response = submit_on(bob, seat_url(match, "B"), "card", name="Bob", pin=offered[0])
     assert response.status_code == 302
 
 
@@ -121,7 +123,7 @@ def test_the_host_page_with_seat_links_is_only_for_its_creator(alice, mallory):
 
 def test_a_bad_claim_form_explains_and_keeps_the_seat_free(alice, bob):
     match = create_match(alice)
-    response = bob.post(seat_url(match, "B"), {"name": "Bob", "pin": "12"})
+    response = submit_on(bob, seat_url(match, "B"), "card", name="Bob", pin="12")
     assert response.status_code == 200
     assert "The PIN is 6 to 8 digits." in response.content.decode()
     assert not Seat.objects.get(match=match, letter="B").claimed
