@@ -23,6 +23,7 @@ from tracker.links import qr_code
 from tracker.models import Match
 
 from .phone import Phone
+from .rendered_forms import submit_on
 
 pytestmark = pytest.mark.django_db
 
@@ -91,6 +92,15 @@ def test_the_notice_is_in_spanish_for_a_spanish_organizer(settings):
     assert "Has abierto esta página en este ordenador" in said and f"http://{LAN}:8000/" in said
 
 
+def spring_open_paired(carol) -> str:
+    """Carol creates an event and pastes one pairing, from the forms her
+    pages render; the event page's path."""
+    response = submit_on(carol, "/organizer/events/", "card", name="Spring Open", date="2026-04-18")
+    event = response["Location"]
+    submit_on(carol, event, "card", pairings="1, Ana Arroyo, Bea Bravo", points_limit=300, rounds=3)
+    return event
+
+
 def test_public_url_wins_everywhere(settings, carol):
     settings.PUBLIC_URL = "https://tracker.example.org"
     settings.PHONE_ADDRESSES = [LAN]
@@ -99,9 +109,7 @@ def test_public_url_wins_everywhere(settings, carol):
         host.create_match()
         assert_codes_carry(host.html, "https://tracker.example.org")
     # The organizer's printed sheets: an event's, and one match's.
-    response = carol.post("/organizer/events/", {"name": "Spring Open", "date": "2026-04-18"})
-    event = response["Location"]
-    carol.post(event, {"pairings": "1, Ana Arroyo, Bea Bravo", "points_limit": 300, "rounds": 3})
+    event = spring_open_paired(carol)
     made = Match.objects.get(event__isnull=False)
     for path in (f"{event}sheets/", f"/organizer/matches/{made.code}/sheet/"):
         html = carol.get(path, HTTP_HOST="localhost:8000").content.decode()
@@ -112,9 +120,7 @@ def test_public_url_wins_everywhere(settings, carol):
 def test_printed_sheets_opened_at_localhost_use_the_lan_address(settings, carol):
     settings.PUBLIC_URL = ""
     settings.PHONE_ADDRESSES = [LAN]
-    response = carol.post("/organizer/events/", {"name": "Spring Open", "date": "2026-04-18"})
-    event = response["Location"]
-    carol.post(event, {"pairings": "1, Ana Arroyo, Bea Bravo", "points_limit": 300, "rounds": 3})
+    event = spring_open_paired(carol)
     html = carol.get(f"{event}sheets/", HTTP_HOST="localhost:8000").content.decode()
     assert_codes_carry(html, f"http://{LAN}:8000")
     assert "You opened this page on this computer" in notice(html)
