@@ -51,6 +51,18 @@ def lists_locked(event: TournamentEvent, now=None) -> bool:
     return deadline is not None and (now or timezone.now()) >= deadline
 
 
+def list_open_for(player: EventPlayer, now=None) -> bool:
+    """May this player hand in a list now? Until the lock; after it, only a
+    player who has none and whose late list the organizer accepts."""
+    if not lists_locked(player.event, now):
+        return True
+    return player.late_list and handed_list(player) is None
+
+
+def roster_entry(event: TournamentEvent, name: str) -> EventPlayer | None:
+    return event.roster.filter(key=player_key(name)).first()
+
+
 def handed_list(player: EventPlayer) -> HandedList | None:
     return HandedList.objects.filter(
         event_id=player.event_id, player_key=HandedList.key(player.name)
@@ -68,6 +80,9 @@ def submit_list(player: EventPlayer, rows: list[dict]) -> HandedList:
         )
         handed.player, handed.rows, handed.handed_at = player.name, rows, timezone.now()
         handed.save()
+        if player.late_list:  # once: the lock holds for them again
+            EventPlayer.objects.filter(pk=player.pk).update(late_list=False)
+            player.late_list = False
     return handed
 
 

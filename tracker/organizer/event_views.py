@@ -7,6 +7,8 @@ path as pasted pairings (views.create_pairings)."""
 
 from __future__ import annotations
 
+from functools import wraps
+
 from django.contrib import messages
 from django.db import transaction
 from django.http import Http404
@@ -19,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from tracker import event_running
 from tracker.event_clock import announce_clock
 from tracker.models import EventPlayer, EventRound, Match, TournamentEvent
-from tracker.organizer import event_audit
+from tracker.organizer import event_audit, event_receipts
 from tracker.organizer.access import organizer_required
 from tracker.organizer.event_forms import (
     DrawRoundForm,
@@ -30,6 +32,7 @@ from tracker.organizer.event_forms import (
     ScoringForm,
     SwapForm,
 )
+from tracker.organizer.event_receipts import ReceiptsForm
 from tracker.organizer.views import _download, create_pairings
 
 CLOCK_ACTIONS = ("start", "pause", "call")
@@ -120,19 +123,36 @@ def _redraw_pending(request, event: TournamentEvent) -> None:
     messages.info(request, _("The roster changed: the drawn round was drawn again."))
 
 
+def run_form(form_class, name: str, of_event: bool = False):
+    """A POST of one of the run page's forms: the view gets the event and
+    its form, bound and valid. An invalid form renders the page again with
+    the form's errors under its own name (400), and nothing is saved.
+    `of_event`: the form checks against the event (the roster, its table)."""
+
+    def wrap(view):
+        @wraps(view)
+        @require_POST
+        @organizer_required
+        def handle(request, pk: int, **kwargs):
+            event = _event(pk)
+            form = form_class(request.POST, event=event) if of_event else form_class(request.POST)
+            if not form.is_valid():
+                return _run_page(request, event, 400, **{name: form})
+            return view(request, event, form, **kwargs)
+
+        return handle
+
+    return wrap
+
+
 @require_GET
 @organizer_required
 def event_run(request, pk: int):
     return _run_page(request, _event(pk))
 
 
-@require_POST
-@organizer_required
-def roster_add(request, pk: int):
-    event = _event(pk)
-    form = PlayerForm(request.POST, event=event)
-    if not form.is_valid():
-        return _run_page(request, event, 400, player_form=form)
+@run_form(PlayerForm, "player_form", of_event=True)
+def roster_add(request, event: TournamentEvent, form: PlayerForm):
     player = form.save(commit=False)
     player.event, player.key = event, event_running.player_key(player.name)
     player.joined_round = _joining_round(event)
@@ -142,13 +162,8 @@ def roster_add(request, pk: int):
     return redirect("organizer-event-run", pk=event.pk)
 
 
-@require_POST
-@organizer_required
-def roster_paste(request, pk: int):
-    event = _event(pk)
-    form = RosterPasteForm(request.POST, event=event)
-    if not form.is_valid():
-        return _run_page(request, event, 400, paste_form=form)
+@run_form(RosterPasteForm, "paste_form", of_event=True)
+def roster_paste(request, event: TournamentEvent, form: RosterPasteForm):
     joined = _joining_round(event)
     with transaction.atomic():
         EventPlayer.objects.bulk_create(
@@ -193,11 +208,26 @@ def roster_drop(request, pk: int, player: int):
 
 @require_POST
 @organizer_required
-def event_scoring(request, pk: int):
+def roster_late_list(request, pk: int, player: int):
+    """Take one player's list after the lock: their link (or their match's
+    hand-in) accepts one list while they have none; the others stay locked."""
     event = _event(pk)
-    form = ScoringForm(request.POST, event=event)
-    if not form.is_valid():
-        return _run_page(request, event, 400, scoring_form=form)
+    entry = get_object_or_404(EventPlayer, event=event, pk=player)
+    if event_running.handed_list(entry) is not None:
+        messages.error(request, _("%(name)s has already submitted a list.") % {"name": entry.name})
+        return redirect("organizer-event-run", pk=event.pk)
+    entry.late_list = True
+    entry.save(update_fields=["late_list"])
+    messages.success(
+        request,
+        _("%(name)s may submit one list through their link, despite the lock.")
+        % {"name": entry.name},
+    )
+    return redirect("organizer-event-run", pk=event.pk)
+
+
+@run_form(ScoringForm, "scoring_form", of_event=True)
+def event_scoring(request, event: TournamentEvent, form: ScoringForm):
     event.scoring = dict(form.cleaned_data)
     event.save(update_fields=["scoring"])
     messages.success(request, _("Scoring table saved; the standings use it."))
@@ -235,13 +265,8 @@ def _unfinished(event: TournamentEvent, number: int) -> list[Match]:
     return left
 
 
-@require_POST
-@organizer_required
-def round_draw(request, pk: int):
-    event = _event(pk)
-    form = DrawRoundForm(request.POST)
-    if not form.is_valid():
-        return _run_page(request, event, 400, draw_form=form)
+@run_form(DrawRoundForm, "draw_form")
+def round_draw(request, event: TournamentEvent, form: DrawRoundForm):
     number = _pending(event).number if _pending(event) else event_running.next_round_number(event)
     if number > 1:
         left = _unfinished(event, number - 1)
@@ -281,19 +306,14 @@ def round_swap(request, pk: int):
     return redirect("organizer-event-run", pk=event.pk)
 
 
-@require_POST
-@organizer_required
-def round_publish(request, pk: int):
+@run_form(PublishRoundForm, "publish_form")
+def round_publish(request, event: TournamentEvent, form: PublishRoundForm):
     """Create the round's matches (with their seat sheets), exactly as
     pasted pairings do."""
-    event = _event(pk)
     pending = _pending(event)
     if pending is None:
         messages.error(request, _("Draw the round before publishing it."))
         return redirect("organizer-event-run", pk=event.pk)
-    form = PublishRoundForm(request.POST)
-    if not form.is_valid():
-        return _run_page(request, event, 400, publish_form=form)
     if Match.objects.filter(event=event, event_round=pending.number).exists():
         form.add_error(
             None,
@@ -366,11 +386,56 @@ def round_clock(request, pk: int, number: int, action: str):
     return redirect("organizer-event-run", pk=event.pk)
 
 
+def _audit_page(request, event: TournamentEvent, form=None, status: int = 200):
+    context = {**event_audit.report(event), "receipts_form": form or ReceiptsForm(event=event)}
+    return render(request, "organizer/event_audit.html", context, status=status)
+
+
 @require_GET
 @organizer_required
 def event_audit_page(request, pk: int):
+    return _audit_page(request, _event(pk))
+
+
+@require_POST
+@organizer_required
+def event_receipts_check(request, pk: int):
+    """Receipts read out from the phones: checked now and kept on record
+    (tracker/organizer/event_receipts.py); a paste with any bad line
+    records nothing and says which line."""
     event = _event(pk)
-    return render(request, "organizer/event_audit.html", event_audit.report(event))
+    form = ReceiptsForm(request.POST, event=event)
+    if not form.is_valid():
+        return _audit_page(request, event, form, status=400)
+    recorded = event_receipts.record(
+        event, form.cleaned_data["receipts"], request.user.get_username()
+    )
+    new = {r.pk for r in recorded}
+    on_record = event_receipts.checked(event, event_audit.rows_of_matches(event))
+    wrong = [
+        r for found in on_record.values() for r in found if r.receipt.pk in new and not r.agrees
+    ]
+    if wrong:
+        messages.error(
+            request,
+            ngettext(
+                "%(count)s receipt does NOT agree with its match's log: see below.",
+                "%(count)s receipts do NOT agree with their matches' logs: see below.",
+                len(wrong),
+            )
+            % {"count": len(wrong)},
+        )
+    else:
+        messages.success(
+            request,
+            ngettext(
+                "%(count)s receipt recorded: it agrees with the log.",
+                "%(count)s receipts recorded: each agrees with its log.",
+                len(recorded),
+            )
+            % {"count": len(recorded)},
+        )
+    return redirect("organizer-event-audit", pk=event.pk)
 
 
 @require_GET

@@ -30,6 +30,11 @@ urlpatterns = [
         event_views.roster_drop,
         name="organizer-roster-drop",
     ),
+    path(
+        "events/<int:pk>/roster/<int:player>/late-list/",
+        event_views.roster_late_list,
+        name="organizer-roster-late-list",
+    ),
     path("events/<int:pk>/scoring/", event_views.event_scoring, name="organizer-event-scoring"),
     path("events/<int:pk>/lists/", event_views.lists_deadline, name="organizer-lists-deadline"),
     path("events/<int:pk>/rounds/draw/", event_views.round_draw, name="organizer-round-draw"),
@@ -43,6 +48,11 @@ urlpatterns = [
         name="organizer-round-clock",
     ),
     path("events/<int:pk>/audit/", event_views.event_audit_page, name="organizer-event-audit"),
+    path(
+        "events/<int:pk>/audit/receipts/",
+        event_views.event_receipts_check,
+        name="organizer-event-receipts",
+    ),
     path(
         "events/<int:pk>/standings.csv", event_views.standings_csv, name="organizer-standings-csv"
     ),
