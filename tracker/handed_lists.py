@@ -8,7 +8,7 @@ import hashlib
 
 from django.db import transaction
 
-from tracker.event_running import list_open_for, lists_locked, roster_entry
+from tracker.event_running import list_open_for, lists_locked, player_key, roster_entry
 from tracker.models import HandedList, Match, Seat
 from tracker.rules.errors import NotAllowed
 from tracker.rules.i18n import _ as mark
@@ -85,6 +85,8 @@ def hand_in(seat: Seat) -> HandedList:
             player_key=key,
             rows=[{k: row[k] for k in ROW_KEYS if k in row} for row in seat.draft],
         )
+        # A late list accepted by the organizer is taken once.
+        match.event.roster.filter(key=player_key(seat.listed_name)).update(late_list=False)
         others = (
             Seat.objects.filter(
                 match__event_id=match.event_id, match__status=Match.Status.SETTING_UP
