@@ -167,6 +167,7 @@ def test_the_event_audit_checks_the_receipts_read_from_the_phones(carol):
     assert "1 receipt recorded: it agrees with the log." in text
     assert "Receipts on record for 1 match of 2: every one agrees with its log." in text
     assert f"#{seq_a} agrees" in text and text.count("none: held by the phones") == 1
+    assert "All 2 matches verified" in text
 
     # A bad line records nothing and says which line and why.
     table_2 = pairings_of(event, 1)[1][1]
@@ -185,6 +186,8 @@ def test_the_event_audit_checks_the_receipts_read_from_the_phones(carol):
     assert "1 receipt does NOT agree with its match's log: see below." in text
     assert "1 receipt on record does NOT agree with its match's log" in text
     assert f"Round 1, table 2: receipt #{seq_a} {wrong} — the hash of that event differs." in text
+    assert "All 2 matches verified" not in text
+    assert "A receipt on record does NOT agree with its match's log" in text
 
     # Whoever rewrites table 1's log with every hash recomputed passes the
     # chain check, but no longer agrees with the receipt on record.
@@ -197,4 +200,5 @@ def test_the_event_audit_checks_the_receipts_read_from_the_phones(carol):
     rewrite_log(table_1, claimed.seq, edit=renamed)
     text = audit_text(carol, event)
     assert "2 receipts on record do NOT agree with their matches' logs" in text
+    assert "All 2 matches verified" not in text  # the chain checks; the receipt does not
     assert f"Round 1, table 1: receipt #{seq_a} {code_a} — the hash of that event differs." in text

@@ -104,7 +104,9 @@ def report(event: TournamentEvent) -> dict:
     return {
         "event": event,
         "checked": checked,
-        "all_ok": all(c["check"].ok for c in checked),
+        # A receipt on record that disagrees unverifies the event too: its
+        # match's log changed since a phone kept it, whatever the chain says.
+        "all_ok": all(c["check"].ok and all(r.agrees for r in c["receipts"]) for c in checked),
         "broken": [c for c in checked if not c["check"].ok],
         "with_receipts": sum(bool(c["receipts"]) for c in checked),
         "receipts_disagreeing": [(c, r) for c in checked for r in c["receipts"] if not r.agrees],
