@@ -1,6 +1,6 @@
 """Running an event (issue 21), organizer side: one page per event with the
 roster, the army lists, the scoring table, the Swiss rounds and their
-clocks, and the standings; the event's audit with its exports. Thin: forms
+clocks, and the standings (its audit is event_audit_views.py). Thin: forms
 and calls into tracker/event_running.py (rows) and tracker/tournament/
 (pure pairing and scoring). Publishing a round goes through the same code
 path as pasted pairings (views.create_pairings)."""
@@ -21,7 +21,6 @@ from django.views.decorators.http import require_GET, require_POST
 from tracker import event_running
 from tracker.event_clock import announce_clock
 from tracker.models import EventPlayer, EventRound, Match, TournamentEvent
-from tracker.organizer import event_audit, event_receipts
 from tracker.organizer.access import organizer_required
 from tracker.organizer.event_forms import (
     DrawRoundForm,
@@ -32,8 +31,7 @@ from tracker.organizer.event_forms import (
     ScoringForm,
     SwapForm,
 )
-from tracker.organizer.event_receipts import ReceiptsForm
-from tracker.organizer.views import _download, create_pairings
+from tracker.organizer.views import create_pairings
 
 CLOCK_ACTIONS = ("start", "pause", "call")
 
@@ -384,71 +382,3 @@ def round_clock(request, pk: int, number: int, action: str):
         % {"round": number},
     )
     return redirect("organizer-event-run", pk=event.pk)
-
-
-def _audit_page(request, event: TournamentEvent, form=None, status: int = 200):
-    context = {**event_audit.report(event), "receipts_form": form or ReceiptsForm(event=event)}
-    return render(request, "organizer/event_audit.html", context, status=status)
-
-
-@require_GET
-@organizer_required
-def event_audit_page(request, pk: int):
-    return _audit_page(request, _event(pk))
-
-
-@require_POST
-@organizer_required
-def event_receipts_check(request, pk: int):
-    """Receipts read out from the phones: checked now and kept on record
-    (tracker/organizer/event_receipts.py); a paste with any bad line
-    records nothing and says which line."""
-    event = _event(pk)
-    form = ReceiptsForm(request.POST, event=event)
-    if not form.is_valid():
-        return _audit_page(request, event, form, status=400)
-    recorded = event_receipts.record(
-        event, form.cleaned_data["receipts"], request.user.get_username()
-    )
-    new = {r.pk for r in recorded}
-    on_record = event_receipts.checked(event, event_audit.rows_of_matches(event))
-    wrong = [
-        r for found in on_record.values() for r in found if r.receipt.pk in new and not r.agrees
-    ]
-    if wrong:
-        messages.error(
-            request,
-            ngettext(
-                "%(count)s receipt does NOT agree with its match's log: see below.",
-                "%(count)s receipts do NOT agree with their matches' logs: see below.",
-                len(wrong),
-            )
-            % {"count": len(wrong)},
-        )
-    else:
-        messages.success(
-            request,
-            ngettext(
-                "%(count)s receipt recorded: it agrees with the log.",
-                "%(count)s receipts recorded: each agrees with its log.",
-                len(recorded),
-            )
-            % {"count": len(recorded)},
-        )
-    return redirect("organizer-event-audit", pk=event.pk)
-
-
-@require_GET
-@organizer_required
-def standings_csv(request, pk: int):
-    event = _event(pk)
-    return _download(
-        event_audit.standings_csv(event), "text/csv", f"event-{event.pk}-standings.csv"
-    )
-
-
-@require_GET
-@organizer_required
-def results_csv(request, pk: int):
-    event = _event(pk)
-    return _download(event_audit.results_csv(event), "text/csv", f"event-{event.pk}-results.csv")
