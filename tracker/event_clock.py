@@ -16,7 +16,7 @@ round is told, whether or not its own countdown (app.js) got there and
 whether or not the organizer calls time. A pause or a call drops the timer;
 a timer that fires after a pause and a resume finds time left and waits the
 rest. A server restarted mid-round arms again the first time it renders a
-running clock. Tests inject `schedule` and `now` to advance time."""
+running clock (a phone of the round loads its page). Tests inject `schedule` and `now` to advance time."""
 
 from __future__ import annotations
 
@@ -178,6 +178,8 @@ async def run_out(round_id: int) -> None:
         lambda: _groups(EventRound.objects.get(pk=round_id)), thread_sensitive=False
     )()
     layer = get_channel_layer()
+    if layer is None:
+        return
     for group in groups:
         try:
             await layer.group_send(group, CHANGED)

@@ -168,3 +168,25 @@ async def test_a_timer_that_fires_with_time_still_left_waits_the_rest(carol, tim
     assert event_round.time_called_at is None and event_round.clock_started_at is not None
     assert await en.receive_nothing(timeout=0.2)  # no phone is told anything
     await en.disconnect()
+
+
+async def test_a_server_restarted_mid_round_arms_the_timer_when_it_next_renders_the_clock(
+    carol, timers, monkeypatch
+):
+    org, _spanish, english = await sync_to_async(a_round_of_two)(carol)
+    en = await connected(english)
+    assert (await sync_to_async(org.submit)("/clock/start/", within="#round-1")).status_code == 302
+    await receive_until(en, "Time left")
+    await en.disconnect()
+    # A restart: the running clock is in the database, no timer is armed.
+    monkeypatch.setattr(event_clock, "_timers", {})
+    timers.armed.clear()
+    en = await connected(english)
+    await sync_to_async(english.open)()  # the phone loads its page: the clock renders
+    await asyncio.sleep(0)  # the loop runs what the render's thread handed it
+    [timer] = timers.live()
+    assert 590 <= timer.delay <= 600
+    advance(monkeypatch, 600)
+    timer.fire()
+    await receive_until(en, EN_CALLED)
+    await en.disconnect()
