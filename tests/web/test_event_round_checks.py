@@ -167,6 +167,12 @@ def test_the_event_audit_checks_the_receipts_read_from_the_phones(carol):
     assert "1 receipt recorded: it agrees with the log." in text
     assert "Receipts on record for 1 match of 2: every one agrees with its log." in text
     assert f"#{seq_a} agrees" in text and text.count("none: held by the phones") == 1
+    # The other phone of the table reads out the same code, grouped its own
+    # way: checked, and kept on record once.
+    response = paste_receipts(carol, event, f"1, 1, {seq_b}, {code_b.replace('-', ' ').lower()}")
+    assert response.status_code == 302
+    assert "1 receipt recorded: it agrees with the log." in audit_text(carol, event)
+    assert EventReceipt.objects.count() == 1
     assert "All 2 matches verified" in text
 
     # A bad line records nothing and says which line and why.
@@ -176,7 +182,7 @@ def test_the_event_audit_checks_the_receipts_read_from_the_phones(carol):
     page = " ".join(BeautifulSoup(response.content, "html.parser").get_text(" ").split())
     assert "Line 1: This code has 8 digits" in page
     assert "Line 2: this event has no table 9 in round 1." in page
-    assert EventReceipt.objects.count() == 1
+    assert EventReceipt.objects.count() == 1  # nothing of that paste
 
     # A code that differs from the log is recorded, and the audit says so.
     wrong = "0000-" + code_a[5:] if not code_a.startswith("0000") else "FFFF-" + code_a[5:]

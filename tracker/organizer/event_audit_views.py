@@ -39,14 +39,9 @@ def event_receipts_check(request, pk: int):
     form = ReceiptsForm(request.POST, event=event)
     if not form.is_valid():
         return _audit_page(request, event, form, status=400)
-    recorded = event_receipts.record(
-        event, form.cleaned_data["receipts"], request.user.get_username()
-    )
-    new = {r.pk for r in recorded}
-    on_record = event_receipts.checked(event, event_audit.rows_of_matches(event))
-    wrong = [
-        r for found in on_record.values() for r in found if r.receipt.pk in new and not r.agrees
-    ]
+    typed = form.cleaned_data["receipts"]
+    event_receipts.record(event, typed, request.user.get_username())
+    wrong = event_receipts.disagreeing(typed, event_audit.rows_of_matches(event))
     if wrong:
         messages.error(
             request,
@@ -63,9 +58,9 @@ def event_receipts_check(request, pk: int):
             ngettext(
                 "%(count)s receipt recorded: it agrees with the log.",
                 "%(count)s receipts recorded: each agrees with its log.",
-                len(recorded),
+                len(typed),
             )
-            % {"count": len(recorded)},
+            % {"count": len(typed)},
         )
     return redirect("organizer-event-audit", pk=event.pk)
 

@@ -123,12 +123,32 @@ class ReceiptsForm(forms.Form):
 
 
 def record(event: TournamentEvent, typed: list[Typed], organizer: str) -> list[EventReceipt]:
-    return EventReceipt.objects.bulk_create(
-        [
-            EventReceipt(event=event, match=t.match, seq=t.seq, code=t.code, checked_by=organizer)
-            for t in typed
-        ]
-    )
+    """Keep the typed receipts on record; one already on record (the same
+    match, event number and digits, however grouped) is kept once."""
+    kept = {
+        (r.match_id, r.seq, audit.receipt_digits(r.code))
+        for r in EventReceipt.objects.filter(event=event)
+    }
+    new = []
+    for t in typed:
+        key = (t.match.pk, t.seq, audit.receipt_digits(t.code))
+        if key not in kept:
+            kept.add(key)
+            new.append(
+                EventReceipt(
+                    event=event, match=t.match, seq=t.seq, code=t.code, checked_by=organizer
+                )
+            )
+    return EventReceipt.objects.bulk_create(new)
+
+
+def disagreeing(typed: list[Typed], rows_by_match: dict[int, list]) -> list[Typed]:
+    """The typed receipts that do not match their logs now."""
+    return [
+        t
+        for t in typed
+        if not audit.check_receipt(rows_by_match.get(t.match.pk, []), t.seq, t.code).ok
+    ]
 
 
 @dataclass(frozen=True)
