@@ -7,18 +7,31 @@ match's log, so a push cannot say "seq n exists" (the seq did not change).
 Instead the match's group gets a `clock.changed` message carrying nothing
 but that; each socket renders the clock itself, in its own phone's language
 (tracker/consumers.py), as every block is rendered per viewer. The clock is
-the same for both seats and spectators and holds no secret."""
+the same for both seats and spectators and holds no secret.
+
+At zero the server itself calls time: starting (or resuming) a clock arms a
+timer on the server's event loop for the moment it runs out; when it fires,
+the round is marked called (at the moment it ran out) and every phone of the
+round is told, whether or not its own countdown (app.js) got there and
+whether or not the organizer calls time. A pause or a call drops the timer;
+a timer that fires after a pause and a resume finds time left and waits the
+rest. A server restarted mid-round arms again the first time it renders a
+running clock (a phone of the round loads its page). Tests inject `schedule` and `now` to advance time."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from datetime import timedelta
 
 from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from tracker.announce import on_server_loop
+from tracker.announce import group_of, on_server_loop, server_loop
 from tracker.models import EventRound, Match
 
 log = logging.getLogger(__name__)
@@ -41,6 +54,8 @@ def clock_context(match: Match) -> dict | None:
         return None
     now = timezone.now()
     left = clock_left(event_round, now)
+    if event_round.clock_started_at and not event_round.time_called_at:
+        arm(event_round, replace=False)  # after a restart, the first render arms it
     return {
         "number": event_round.number,
         "state": clock_state(event_round, now),
@@ -57,21 +72,116 @@ def render_clock(match: Match, oob: bool = False) -> str:
     return render_to_string("tracker/round_clock.html", {"clock": clock_context(match), "oob": oob})
 
 
-def announce_clock(event_round: EventRound) -> None:
-    """Tell every socket of the round's matches that the clock changed.
-    Best effort, as every push: a phone that missed it sees the clock on its
-    next page load or resync."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
+def _groups(event_round: EventRound) -> list[str]:
     ids = Match.objects.filter(
         event_id=event_round.event_id, event_round=event_round.number
     ).values_list("pk", flat=True)
-    for match_id in ids:
-        send = layer.group_send(f"match-{match_id}", {"type": "clock.changed"})
-        if on_server_loop(send):
+    return [group_of(match_id) for match_id in ids]
+
+
+CHANGED = {"type": "clock.changed"}
+
+
+def announce_clock(event_round: EventRound) -> None:
+    """Tell every socket of the round's matches that the clock changed, and
+    arm (or drop) the round's timer for time called at zero. Best effort, as
+    every push: a phone that missed it sees the clock on its next page load
+    or resync."""
+    arm(event_round)
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for group in _groups(event_round):
+        if on_server_loop(layer.group_send(group, CHANGED)):
             continue
         try:
-            async_to_sync(layer.group_send)(f"match-{match_id}", {"type": "clock.changed"})
+            async_to_sync(layer.group_send)(group, CHANGED)
         except Exception:  # a push is best effort
-            log.warning("clock push for match %s failed", match_id, exc_info=True)
+            log.warning("clock push for %s failed", group, exc_info=True)
+
+
+# ------------------------------------------------------ time called at zero
+
+# The armed timers, by round id. Touched on the server's loop only.
+_timers: dict[int, asyncio.TimerHandle] = {}
+
+
+def schedule(loop: asyncio.AbstractEventLoop, delay: float, callback) -> asyncio.TimerHandle:
+    """How a timer is set (a test puts its own here to advance time)."""
+    return loop.call_later(delay, callback)
+
+
+def now():
+    """The server's time for the timer's check (a test advances it)."""
+    return timezone.now()
+
+
+def arm(event_round: EventRound, replace: bool = True) -> bool:
+    """Set the round's timer for the moment its clock runs out if it runs,
+    drop it if not (paused, called). From any thread: the timer lives on the
+    server's loop. False without a running server loop (a management
+    command): the phones' own countdowns still show zero, and the next
+    render on a server arms it."""
+    loop = server_loop()
+    if loop is None or not loop.is_running():
+        return False
+    from tracker.event_running import clock_left  # event_running reads rows only
+
+    running = event_round.clock_started_at is not None and not event_round.time_called_at
+    left = clock_left(event_round) if running else None
+    loop.call_soon_threadsafe(_set_timer, loop, event_round.pk, left, replace)
+    return True
+
+
+def _set_timer(loop, round_id: int, left: float | None, replace: bool = True) -> None:
+    if not replace and round_id in _timers:
+        return
+    old = _timers.pop(round_id, None)
+    if old is not None:
+        old.cancel()
+    if left is not None:
+        _timers[round_id] = schedule(loop, left, lambda: loop.create_task(run_out(round_id)))
+
+
+def call_time_if_run_out(round_id: int) -> int | None:
+    """At the timer: 0 if this call marked the round called (its clock ran
+    out), the seconds still left if it was paused and resumed since the
+    timer was set, None if there is nothing to do (paused, called already)."""
+    from tracker.event_running import clock_left
+
+    with transaction.atomic():
+        event_round = EventRound.objects.select_for_update().filter(pk=round_id).first()
+        if event_round is None or event_round.time_called_at or not event_round.clock_started_at:
+            return None
+        left = clock_left(event_round, now())
+        if left > 0:
+            return left
+        allowed = event_round.minutes * 60
+        # Called at the moment it ran out, whenever the timer got to it.
+        run_before = timedelta(seconds=allowed - event_round.clock_elapsed)
+        event_round.time_called_at = event_round.clock_started_at + run_before
+        event_round.clock_elapsed, event_round.clock_started_at = allowed, None
+        event_round.save(update_fields=["time_called_at", "clock_elapsed", "clock_started_at"])
+        return 0
+
+
+async def run_out(round_id: int) -> None:
+    """The timer fired: call time and tell every phone of the round."""
+    _timers.pop(round_id, None)
+    left = await database_sync_to_async(call_time_if_run_out, thread_sensitive=False)(round_id)
+    if left is None:
+        return
+    if left > 0:
+        _set_timer(asyncio.get_running_loop(), round_id, left)
+        return
+    groups = await database_sync_to_async(
+        lambda: _groups(EventRound.objects.get(pk=round_id)), thread_sensitive=False
+    )()
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for group in groups:
+        try:
+            await layer.group_send(group, CHANGED)
+        except Exception:  # a push is best effort
+            log.warning("time-called push for %s failed", group, exc_info=True)

@@ -71,7 +71,7 @@ def list_rows(parsed: army_text.ParsedList) -> list[dict]:
 def list_submit(request, token: str):
     player = get_object_or_404(EventPlayer.objects.select_related("event"), list_token=token)
     event = player.event
-    locked = event_running.lists_locked(event)
+    locked = not event_running.list_open_for(player)
     handed = event_running.handed_list(player)
     form = ListSubmitForm(request.POST or None)
     problems, status = [], 200

@@ -51,6 +51,18 @@ def lists_locked(event: TournamentEvent, now=None) -> bool:
     return deadline is not None and (now or timezone.now()) >= deadline
 
 
+def list_open_for(player: EventPlayer, now=None) -> bool:
+    """May this player hand in a list now? Until the lock; after it, only a
+    player who has none and whose late list the organizer accepts."""
+    if not lists_locked(player.event, now):
+        return True
+    return player.late_list and handed_list(player) is None
+
+
+def roster_entry(event: TournamentEvent, name: str) -> EventPlayer | None:
+    return event.roster.filter(key=player_key(name)).first()
+
+
 def handed_list(player: EventPlayer) -> HandedList | None:
     return HandedList.objects.filter(
         event_id=player.event_id, player_key=HandedList.key(player.name)
@@ -68,6 +80,9 @@ def submit_list(player: EventPlayer, rows: list[dict]) -> HandedList:
         )
         handed.player, handed.rows, handed.handed_at = player.name, rows, timezone.now()
         handed.save()
+        if player.late_list:  # once: the lock holds for them again
+            EventPlayer.objects.filter(pk=player.pk).update(late_list=False)
+            player.late_list = False
     return handed
 
 
@@ -147,23 +162,36 @@ def round_pairings(event_round: EventRound) -> list[RoundPairing]:
 # --------------------------------------------------------------- standings
 
 
-def counted_results(event: TournamentEvent) -> list[scoring.Result]:
-    """Confirmed and settled results only: a disputed match counts once
-    the organizer settles it."""
+def round_matches(event: TournamentEvent) -> list[tuple[Match, int | None, int | None]]:
+    """Every match of a round of the event, with the roster ids of its
+    seats A and B (None for a pasted name not on the roster)."""
     by_key = {p.key: p.pk for p in event.roster.all()}
-    results = []
     matches = (
         Match.objects.filter(event=event, event_round__isnull=False)
         .prefetch_related("seats")
         .order_by("event_round", "table_number")
     )
+    found = []
     for match in matches:
+        seats = {seat.letter: seat for seat in match.seats.all()}
+        found.append(
+            (
+                match,
+                by_key.get(player_key(seats["A"].listed_name)),
+                by_key.get(player_key(seats["B"].listed_name)),
+            )
+        )
+    return found
+
+
+def counted_results(event: TournamentEvent) -> list[scoring.Result]:
+    """Confirmed and settled results only: a disputed match counts once
+    the organizer settles it."""
+    results = []
+    for match, a, b in round_matches(event):
         record = match.result or {}
         if record.get("status") not in (CONFIRMED, SETTLED):
             continue
-        seats = {seat.letter: seat for seat in match.seats.all()}
-        a = by_key.get(player_key(seats["A"].listed_name))
-        b = by_key.get(player_key(seats["B"].listed_name))
         if a is None or b is None:
             continue
         op, vp = record["objective_points"], record["army_points"]

@@ -19,11 +19,12 @@ from dataclasses import asdict
 
 from django.utils import timezone
 
-from tracker import audit, rules
+from tracker import audit, event_running, rules
 from tracker.models import GENESIS_HASH, Match, MatchEvent
 from tracker.reading import load
 from tracker.rules.visibility import LogLine, log_for
 from tracker.templatetags.tracker_tags import log_text
+from tracker.tournament.scoring import scoring_table
 
 FORMAT_MATCH = "infinity-tracker/match-audit/1"
 FORMAT_EVENT = "infinity-tracker/event-audit/1"
@@ -147,6 +148,62 @@ def event_audit(tournament, matches: list[Match], organizer_can_open) -> dict:
             for m in matches
         ],
         "matches": exported,
+        "tournament": tournament_section(tournament),
+    }
+
+
+def tournament_section(tournament) -> dict | None:
+    """The roster, the scoring table, each round's tables (which match,
+    which players) and bye, and the standings (issue 21). The README's
+    offline check recomputes the standings from the tables, the byes, the
+    table and each match's result as its verified log says, and compares."""
+    roster = list(tournament.roster.all())
+    if not roster:
+        return None
+    tables = event_running.round_matches(tournament)
+    rounds = tournament.rounds.filter(published_at__isnull=False)
+    numbers = sorted({r.number for r in rounds} | {m.event_round for m, _a, _b in tables})
+    byes = {r.number: r.bye for r in rounds}
+    return {
+        "scoring": scoring_table(tournament.scoring),
+        "players": [
+            {
+                "id": p.pk,
+                "name": p.name,
+                "faction": p.faction,
+                "club": p.club,
+                "joined_round": p.joined_round,
+                "dropped_after": p.dropped_after,
+            }
+            for p in roster
+        ],
+        "rounds": [
+            {
+                "number": n,
+                "bye": byes.get(n),
+                "tables": [
+                    {"table": m.table_number, "match": m.code, "a": a, "b": b}
+                    for m, a, b in tables
+                    if m.event_round == n
+                ],
+            }
+            for n in numbers
+        ],
+        "standings": [
+            {
+                "rank": s.rank,
+                "player": s.player,
+                "name": s.name,
+                "tp": s.tp,
+                "op": s.op,
+                "vp": s.vp,
+                "wins": s.wins,
+                "draws": s.draws,
+                "losses": s.losses,
+                "byes": s.byes,
+            }
+            for s in event_running.standings(tournament)
+        ],
     }
 
 

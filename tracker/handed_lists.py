@@ -8,9 +8,25 @@ import hashlib
 
 from django.db import transaction
 
+from tracker.event_running import list_open_for, lists_locked, player_key, roster_entry
 from tracker.models import HandedList, Match, Seat
 from tracker.rules.errors import NotAllowed
 from tracker.rules.i18n import _ as mark
+
+LOCKED = mark(
+    "The army lists of this event are locked: this list was not handed in. It stays "
+    "your list in this match; ask the organizer to take it."
+)
+
+
+def hand_in_open(match: Match, name: str) -> bool:
+    """Before the event's lists lock; after it, only for a player of its
+    roster whose late list the organizer accepts."""
+    if not lists_locked(match.event):
+        return True
+    player = roster_entry(match.event, name)
+    return player is not None and list_open_for(player)
+
 
 # Only these keys of a draft row travel to other matches.
 ROW_KEYS = ("name", "cost", "combat_group", "silhouette", "traits")
@@ -55,6 +71,10 @@ def hand_in(seat: Seat) -> HandedList:
         raise NotAllowed(mark("Only a match of an event can hand a list to its organizer."))
     if not seat.draft:
         raise NotAllowed(mark("Add troopers to your list before handing it in."))
+    if not hand_in_open(match, seat.listed_name):
+        # The event's lists locked at the organizer's deadline (issue 21):
+        # the latecomer's draft stays theirs in this match, untouched.
+        raise NotAllowed(LOCKED)
     with transaction.atomic():
         key = HandedList.key(seat.listed_name)
         if HandedList.objects.select_for_update().filter(event_id=match.event_id, player_key=key):
@@ -65,6 +85,8 @@ def hand_in(seat: Seat) -> HandedList:
             player_key=key,
             rows=[{k: row[k] for k in ROW_KEYS if k in row} for row in seat.draft],
         )
+        # A late list accepted by the organizer is taken once.
+        match.event.roster.filter(key=player_key(seat.listed_name)).update(late_list=False)
         others = (
             Seat.objects.filter(
                 match__event_id=match.event_id, match__status=Match.Status.SETTING_UP

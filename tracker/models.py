@@ -250,6 +250,9 @@ class EventPlayer(models.Model):
         _("dropped after round"), null=True, blank=True
     )
     list_token = models.CharField(max_length=64, unique=True, default=new_token)
+    # The organizer takes this player's list after the lock, once: their link
+    # (or their match's hand-in) accepts one list while they have none.
+    late_list = models.BooleanField(_("late list accepted"), default=False)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -296,3 +299,26 @@ class EventRound(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} / {self.number}"
+
+
+class EventReceipt(models.Model):
+    """A receipt a player's phone kept (a seq of a match and the code of its
+    head hash), read out to the organizer and typed on the event's audit
+    (issue 21). The phones hold the receipts; this is the organizer's record
+    of having checked one, checked again against the log on every audit. It
+    is only as safe as this database: the phone's own copy stays the proof."""
+
+    event = models.ForeignKey(TournamentEvent, on_delete=models.CASCADE, related_name="receipts")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="receipts")
+    seq = models.PositiveIntegerField()
+    code = models.CharField(max_length=80)
+    checked_by = models.CharField(max_length=150, blank=True)
+    checked_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["match", "seq", "pk"]
+        verbose_name = _("receipt on record")
+        verbose_name_plural = _("receipts on record")
+
+    def __str__(self) -> str:
+        return f"{self.match_id}#{self.seq}"

@@ -25,7 +25,7 @@ from django.utils import translation
 from django.utils.safestring import mark_safe
 
 from tracker.audit import receipt_code
-from tracker.handed_lists import handed_for
+from tracker.handed_lists import hand_in_open, handed_for
 from tracker.labels import label
 from tracker.models import Match, MatchEvent, Seat
 from tracker.reading import Seen, seen_by
@@ -97,6 +97,8 @@ def context_for(seen: Seen, seat: Seat | None = None, request=None, error: str =
         "request": request,
         # Called by the draft template only (a query): the event's handed list.
         "handed_list": (lambda: handed_for(seat)) if seat is not None else None,
+        # And whether the event's lists are locked (no hand-in then, issue 21).
+        "event_lists_locked": lambda: _lists_locked(seen.match, seat),
         "receipt": receipt_for(seen),
         # What only the answer to a pasted army list fills (render_blocks' extra).
         "import_text": "",
@@ -200,7 +202,24 @@ def _key(match: Match, viewer: str | None, seat: Seat | None) -> tuple:
     # A list handed to the event's organizer (outside the log too) takes the
     # hand-in button off the draft; the key follows it, in every process.
     handed = seat is not None and match.event_id is not None and handed_for(seat) is not None
-    return (match.pk, viewer or "", translation.get_language() or "", digest_of(draft), handed)
+    # So does the lock of the event's lists, which a deadline sets by itself.
+    locked = seat is not None and _lists_locked(match, seat)
+    return (
+        match.pk,
+        viewer or "",
+        translation.get_language() or "",
+        digest_of(draft),
+        handed,
+        locked,
+    )
+
+
+def _lists_locked(match: Match, seat: Seat | None) -> bool:
+    return (
+        seat is not None
+        and match.event_id is not None
+        and not hand_in_open(match, seat.listed_name)
+    )
 
 
 def _cached(key: tuple, version: tuple[int, str]) -> dict[str, str] | None:

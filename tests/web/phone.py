@@ -260,6 +260,11 @@ class Phone:
         self.html = response.text
         return response
 
+    def visit_forms(self, url: str) -> list[RenderedForm]:
+        """The forms `url` renders for this phone."""
+        self.visit(url)
+        return self.forms()
+
     def open(self, code: str | None = None):
         """Load the match page (the last match, by default)."""
         self.code = code or self.code

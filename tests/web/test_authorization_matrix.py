@@ -120,19 +120,21 @@ ROWS: dict[str, Row] = {
     "organizer/events/<int:pk>/roster/": Row(get=every(405), post=organizer(400)),
     "organizer/events/<int:pk>/roster/paste/": Row(get=every(405), post=organizer(400)),
     "organizer/events/<int:pk>/roster/<int:player>/drop/": Row(get=every(405), post=organizer(404)),
+    "organizer/events/<int:pk>/roster/<int:player>/late-list/": Row(
+        get=every(405), post=organizer(404)
+    ),
     "organizer/events/<int:pk>/scoring/": Row(get=every(405), post=organizer(400)),
     "organizer/events/<int:pk>/lists/": Row(get=every(405), post=organizer(400)),
     "organizer/events/<int:pk>/rounds/draw/": Row(get=every(405), post=organizer(400)),
     "organizer/events/<int:pk>/rounds/swap/": Row(
         get=every(405), post=organizer("302 /organizer/events/")
     ),
-    "organizer/events/<int:pk>/rounds/publish/": Row(
-        get=every(405), post=organizer("302 /organizer/events/")
-    ),
+    "organizer/events/<int:pk>/rounds/publish/": Row(get=every(405), post=organizer(400)),
     "organizer/events/<int:pk>/rounds/<int:number>/clock/<str:action>/": Row(
         get=every(405), post=organizer(404)
     ),
     "organizer/events/<int:pk>/audit/": Row(get=organizer(200)),
+    "organizer/events/<int:pk>/audit/receipts/": Row(get=every(405), post=organizer(400)),
     "organizer/events/<int:pk>/standings.csv": Row(get=organizer(200)),
     "organizer/events/<int:pk>/results.csv": Row(get=organizer(200)),
     # The event's public page (standings, pairings) is anyone's; a list link

@@ -9,6 +9,7 @@ scores computed here by hand from the default scoring table."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections import defaultdict
 
@@ -17,6 +18,7 @@ from bs4 import BeautifulSoup
 
 from tests.web.phone import Phone
 from tests.web.rendered_forms import submit
+from tests.web.test_exports import run_snippet
 from tracker.models import EventPlayer, HandedList, Match, Seat, TournamentEvent
 
 pytestmark = pytest.mark.django_db
@@ -89,6 +91,48 @@ class Organizer:
         return " ".join(BeautifulSoup(self.page(), "html.parser").get_text(" ").split())
 
 
+ROSTER_FIRST = "Ana Arroyo"
+
+
+def roster_names(org: Organizer) -> list[str]:
+    soup = BeautifulSoup(org.page(), "html.parser")
+    return [
+        row.select_one("td").get_text(" ", strip=True) for row in soup.select("#roster tbody tr")
+    ]
+
+
+def roster_row(org: Organizer, name: str):
+    soup = BeautifulSoup(org.page(), "html.parser")
+    [row] = [
+        r for r in soup.select("#roster tbody tr") if r.select_one("td").get_text().startswith(name)
+    ]
+    return row
+
+
+def list_link_of(org: Organizer, name: str) -> str:
+    """The private list link the roster shows for `name`, as a path."""
+    url = roster_row(org, name).select_one("code.list-link").get_text()
+    return url.removeprefix("http://testserver")
+
+
+def take_late_list(org: Organizer, name: str) -> None:
+    response = submit(org.client, str(roster_row(org, name)), "/late-list/")
+    assert response.status_code == 302
+    assert f"{name} may submit one list through their link, despite the lock." in org.text()
+    assert "late list accepted (once)" in roster_row(org, name).get_text()
+
+
+def submit_through_link(path: str, name: str) -> None:
+    """The player pastes the army builder's text into their link's form."""
+    player = Phone()
+    player.visit(path)
+    assert name in player.text
+    [form] = [f for f in player.forms() if "text" in f.names()]
+    form.fill({"text": ARMY})
+    player.send(form)
+    assert "Your list is in: 2 troopers (25 points)." in player.text
+
+
 def pairings_of(event: TournamentEvent, number: int) -> list[tuple[int, Match, str, str]]:
     out = []
     for match in Match.objects.filter(event=event, event_round=number).order_by("table_number"):
@@ -129,6 +173,7 @@ def play_table(carol, match: Match, name_a: str, scores, dispute: bool = False):
         ok(b, "DisputeResult", reason="I held the console")
     else:
         ok(b, "ConfirmResult")
+    return a, b
 
 
 def standings_shown(html: str) -> dict[str, tuple[int, int, int]]:
@@ -141,7 +186,7 @@ def standings_shown(html: str) -> dict[str, tuple[int, int, int]]:
     return shown
 
 
-def test_a_16_player_event_runs_three_swiss_rounds_to_hand_checked_standings(carol):
+def test_a_16_player_event_runs_three_swiss_rounds_to_hand_checked_standings(carol, tmp_path):
     response = carol.get("/organizer/events/")
     response = submit(
         carol,
@@ -173,46 +218,33 @@ def test_a_16_player_event_runs_three_swiss_rounds_to_hand_checked_standings(car
     assert event.roster.count() == 16
 
     # -- lists: each player submits through their private link
-    soup = BeautifulSoup(org.page(), "html.parser")
-    links = {
-        row.select_one("td").get_text(" ", strip=True): row.select_one("code.list-link").get_text()
-        for row in soup.select("#roster tbody tr")
-    }
+    links = {name: list_link_of(org, name) for name in roster_names(org)}
     assert len(links) == 16
     for number, (name, url) in enumerate(sorted(links.items())):
         if number == 15:
             continue  # the last one is late: the organizer sees who
-        path = url.removeprefix("http://testserver")
-        player = Phone()
-        player.visit(path)
-        assert name in player.text
-        [form] = [f for f in player.forms() if "text" in f.names()]
-        form.fill({"text": ARMY})
-        player.send(form)
-        assert "Your list is in: 2 troopers (25 points)." in player.text
+        submit_through_link(url, name)
     late_name, late_url = sorted(links.items())[15]
     assert "1 player has not submitted a list." in org.text()
     assert org.submit("/lists/", within=".lock-now").status_code == 302
     assert "The army lists are locked." in org.text()
     late = Phone()
-    late.visit(late_url.removeprefix("http://testserver"))
+    late.visit(late_url)
     assert "The army lists of this event are locked." in late.text
     assert not [f for f in late.forms() if "text" in f.names()]  # no form to submit
     forged = late.app.post(
-        late_url.removeprefix("http://testserver"),
+        late_url,
         {"text": ARMY, "csrfmiddlewaretoken": late.app.cookies.get("csrftoken", "")},
         expect_errors=True,
     )
     assert forged.status_code in (400, 403)
     assert not HandedList.objects.filter(player=late_name).exists()
-    # The latecomer hands a list from inside the match instead: give them one
-    # so their table can be played like the others (same rows).
-    HandedList.objects.create(
-        event=event,
-        player=late_name,
-        player_key=HandedList.key(late_name),
-        rows=HandedList.objects.filter(event=event).first().rows,
-    )
+    # The organizer takes the latecomer's list: one list, through the same
+    # form, while every other list stays locked.
+    take_late_list(org, late_name)
+    submit_through_link(late_url, late_name)
+    assert not [f for f in Phone().visit_forms(late_url) if "text" in f.names()]  # once
+    assert not [f for f in Phone().visit_forms(links[ROSTER_FIRST]) if "text" in f.names()]
 
     results: dict[tuple[int, str, str], tuple[int, int, int, int]] = {}
     byes: dict[str, int] = defaultdict(int)
@@ -295,12 +327,8 @@ def test_a_16_player_event_runs_three_swiss_rounds_to_hand_checked_standings(car
     # -- a latecomer joins for round 3: 16 again, no bye
     response = org.submit("/roster/", **LATE)
     assert response.status_code == 302
-    HandedList.objects.create(
-        event=event,
-        player=LATE["name"],
-        player_key=HandedList.key(LATE["name"]),
-        rows=HandedList.objects.filter(event=event).first().rows,
-    )
+    take_late_list(org, LATE["name"])
+    submit_through_link(list_link_of(org, LATE["name"]), LATE["name"])
     tables = publish(3)
     assert len(tables) == 8 and event.rounds.get(number=3).bye is None
     for table, match, a, b in tables:
@@ -342,6 +370,35 @@ def test_a_16_player_event_runs_three_swiss_rounds_to_hand_checked_standings(car
     assert f"2,1,{a2},{by_hand_tp(6, 2)},6,140,{b2},{by_hand_tp(2, 6)},2,60" in lines
     standings_csv = carol.get(f"/organizer/events/{event.pk}/standings.csv").content.decode()
     assert standings_csv.splitlines()[1].split(",")[1] == next(iter(shown))
+
+    # -- the event's JSON export carries the standings, and they verify
+    # offline (the README's snippet) from the verified matches' results.
+    [json_link] = BeautifulSoup(audit, "html.parser").select('a[href$="export.json"]')
+    export = json.loads(carol.get(json_link["href"]).content)
+    tournament = export["tournament"]
+    ids = {p["id"]: p["name"] for p in tournament["players"]}
+    assert {
+        ids[row["player"]]: (row["tp"], row["op"], row["vp"]) for row in tournament["standings"]
+    } == expected
+    assert [r["number"] for r in tournament["rounds"]] == [1, 2, 3]
+    assert ids[tournament["rounds"][1]["bye"]] == bye_2
+    checked = run_snippet(tmp_path, export)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.count(" ok\n") == 23 + 1  # every match, and "standings ok"
+    assert checked.stdout.endswith("standings ok\n")
+    # An edited standing is caught; so is a result edited in a match's header
+    # (that match no longer verifies, so its result no longer counts).
+    edited = json.loads(json.dumps(export))
+    edited["tournament"]["standings"][-1]["tp"] += 4
+    checked = run_snippet(tmp_path, edited)
+    assert checked.returncode == 1 and "standings differ" in checked.stdout
+    edited = json.loads(json.dumps(export))
+    header = edited["matches"][0]["match"]
+    header["result"]["objective_points"]["A"] += 3
+    checked = run_snippet(tmp_path, edited)
+    assert checked.returncode == 1
+    assert f"{header['code']} header differs" in checked.stdout
+    assert "standings differ" in checked.stdout
 
 
 def test_a_player_link_is_private_and_refuses_a_bad_list(carol, mallory):

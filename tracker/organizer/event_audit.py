@@ -1,5 +1,6 @@
 """The event's audit (issue 21): every match of the event verified at once
-(hash chain, commitments and reveals), every peek, dispute, settlement and
+(hash chain, commitments and reveals, and the phones' receipts the organizer
+recorded, tracker/organizer/event_receipts.py), every peek, dispute, settlement and
 result change listed, and the standings and results as CSV, the results in
 one table per round (table, players, TP, OP, VP) ready to copy into the
 official tournament manager."""
@@ -15,6 +16,8 @@ from django.utils.translation import gettext as _
 
 from tracker import audit, event_running, exports
 from tracker.models import Match, MatchEvent, TournamentEvent
+from tracker.organizer import event_receipts
+from tracker.rules.results import CONFIRMED, SETTLED
 from tracker.tournament.scoring import scoring_table, tournament_points
 
 # Public events of the result and the organizer's look: no secret in them.
@@ -55,21 +58,37 @@ def _describe(kind: str, data: dict) -> str:
     ) % {**scores, "seat": data.get("seat", "")}
 
 
+def rows_of_matches(event: TournamentEvent) -> dict[int, list[MatchEvent]]:
+    rows_by_match = defaultdict(list)
+    for row in MatchEvent.objects.filter(match__event=event).order_by("match_id", "seq"):
+        rows_by_match[row.match_id].append(row)
+    return rows_by_match
+
+
 def report(event: TournamentEvent) -> dict:
     matches = list(
         Match.objects.filter(event=event)
         .prefetch_related("seats")
         .order_by("event_round", "table_number", "pk")
     )
-    rows_by_match = defaultdict(list)
-    for row in MatchEvent.objects.filter(match__event=event).order_by("match_id", "seq"):
-        rows_by_match[row.match_id].append(row)
+    rows_by_match = rows_of_matches(event)
     checked, happenings = [], []
+    receipts = event_receipts.checked(event, rows_by_match)
     for match in matches:
         rows = rows_by_match[match.pk]
         check = audit.verify_match(match, rows)
         names = exports.player_names(match)
-        checked.append({"match": match, "check": check, "names": names})
+        checked.append(
+            {
+                "match": match,
+                "check": check,
+                "names": names,
+                "receipts": receipts.get(match.pk, []),
+                # The phones were shown a receipt (rendering.receipt_for).
+                "receipt_shown": match.status == Match.Status.FINISHED
+                or (match.result or {}).get("status") in (CONFIRMED, SETTLED),
+            }
+        )
         for row in rows:
             if row.kind in WATCHED:
                 happenings.append(
@@ -85,8 +104,12 @@ def report(event: TournamentEvent) -> dict:
     return {
         "event": event,
         "checked": checked,
-        "all_ok": all(c["check"].ok for c in checked),
+        # A receipt on record that disagrees unverifies the event too: its
+        # match's log changed since a phone kept it, whatever the chain says.
+        "all_ok": all(c["check"].ok and all(r.agrees for r in c["receipts"]) for c in checked),
         "broken": [c for c in checked if not c["check"].ok],
+        "with_receipts": sum(bool(c["receipts"]) for c in checked),
+        "receipts_disagreeing": [(c, r) for c in checked for r in c["receipts"] if not r.agrees],
         "happenings": happenings,
         "peeks": sum(h["what"] == "peek" for h in happenings),
         "disputes": sum(h["what"] == "disputed" for h in happenings),

@@ -1,11 +1,13 @@
 """Running an event (issue 21), organizer side: one page per event with the
 roster, the army lists, the scoring table, the Swiss rounds and their
-clocks, and the standings; the event's audit with its exports. Thin: forms
+clocks, and the standings (its audit is event_audit_views.py). Thin: forms
 and calls into tracker/event_running.py (rows) and tracker/tournament/
 (pure pairing and scoring). Publishing a round goes through the same code
 path as pasted pairings (views.create_pairings)."""
 
 from __future__ import annotations
+
+from functools import wraps
 
 from django.contrib import messages
 from django.db import transaction
@@ -19,7 +21,6 @@ from django.views.decorators.http import require_GET, require_POST
 from tracker import event_running
 from tracker.event_clock import announce_clock
 from tracker.models import EventPlayer, EventRound, Match, TournamentEvent
-from tracker.organizer import event_audit
 from tracker.organizer.access import organizer_required
 from tracker.organizer.event_forms import (
     DrawRoundForm,
@@ -30,7 +31,7 @@ from tracker.organizer.event_forms import (
     ScoringForm,
     SwapForm,
 )
-from tracker.organizer.views import _download, create_pairings
+from tracker.organizer.views import create_pairings
 
 CLOCK_ACTIONS = ("start", "pause", "call")
 
@@ -120,19 +121,36 @@ def _redraw_pending(request, event: TournamentEvent) -> None:
     messages.info(request, _("The roster changed: the drawn round was drawn again."))
 
 
+def run_form(form_class, name: str, of_event: bool = False):
+    """A POST of one of the run page's forms: the view gets the event and
+    its form, bound and valid. An invalid form renders the page again with
+    the form's errors under its own name (400), and nothing is saved.
+    `of_event`: the form checks against the event (the roster, its table)."""
+
+    def wrap(view):
+        @wraps(view)
+        @require_POST
+        @organizer_required
+        def handle(request, pk: int, **kwargs):
+            event = _event(pk)
+            form = form_class(request.POST, event=event) if of_event else form_class(request.POST)
+            if not form.is_valid():
+                return _run_page(request, event, 400, **{name: form})
+            return view(request, event, form, **kwargs)
+
+        return handle
+
+    return wrap
+
+
 @require_GET
 @organizer_required
 def event_run(request, pk: int):
     return _run_page(request, _event(pk))
 
 
-@require_POST
-@organizer_required
-def roster_add(request, pk: int):
-    event = _event(pk)
-    form = PlayerForm(request.POST, event=event)
-    if not form.is_valid():
-        return _run_page(request, event, 400, player_form=form)
+@run_form(PlayerForm, "player_form", of_event=True)
+def roster_add(request, event: TournamentEvent, form: PlayerForm):
     player = form.save(commit=False)
     player.event, player.key = event, event_running.player_key(player.name)
     player.joined_round = _joining_round(event)
@@ -142,13 +160,8 @@ def roster_add(request, pk: int):
     return redirect("organizer-event-run", pk=event.pk)
 
 
-@require_POST
-@organizer_required
-def roster_paste(request, pk: int):
-    event = _event(pk)
-    form = RosterPasteForm(request.POST, event=event)
-    if not form.is_valid():
-        return _run_page(request, event, 400, paste_form=form)
+@run_form(RosterPasteForm, "paste_form", of_event=True)
+def roster_paste(request, event: TournamentEvent, form: RosterPasteForm):
     joined = _joining_round(event)
     with transaction.atomic():
         EventPlayer.objects.bulk_create(
@@ -193,11 +206,26 @@ def roster_drop(request, pk: int, player: int):
 
 @require_POST
 @organizer_required
-def event_scoring(request, pk: int):
+def roster_late_list(request, pk: int, player: int):
+    """Take one player's list after the lock: their link (or their match's
+    hand-in) accepts one list while they have none; the others stay locked."""
     event = _event(pk)
-    form = ScoringForm(request.POST, event=event)
-    if not form.is_valid():
-        return _run_page(request, event, 400, scoring_form=form)
+    entry = get_object_or_404(EventPlayer, event=event, pk=player)
+    if event_running.handed_list(entry) is not None:
+        messages.error(request, _("%(name)s has already submitted a list.") % {"name": entry.name})
+        return redirect("organizer-event-run", pk=event.pk)
+    entry.late_list = True
+    entry.save(update_fields=["late_list"])
+    messages.success(
+        request,
+        _("%(name)s may submit one list through their link, despite the lock.")
+        % {"name": entry.name},
+    )
+    return redirect("organizer-event-run", pk=event.pk)
+
+
+@run_form(ScoringForm, "scoring_form", of_event=True)
+def event_scoring(request, event: TournamentEvent, form: ScoringForm):
     event.scoring = dict(form.cleaned_data)
     event.save(update_fields=["scoring"])
     messages.success(request, _("Scoring table saved; the standings use it."))
@@ -235,13 +263,8 @@ def _unfinished(event: TournamentEvent, number: int) -> list[Match]:
     return left
 
 
-@require_POST
-@organizer_required
-def round_draw(request, pk: int):
-    event = _event(pk)
-    form = DrawRoundForm(request.POST)
-    if not form.is_valid():
-        return _run_page(request, event, 400, draw_form=form)
+@run_form(DrawRoundForm, "draw_form")
+def round_draw(request, event: TournamentEvent, form: DrawRoundForm):
     number = _pending(event).number if _pending(event) else event_running.next_round_number(event)
     if number > 1:
         left = _unfinished(event, number - 1)
@@ -281,19 +304,14 @@ def round_swap(request, pk: int):
     return redirect("organizer-event-run", pk=event.pk)
 
 
-@require_POST
-@organizer_required
-def round_publish(request, pk: int):
+@run_form(PublishRoundForm, "publish_form")
+def round_publish(request, event: TournamentEvent, form: PublishRoundForm):
     """Create the round's matches (with their seat sheets), exactly as
     pasted pairings do."""
-    event = _event(pk)
     pending = _pending(event)
     if pending is None:
         messages.error(request, _("Draw the round before publishing it."))
         return redirect("organizer-event-run", pk=event.pk)
-    form = PublishRoundForm(request.POST)
-    if not form.is_valid():
-        return _run_page(request, event, 400, publish_form=form)
     if Match.objects.filter(event=event, event_round=pending.number).exists():
         form.add_error(
             None,
@@ -364,26 +382,3 @@ def round_clock(request, pk: int, number: int, action: str):
         % {"round": number},
     )
     return redirect("organizer-event-run", pk=event.pk)
-
-
-@require_GET
-@organizer_required
-def event_audit_page(request, pk: int):
-    event = _event(pk)
-    return render(request, "organizer/event_audit.html", event_audit.report(event))
-
-
-@require_GET
-@organizer_required
-def standings_csv(request, pk: int):
-    event = _event(pk)
-    return _download(
-        event_audit.standings_csv(event), "text/csv", f"event-{event.pk}-standings.csv"
-    )
-
-
-@require_GET
-@organizer_required
-def results_csv(request, pk: int):
-    event = _event(pk)
-    return _download(event_audit.results_csv(event), "text/csv", f"event-{event.pk}-results.csv")

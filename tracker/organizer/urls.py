@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from tracker.organizer import event_views, views
+from tracker.organizer import event_audit_views, event_views, views
 from tracker.organizer.login import limited_login
 
 urlpatterns = [
@@ -30,6 +30,11 @@ urlpatterns = [
         event_views.roster_drop,
         name="organizer-roster-drop",
     ),
+    path(
+        "events/<int:pk>/roster/<int:player>/late-list/",
+        event_views.roster_late_list,
+        name="organizer-roster-late-list",
+    ),
     path("events/<int:pk>/scoring/", event_views.event_scoring, name="organizer-event-scoring"),
     path("events/<int:pk>/lists/", event_views.lists_deadline, name="organizer-lists-deadline"),
     path("events/<int:pk>/rounds/draw/", event_views.round_draw, name="organizer-round-draw"),
@@ -42,11 +47,22 @@ urlpatterns = [
         event_views.round_clock,
         name="organizer-round-clock",
     ),
-    path("events/<int:pk>/audit/", event_views.event_audit_page, name="organizer-event-audit"),
     path(
-        "events/<int:pk>/standings.csv", event_views.standings_csv, name="organizer-standings-csv"
+        "events/<int:pk>/audit/", event_audit_views.event_audit_page, name="organizer-event-audit"
     ),
-    path("events/<int:pk>/results.csv", event_views.results_csv, name="organizer-results-csv"),
+    path(
+        "events/<int:pk>/audit/receipts/",
+        event_audit_views.event_receipts_check,
+        name="organizer-event-receipts",
+    ),
+    path(
+        "events/<int:pk>/standings.csv",
+        event_audit_views.standings_csv,
+        name="organizer-standings-csv",
+    ),
+    path(
+        "events/<int:pk>/results.csv", event_audit_views.results_csv, name="organizer-results-csv"
+    ),
     path("matches/<str:code>/", views.match_audit, name="organizer-audit"),
     path("matches/<str:code>/open/", views.match_open, name="organizer-audit-open"),
     path("matches/<str:code>/settle/", views.match_settle, name="organizer-settle"),
