@@ -370,6 +370,10 @@ SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "200"))
 # nothing for this long is closed: its phone is gone or its link is dead.
 SOCKET_SILENCE_SECONDS = float(os.environ.get("SOCKET_SILENCE_SECONDS", "10"))
 RESYNC_BURST = 10
+# How often each process reads the newest seq of its sockets' matches, which
+# every pong carries so that a phone that missed a push asks for it
+# (tracker/match_seqs.py): one query per process per period, for all of them.
+SEQ_POLL_SECONDS = float(os.environ.get("SEQ_POLL_SECONDS", "1"))
 RESYNC_WINDOW_SECONDS = 10
 # Tests only (tests/scale/test_socket_backlog.py): every push's render takes
 # this many seconds longer, which builds a push backlog without a venue's
