@@ -71,6 +71,22 @@ def manage(env: dict, *args: str) -> str:
     return done.stdout
 
 
+def make_matches(env: dict, count: int) -> list[dict]:
+    """`count` matches in play on the database `env` names, made in one
+    process by bench/setup_matches.py: code and each seat's session key."""
+    made = subprocess.run(
+        [sys.executable, "bench/setup_matches.py", str(count)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    if made.returncode:
+        raise RuntimeError(f"bench/setup_matches.py failed:\n{made.stderr[-2000:]}")
+    return json.loads(made.stdout)
+
+
 @dataclass
 class LiveServer:
     env: dict
