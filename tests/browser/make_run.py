@@ -19,7 +19,6 @@ import struct
 import subprocess
 import sys
 import threading
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -28,13 +27,10 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
+from bench import serving
+from bench.serving import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @dataclass
@@ -61,12 +57,7 @@ class Served:
         return [line for line in text.splitlines() if "Traceback" in line or " 500 " in line]
 
     def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
+        serving.stop(self.process)
 
 
 def start_as_make_run(tmp: Path, extra_env: dict | None = None) -> Served:
@@ -89,24 +80,17 @@ def start_as_make_run(tmp: Path, extra_env: dict | None = None) -> Served:
         subprocess.run([sys.executable, "manage.py", *step], cwd=ROOT, env=env, check=True)
     log = tmp / "serve.log"
     out = tmp / "serve.out"
-    process = subprocess.Popen(
+    url = f"http://127.0.0.1:{port}"
+    process = serving.start(
         [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port)],
         cwd=ROOT,
         env=env,
+        url=url + "/offline/",
         stdout=open(out, "w"),  # noqa: SIM115 (lives as long as the server)
         stderr=open(log, "w"),  # noqa: SIM115
+        timeout=40,
+        log=log.read_text,
     )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 40
-    while True:
-        try:
-            urllib.request.urlopen(url + "/offline/", timeout=2)  # noqa: S310 (loopback)
-            break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                raise RuntimeError("serve did not start: " + log.read_text()[-3000:]) from None
-            time.sleep(0.25)
     return Served(url, port, env, out.read_text(), log, process)
 
 
