@@ -533,20 +533,25 @@ class Fleet:
         # The first frame: only the seq marker, if the page was current.
         await asyncio.sleep(1.0)
 
-    def pause_pings(self) -> None:
-        """While the floors run beside: idle phones' pings are not theirs."""
-        for pair in self.pairs:
+    async def only_ping(self, count: int) -> None:
+        """Only the first `count` pairs ping (those about to play): phones
+        connected for a larger N wait quietly, so that their pings do not
+        weigh on a smaller N's CPU per action, nor on the floors (count 0).
+        A socket the server closed meanwhile is opened again."""
+        for n, pair in enumerate(self.pairs):
             for phone in pair:
-                if phone.socket.pinger is not None:
-                    phone.socket.pinger.cancel()
-                    phone.socket.pinger = None
-
-    def resume_pings(self) -> None:
-        for pair in self.pairs:
-            for phone in pair:
-                ws = phone.socket.ws
-                if phone.socket.pinger is None and ws is not None and not ws.closed:
-                    phone.socket.pinger = asyncio.create_task(_ping(ws))
+                socket = phone.socket
+                if n >= count:
+                    if socket.pinger is not None:
+                        socket.pinger.cancel()
+                        socket.pinger = None
+                    continue
+                if socket.ws is None or socket.ws.closed:
+                    with contextlib.suppress(OSError, TimeoutError, aiohttp.ClientError):
+                        await close_socket(phone)
+                        await open_socket(self.http, phone, phone.base.replace("http://", "ws://"))
+                elif socket.pinger is None:
+                    socket.pinger = asyncio.create_task(_ping(socket.ws))
 
     async def play(
         self,
@@ -559,6 +564,7 @@ class Fleet:
         settle_wait: float = 20.0,
     ) -> Result:
         """The first `count` pairs play for `seconds` (play_match)."""
+        await self.only_ping(count)
         pairs = self.pairs[:count]
         for pair in pairs:
             for phone in pair:
@@ -769,11 +775,15 @@ async def churn(base: str, matches: list[dict], seconds: float) -> int:
             nonlocal made
             deadline = time.perf_counter() + seconds
             while time.perf_counter() < deadline:
-                ws = await http.ws_connect(
-                    f"{base.replace('http://', 'ws://')}/ws/m/{m['code']}/",
-                    headers={"Cookie": f"sessionid={m[letter]}", "Origin": base},
-                    max_msg_size=0,
-                )
+                try:
+                    ws = await http.ws_connect(
+                        f"{base.replace('http://', 'ws://')}/ws/m/{m['code']}/",
+                        headers={"Cookie": f"sessionid={m[letter]}", "Origin": base},
+                        max_msg_size=0,
+                    )
+                except (OSError, aiohttp.ClientError):
+                    await asyncio.sleep(0.5)  # refused: a try, not a connection
+                    continue
                 await ws.receive(timeout=10)
                 await ws.close()
                 made += 1

@@ -65,8 +65,11 @@ PY = sys.executable
 MATCHES = [int(n) for n in os.environ.get("BENCH_MATCHES", "10,50,250").split(",")]
 SCALE_MATCHES = [int(n) for n in os.environ.get("BENCH_SCALE_MATCHES", "10,50,500").split(",")]
 NIGHT_TABLES = int(os.environ.get("BENCH_NIGHT_TABLES", "150"))
-# The issue's night: 3 minutes.
-NIGHT_SECONDS = float(os.environ.get("BENCH_NIGHT_SECONDS", "180"))
+# The issue's night is 3 minutes; 2 here (BENCH_NIGHT_SECONDS=180 for 3):
+# with four other engineers' work on the two cores, 3 took `make bench` past
+# its ten minutes, and a night past one process's capacity shows the same
+# in 2 minutes as in 3 (docs/benchmarks-notes.md).
+NIGHT_SECONDS = float(os.environ.get("BENCH_NIGHT_SECONDS", "120"))
 SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
 RELAY_SECONDS = float(os.environ.get("BENCH_RELAY_SECONDS", "3"))
 # Scale-out (issue 18: two processes >= 1.8x one): both play the same N, set
@@ -87,6 +90,7 @@ REDIS_DB = int(os.environ.get("BENCH_REDIS_DB", "12"))
 BASELINE = os.environ.get("BENCH_BASELINE", "")
 BASELINE_MATCHES = [int(n) for n in os.environ.get("BENCH_BASELINE_MATCHES", "10").split(",")]
 OUT = Path(os.environ.get("BENCH_OUT", ROOT / "docs" / "benchmarks.md"))
+STARTED = time.monotonic()
 
 
 def rss_mb(pid: int) -> float:
@@ -140,10 +144,14 @@ def base_env(tmp: Path, **extra) -> dict:
         "DEBUG": "0",
         "GUESS_LIMIT": "100000",
         # Every bench phone comes from 127.0.0.1; real phones each have their own.
+        # And a phone's session reconnects often here (the night's churn, the
+        # soak) while an overloaded server may not yet have counted its old
+        # socket's close.
         "SOCKETS_PER_ADDRESS": "100000",
-        # Idle phones stop pinging while the floors run beside them
-        # (Fleet.pause_pings): the server must not close them meanwhile.
-        "SOCKET_SILENCE_SECONDS": "120",
+        "SOCKETS_PER_SESSION": "1000",
+        # Phones connected for a larger N wait without pinging until it
+        # plays (Fleet.only_ping): the server must not close them meanwhile.
+        "SOCKET_SILENCE_SECONDS": "900",
         "PYTHONUNBUFFERED": "1",
     }
     for name in ("DATABASE_URL", "REDIS_URL"):
@@ -219,7 +227,8 @@ def show(row: dict) -> None:
         f"shed {row['shed']}  unanswered {row['unanswered']}  errors {row['errors']}  "
         f"lost {row['lost']}  doubled {row['duplicated']}  "
         f"KB answer {row['answer_kb']:.1f} pushes {row['push_kb']:.1f}{floors}  "
-        f"RSS {row['rss']} MB  load {os.getloadavg()[0]:.1f}",
+        f"RSS {row['rss']} MB  load {os.getloadavg()[0]:.1f}  "
+        f"[{(time.monotonic() - STARTED) / 60:.1f} min]",
         flush=True,
     )
     for sample in row["error_sample"]:
@@ -243,19 +252,40 @@ async def sizes(
     rows = []
     for count in counts:
         await fleet.connect(matches[:count])
+        await quiet(servers)
         row = await floors_then_tracker(setup, servers, bases, fleet, count, cpu)
         rows.append(row)
         show(row)
     return rows
 
 
+async def quiet(servers: list[Server], seconds: float = 20.0) -> None:
+    """Wait (at most `seconds`) until the servers are idle (under a tenth of
+    a core): an overloaded row's backlog must not run into the next one."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        before = sum(s.cpu() for s in servers)
+        await asyncio.sleep(0.5)
+        if sum(s.cpu() for s in servers) - before < 0.05:
+            return
+
+
+async def connect_all(fleet: Fleet, matches: list[dict]) -> None:
+    """Every phone of the run connected at once, while the server is idle (a
+    page load each), then quiet until its N plays (Fleet.only_ping)."""
+    started = time.monotonic()
+    await fleet.connect(matches)
+    await fleet.only_ping(0)
+    print(f"{len(fleet.pairs)} matches' phones connected in {time.monotonic() - started:.0f} s")
+
+
 async def floors_then_tracker(setup, servers, bases, fleet, count, cpu) -> dict:
     tag = secrets.token_hex(3)
     # The floors on the same server and layer, the tracker's phones quiet.
-    fleet.pause_pings()
+    await fleet.only_ping(0)
     relay = await run_relay(bases, count, RELAY_SECONDS, f"r{tag}{count}", cpu=cpu)
     bare = await run_relay(bases, count, RELAY_SECONDS, f"b{tag}{count}", bare=True, cpu=cpu)
-    fleet.resume_pings()
+    await quiet(servers)
     load = os.getloadavg()[0]
     result = await fleet.play(count, SECONDS, cpu=cpu)
     row = tracker_row(setup, count, result, servers)
@@ -268,6 +298,7 @@ async def night(servers: list[Server], fleet: Fleet, matches: list[dict]) -> dic
     """The tournament night (issue 18): open loop, jittered, with churn."""
     await fleet.keep(NIGHT_TABLES)
     await fleet.connect(matches[:NIGHT_TABLES])
+    await quiet(servers)
     load = os.getloadavg()[0]
     result = await fleet.play(
         NIGHT_TABLES,
@@ -305,6 +336,7 @@ async def play_embedded(server: Server, matches: list[dict]) -> dict:
     async with session() as http:
         fleet = Fleet(http, [server.base])
         try:
+            await connect_all(fleet, matches[: max([*MATCHES, NIGHT_TABLES])])
             out["rows"] = await sizes("embedded", [server], fleet, matches, MATCHES)
             # The same matches for the night, their seqs further on: fresh
             # ones would cost set-up time and measure nothing more.
@@ -342,6 +374,7 @@ async def play_postgres(servers: list[Server], matches: list[dict]) -> dict:
     async with session() as http:
         fleet = Fleet(http, two)
         try:
+            await connect_all(fleet, matches[: max(SCALE_MATCHES)])
             small = [n for n in SCALE_MATCHES if n <= 50]
             rows = await sizes("postgres", servers, fleet, matches, small)
             if rows:
@@ -359,20 +392,21 @@ async def scale_out(
     servers: list[Server], fleet: Fleet, matches: list[dict], count: int
 ) -> list[dict]:
     """One process, then two, serving the same `count` matches."""
-    fleet.pause_pings()
+    await fleet.only_ping(0)
     # One process: both phones of a match on the first, matches of their
     # own (the last ones), the other process idle.
     alone = Fleet(fleet.http, fleet.bases[:1])
     try:
         await alone.connect(matches[-count:])
+        await quiet(servers)
         load = os.getloadavg()[0]
         result = await alone.play(count, SECONDS, cpu=servers[0].cpu)
     finally:
         await alone.close()
     one = tracker_row("one process", count, result, servers[:1])
     one["load"] = load
-    fleet.resume_pings()
     await fleet.connect(matches[:count])
+    await quiet(servers)
     load = os.getloadavg()[0]
     result = await fleet.play(count, SECONDS, cpu=lambda: sum(s.cpu() for s in servers))
     two = tracker_row("two processes", count, result, servers)
@@ -675,7 +709,7 @@ def write(
 
 
 def main() -> None:
-    started = time.monotonic()
+    started = STARTED
     load_before = os.getloadavg()[0]
     tmp = Path(tempfile.mkdtemp(prefix="tracker-bench-"))
     for name in ("embedded", "postgres", "baseline"):
