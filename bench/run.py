@@ -134,30 +134,22 @@ class Server:
 
 
 def base_env(tmp: Path, **extra) -> dict:
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tracker.settings",
-        "SQLITE_PATH": str(tmp / "db.sqlite3"),
-        "TRACKER_VAR_DIR": str(tmp / "var"),
-        "STATIC_ROOT": str(tmp / "static"),
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DEBUG": "0",
-        "GUESS_LIMIT": "100000",
+    return serving.environment(
+        tmp,
+        STATIC_ROOT=str(tmp / "static"),
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        GUESS_LIMIT="100000",
         # Every bench phone comes from 127.0.0.1; real phones each have their own.
         # And a phone's session reconnects often here (the night's churn, the
         # soak) while an overloaded server may not yet have counted its old
         # socket's close.
-        "SOCKETS_PER_ADDRESS": "100000",
-        "SOCKETS_PER_SESSION": "1000",
+        SOCKETS_PER_ADDRESS="100000",
+        SOCKETS_PER_SESSION="1000",
         # Phones connected for a larger N wait without pinging until it
         # plays (Fleet.only_ping): the server must not close them meanwhile.
-        "SOCKET_SILENCE_SECONDS": "900",
-        "PYTHONUNBUFFERED": "1",
-    }
-    for name in ("DATABASE_URL", "REDIS_URL"):
-        env.pop(name, None)
-    env.update(extra)
-    return env
+        SOCKET_SILENCE_SECONDS="900",
+        **extra,
+    )
 
 
 def manage(env: dict, *args: str, cwd: Path = ROOT) -> str:

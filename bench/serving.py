@@ -6,6 +6,7 @@ more dependency for a dozen lines."""
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import time
@@ -13,6 +14,25 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
+
+
+def environment(tmp: Path, drop: tuple[str, ...] = ("DATABASE_URL", "REDIS_URL"), **extra) -> dict:
+    """A server's environment: this one's, the tracker's settings on SQLite in
+    `tmp` (its var/ folder there too), DEBUG off, without the variables in
+    `drop` (a developer's DATABASE_URL must not reach a test's server), and
+    `extra` on top."""
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tracker.settings",
+        "SQLITE_PATH": str(tmp / "db.sqlite3"),
+        "TRACKER_VAR_DIR": str(tmp / "var"),
+        "DEBUG": "0",
+        "PYTHONUNBUFFERED": "1",
+    }
+    for name in drop:
+        env.pop(name, None)
+    env.update(extra)
+    return env
 
 
 def free_port() -> int:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import http.cookiejar
-import os
 import re
 import socket
 import struct
@@ -63,19 +62,9 @@ class Served:
 def start_as_make_run(tmp: Path, extra_env: dict | None = None) -> Served:
     """migrate, collectstatic and serve, as the Makefile's `run` does."""
     port = free_port()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tracker.settings",
-        "SQLITE_PATH": str(tmp / "db.sqlite3"),
-        "TRACKER_VAR_DIR": str(tmp / "var"),
-        "STATIC_ROOT": str(tmp / "staticfiles"),
-        "DEBUG": "0",
-        "PYTHONUNBUFFERED": "1",
-        **(extra_env or {}),
-    }
-    for name in ("DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS", "PUBLIC_URL", "STATIC_MANIFEST"):
-        if name not in (extra_env or {}):
-            env.pop(name, None)
+    extra = {"STATIC_ROOT": str(tmp / "staticfiles"), **(extra_env or {})}
+    unset = ("DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS", "PUBLIC_URL", "STATIC_MANIFEST")
+    env = serving.environment(tmp, drop=unset, **extra)
     for step in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"]):
         subprocess.run([sys.executable, "manage.py", *step], cwd=ROOT, env=env, check=True)
     log = tmp / "serve.log"

@@ -78,12 +78,14 @@ def test_both_players_and_a_spectator_hammering_two_processes_lose_and_double_no
     ]
     started = time.monotonic()
     with ThreadPoolExecutor(len(players) + 2) as pool:
-        runs = [pool.submit(hammer, p, b, prefix, 25, 20) for p, b, prefix in players]
+        # 25 notes each; the 90 s only bounds a hung run (a loaded machine
+        # took over 20 s for 25).
+        runs = [pool.submit(hammer, p, b, prefix, 25, 90) for p, b, prefix in players]
         watchers = [
             pool.submit(_spectate, server.url, code, f"m{n}-{code}", 10)
             for n, server in enumerate((one, two))
         ]
-        sent = [s for run in runs for s in run.result(timeout=60)]
+        sent = [s for run in runs for s in run.result(timeout=120)]
         refused = [s for run in watchers for s in run.result(timeout=60)]
     elapsed = time.monotonic() - started
 
