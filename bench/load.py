@@ -103,13 +103,18 @@ class Socket:
     connects: int = 0
     # A seq framed twice on one connection (a new connection's first frame
     # repeating the current seq is not a double).
-    doubled: int = 0
+    repeats: int = 0
     _this_connection: set[int] = field(default_factory=set)
     # app.js's catch-up (issue 18): since when a pong has said a newer seq
     # than the phone shows, and the resyncs asked for because of it.
     behind_since: float | None = None
     resyncs: int = 0
-    _resync_asked: bool = False
+
+    @property
+    def doubled(self) -> int:
+        """Frames repeating a seq on its connection, less one per resync the
+        phone asked for (its answer may repeat the seq a push brought)."""
+        return max(0, self.repeats - self.resyncs)
 
     def got(self, seq: int, size: int) -> None:
         now = time.perf_counter()
@@ -117,10 +122,8 @@ class Socket:
             self.first_frame_bytes = size
         self.bytes += size
         self.frames_per_seq[seq] = self.frames_per_seq.get(seq, 0) + 1
-        # The answer to a resync may repeat the seq a push just brought.
-        if seq in self._this_connection and not self._resync_asked:
-            self.doubled += 1
-        self._resync_asked = False
+        if seq in self._this_connection:
+            self.repeats += 1
         self._this_connection.add(seq)
         self.saw(seq, now)
 
@@ -139,7 +142,6 @@ class Socket:
             return False
         self.behind_since = None
         self.resyncs += 1
-        self._resync_asked = True
         return True
 
     def saw(self, seq: int, at: float) -> None:
@@ -575,7 +577,7 @@ class Fleet:
                 phone.socket.frames_per_seq.clear()
                 phone.socket.seen_at.clear()
                 phone.socket.bytes = 0
-                phone.socket.doubled = 0
+                phone.socket.repeats = 0
                 phone.socket.resyncs = 0
         result = Result(errors=list(self.failed))
         self.failed.clear()

@@ -154,9 +154,20 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.heartbeat = Heartbeat(
             send=lambda text: self.send(text_data=text),
             close=lambda code: self.close(code=code),
-            newest=lambda: newest_seqs.newest(self.match_id),
+            newest=self._newest_for_pong,
         )
         await self._push(full=True, shown=shown_digests(self.scope))
+
+    def _newest_for_pong(self) -> int | None:
+        """The seq a pong tells the phone: the match's newest (as this process
+        last read it), or, while a push for it is on its way to this socket
+        (announced, queued or rendering), the seq this socket sent last. A
+        phone behind the newest then asks for it only when its push was
+        lost, not while a busy server is still sending it."""
+        newest = newest_seqs.newest(self.match_id)
+        if newest is None:
+            return None
+        return newest if newest > max(self.wanted, self.last_seq) else self.last_seq
 
     def _admit(self, code: str) -> str:
         """ "ok", "too many" or "unknown". Per-client limits (no library counts

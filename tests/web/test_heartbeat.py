@@ -128,3 +128,27 @@ async def test_a_pong_says_the_newest_seq_so_a_phone_whose_push_was_lost_asks_fo
     sent = dict(re.findall(r'<section[^>]*data-h="([0-9a-f]{16})" id="(blk-[^"]+)"', frame))
     assert set(sent) <= set(fresh)
     await socket.disconnect()
+
+
+async def test_while_a_push_is_on_its_way_the_pong_says_the_seq_the_socket_sent(
+    alice, bob, settings
+):
+    """A busy server's push may take seconds; the phone must not ask for a
+    seq whose push is already coming (each ask is a render): until it is
+    sent, the pong says the seq this socket sent last."""
+    settings.SEQ_POLL_SECONDS = 0.05
+    a, _b = await sync_to_async(seated)(alice, bob)
+    socket = socket_for(bob, a.match)
+    await socket.connect()
+    before = frame_seq(await socket.receive_from(timeout=3))
+    settings.SLOW_PUSH_RENDER_SECONDS = 2.0
+    await sync_to_async(a.submit)("draft/add", name="Fusilier", cost="10")
+    await sync_to_async(a.submit)("LockArmyList")
+    after = await sync_to_async(lambda: Match.objects.get().seq)()
+    await asyncio.sleep(0.3)  # several polls: this process has read `after`
+    await socket.send_to(text_data=json.dumps({"ping": 1}))
+    pong = json.loads(await socket.receive_from(timeout=3))
+    assert pong == {"pong": 1, "t": pong["t"], "seq": before}
+    # And the push does come.
+    assert frame_seq(await socket.receive_from(timeout=10)) == after
+    await socket.disconnect()
