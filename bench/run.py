@@ -134,8 +134,7 @@ class Server:
 
 
 def base_env(tmp: Path, **extra) -> dict:
-    return serving.environment(
-        tmp,
+    settings = dict(
         STATIC_ROOT=str(tmp / "static"),
         ALLOWED_HOSTS="127.0.0.1,localhost",
         GUESS_LIMIT="100000",
@@ -148,8 +147,8 @@ def base_env(tmp: Path, **extra) -> dict:
         # Phones connected for a larger N wait without pinging until it
         # plays (Fleet.only_ping): the server must not close them meanwhile.
         SOCKET_SILENCE_SECONDS="900",
-        **extra,
     )
+    return serving.environment(tmp, **{**settings, **extra})
 
 
 def manage(env: dict, *args: str, cwd: Path = ROOT) -> str:
