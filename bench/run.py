@@ -74,9 +74,10 @@ SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
 RELAY_SECONDS = float(os.environ.get("BENCH_RELAY_SECONDS", "3"))
 # Scale-out (issue 18: two processes >= 1.8x one): both play the same N, set
 # at this many times what one process serves at its measured CPU per action
-# (from the 10-match row), so that one process is saturated; at most
-# BENCH_SCALE_OUT_MAX matches.
-SCALE_OUT_LOAD = float(os.environ.get("BENCH_SCALE_OUT_LOAD", "1.5"))
+# (from the 10-match row), so that one process is saturated and two can
+# show up to that many times its rate (the committed run's 1.5 could show
+# 1.5x at most); at most BENCH_SCALE_OUT_MAX matches.
+SCALE_OUT_LOAD = float(os.environ.get("BENCH_SCALE_OUT_LOAD", "3"))
 SCALE_OUT_MAX = int(os.environ.get("BENCH_SCALE_OUT_MAX", "120"))
 SOAK_SECONDS = float(os.environ.get("BENCH_SOAK_SECONDS", "10"))
 SETUPS = os.environ.get("BENCH_SETUPS", "embedded,postgres").split(",")
