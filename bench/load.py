@@ -45,6 +45,18 @@ BLOCK = re.compile(
 NOTES = re.compile(r'id="seq"[^>]*data-blocks="([^"]*)"')
 
 
+def note_prone(html: str, prone: dict[str, bool]) -> None:
+    """What the phone's State forms show of its own troopers (Prone or not),
+    from a page, an answer or a frame, as a player reads it before tapping:
+    a tap that was shed, or answered after the phone gave up, changes
+    nothing on the server, and toggling from a guess would then send
+    "nothing changed"."""
+    for _url, form in STATE_FORM.findall(html):
+        trooper = HIDDEN_ID.search(form)
+        if trooper and trooper.group(1) in prone:
+            prone[trooper.group(1)] = 'value="prone" checked' in form
+
+
 def note_blocks(html: str, shown: dict[str, str]) -> None:
     """What a phone's app.js records of the blocks it shows (name -> digest),
     from a page, an answer or a frame: whole blocks, and the digest notes of
@@ -60,10 +72,11 @@ def note_blocks(html: str, shown: dict[str, str]) -> None:
 
 
 TIMEOUT = aiohttp.ClientTimeout(total=15)
-# app.js: REQUEST_TIMEOUT, DEADLINE_MARGIN, PING_EVERY.
+# app.js: REQUEST_TIMEOUT, DEADLINE_MARGIN, PING_EVERY, CATCH_UP.
 REQUEST_TIMEOUT_MS = 4000
 DEADLINE_MARGIN_MS = 500
 PING_EVERY = 1.0
+CATCH_UP = 2.5
 TAP_TIMEOUT = aiohttp.ClientTimeout(total=REQUEST_TIMEOUT_MS / 1000)
 
 
@@ -78,6 +91,8 @@ class Socket:
     ws: aiohttp.ClientWebSocketResponse | None = None
     # The phone's blocks (name -> digest), shared with its Phone.
     shown: dict[str, str] = field(default_factory=dict)
+    # Its own troopers' Prone as its forms show them, shared with its Phone.
+    prone: dict[str, bool] = field(default_factory=dict)
     task: asyncio.Task | None = None
     pinger: asyncio.Task | None = None
     bytes: int = 0
@@ -88,8 +103,18 @@ class Socket:
     connects: int = 0
     # A seq framed twice on one connection (a new connection's first frame
     # repeating the current seq is not a double).
-    doubled: int = 0
+    repeats: int = 0
     _this_connection: set[int] = field(default_factory=set)
+    # app.js's catch-up (issue 18): since when a pong has said a newer seq
+    # than the phone shows, and the resyncs asked for because of it.
+    behind_since: float | None = None
+    resyncs: int = 0
+
+    @property
+    def doubled(self) -> int:
+        """Frames repeating a seq on its connection, less one per resync the
+        phone asked for (its answer may repeat the seq a push brought)."""
+        return max(0, self.repeats - self.resyncs)
 
     def got(self, seq: int, size: int) -> None:
         now = time.perf_counter()
@@ -98,9 +123,26 @@ class Socket:
         self.bytes += size
         self.frames_per_seq[seq] = self.frames_per_seq.get(seq, 0) + 1
         if seq in self._this_connection:
-            self.doubled += 1
+            self.repeats += 1
         self._this_connection.add(seq)
         self.saw(seq, now)
+
+    def lagging(self, message: dict) -> bool:
+        """app.js's behind(): True when a pong has said a newer seq than
+        the phone shows for CATCH_UP seconds (then ask for it, once a period)."""
+        seq = message.get("seq")
+        if not isinstance(seq, int) or seq <= self.newest:
+            self.behind_since = None
+            return False
+        now = time.perf_counter()
+        if self.behind_since is None:
+            self.behind_since = now
+            return False
+        if now - self.behind_since < CATCH_UP:
+            return False
+        self.behind_since = None
+        self.resyncs += 1
+        return True
 
     def saw(self, seq: int, at: float) -> None:
         """The phone shows seq `seq` from `at` on (a frame or a page)."""
@@ -142,7 +184,6 @@ class Phone:
     csrf_token: str = ""
     form_url: str = ""
     troopers: list[tuple[str, str]] = field(default_factory=list)  # (id, condition)
-    prone: dict[str, bool] = field(default_factory=dict)
     socket: Socket = field(default_factory=Socket)
     page_seq: int = 0
     page_bytes: int = 0
@@ -153,6 +194,10 @@ class Phone:
     # closed-loop correctness burst (tests/scale/test_burst.py), whose phones
     # wait as long as it takes.
     as_app: bool = True
+
+    @property
+    def prone(self) -> dict[str, bool]:
+        return self.socket.prone
 
     def cookies(self) -> str:
         parts = [f"sessionid={self.session}"]
@@ -195,11 +240,19 @@ async def _read(ws: aiohttp.ClientWebSocketResponse, socket: Socket) -> None:
         if message.type != aiohttp.WSMsgType.TEXT:
             break
         if message.data.startswith("{"):  # a pong
-            with contextlib.suppress(ValueError):
-                socket.pong(json.loads(message.data))
+            try:
+                pong = json.loads(message.data)
+            except ValueError:
+                continue
+            socket.pong(pong)
+            if socket.lagging(pong):  # a push went missing: ask, naming what it shows
+                shown = ".".join(socket.shown.values())
+                with contextlib.suppress(OSError, aiohttp.ClientError, RuntimeError):
+                    await ws.send_str(json.dumps({"resync": True, "h": shown}))
             continue
         found = SEQ.search(message.data)
         note_blocks(message.data, socket.shown)
+        note_prone(message.data, socket.prone)
         if found:
             socket.got(int(found.group(1)), len(message.data.encode()))
 
@@ -258,13 +311,14 @@ class Result:
     unanswered: int = 0  # taps with no answer within app.js's 4 s
     reloads: int = 0
     reconnects: int = 0
+    resyncs: int = 0  # asked for by phones a pong said were behind (a lost push)
 
 
 async def tap(http: aiohttp.ClientSession, phone: Phone, n: int) -> tuple[int, str]:
     trooper, condition = phone.troopers[n % len(phone.troopers)]
-    phone.prone[trooper] = not phone.prone[trooper]
+    wanted = not phone.prone[trooper]
     data = [("trooper_id", trooper), ("condition", condition)]
-    if phone.prone[trooper]:
+    if wanted:
         data.append(("tokens", "prone"))
     # Unique per run: a match plays in several runs, and a repeated id is
     # (rightly) a duplicate tap that appends nothing and pushes nothing.
@@ -293,8 +347,9 @@ async def tap(http: aiohttp.ClientSession, phone: Phone, n: int) -> tuple[int, s
             return 0, f"HTTP {response.status}: {body[:120]}"
         note_blocks(body, phone.socket.shown)
         error = ERROR.search(body)
+        phone.prone[trooper] = wanted if not error else not wanted
+        note_prone(body, phone.prone)  # what the answer shows, if it shows the row
         if error:
-            phone.prone[trooper] = not phone.prone[trooper]
             return 0, f"refused: {error.group(1).strip()[:120]}"
         return int(SEQ.search(body).group(1)), ""
 
@@ -319,7 +374,7 @@ async def one_tap(
         result.unanswered += 1
     if not error:
         result.served += 1
-        pending.append((phones, seq, sent))
+        pending.append(([p.socket for p in phones], seq, sent))
         return
     result.errors.append(error)
     if error.startswith("HTTP 503") or LATE in error:
@@ -398,17 +453,17 @@ async def churn_phone(
         await asyncio.sleep(every * (0.5 + random.random()))
 
 
-async def settle(pending: list, result: Result, wait: float) -> None:
-    """Wait (bounded) for every served action's push on both phones, then
-    count latencies, lost pushes and doubled ones."""
-    # A push still coming is late, not lost: wait while frames keep arriving
-    # (at most `wait` seconds), and stop after `quiet` seconds without one.
+async def settle(pending: list, result: Result, wait: float, quiet: float = 4.0) -> None:
+    """Wait (bounded) for every served action's frame on each of its sockets
+    (`pending`: (sockets, seq, sent) per action), then count latencies, lost
+    pushes and doubled ones. A push still coming is late, not lost: wait
+    while frames keep arriving (at most `wait` seconds), and stop after
+    `quiet` seconds without one."""
     deadline = time.perf_counter() + wait
-    quiet = 4.0
-    sockets_all = {id(p.socket): p.socket for phones, _, _ in pending for p in phones}
+    sockets_all = {id(s): s for sockets, _, _ in pending for s in sockets}
     last_count, last_change = -1, time.perf_counter()
     while time.perf_counter() < deadline:
-        if all(p.socket.newest >= seq for phones, seq, _ in pending for p in phones):
+        if all(s.newest >= seq for sockets, seq, _ in pending for s in sockets):
             break
         count = sum(len(s.seen_at) for s in sockets_all.values())
         if count != last_count:
@@ -416,8 +471,8 @@ async def settle(pending: list, result: Result, wait: float) -> None:
         elif time.perf_counter() - last_change > quiet:
             break
         await asyncio.sleep(0.05)
-    for phones, seq, sent in pending:
-        arrivals = [p.socket.arrival(seq) for p in phones]
+    for sockets, seq, sent in pending:
+        arrivals = [s.arrival(seq) for s in sockets]
         if any(a is None for a in arrivals):
             result.lost += 1
         else:
@@ -433,6 +488,144 @@ def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
+class Fleet:
+    """The phones of a run's matches, connected once and played in growing
+    subsets (make bench's 10, 50, 250 matches on one server): each size
+    connects only the matches it adds, and plays exactly the first N pairs,
+    so no idle phone's pings weigh on a smaller size's CPU per action."""
+
+    def __init__(
+        self, http: aiohttp.ClientSession, bases: list[str], open_loop: bool = True
+    ) -> None:
+        self.http, self.bases, self.open_loop = http, bases, open_loop
+        self.pairs: list[tuple[Phone, Phone]] = []
+        self.failed: list[str] = []
+
+    async def connect(self, matches: list[dict], connect_limit: int = 20) -> None:
+        """Load the page and open the socket of both phones of each match in
+        `matches` not connected yet (A on the first process, B on the last).
+        A match whose phones could not connect plays no part (its error is
+        counted in the next play)."""
+        known = {pair[0].code for pair in self.pairs}
+        new = [
+            (
+                Phone(self.bases[0], m["code"], m["A"], as_app=self.open_loop),
+                Phone(self.bases[-1], m["code"], m["B"], as_app=self.open_loop),
+            )
+            for m in matches
+            if m["code"] not in known
+        ]
+        gate = asyncio.Semaphore(connect_limit)
+
+        async def ready(phone: Phone) -> bool:
+            async with gate:
+                for attempt in range(3):
+                    try:
+                        await load_page(self.http, phone)
+                        await open_socket(self.http, phone, phone.base.replace("http://", "ws://"))
+                        return True
+                    except (OSError, TimeoutError, aiohttp.ClientError, RuntimeError) as error:
+                        if attempt == 2:
+                            self.failed.append(f"could not load and connect: {error!r}"[:160])
+                        await asyncio.sleep(0.5 * (attempt + 1))
+                return False
+
+        ok = await asyncio.gather(*(ready(p) for pair in new for p in pair))
+        self.pairs += [pair for n, pair in enumerate(new) if ok[2 * n] and ok[2 * n + 1]]
+        # The first frame: only the seq marker, if the page was current.
+        await asyncio.sleep(1.0)
+
+    async def only_ping(self, count: int) -> None:
+        """Only the first `count` pairs ping (those about to play): phones
+        connected for a larger N wait quietly, so that their pings do not
+        weigh on a smaller N's CPU per action, nor on the floors (count 0).
+        A socket the server closed meanwhile is opened again."""
+        for n, pair in enumerate(self.pairs):
+            for phone in pair:
+                socket = phone.socket
+                if n >= count:
+                    if socket.pinger is not None:
+                        socket.pinger.cancel()
+                        socket.pinger = None
+                    continue
+                if socket.ws is None or socket.ws.closed:
+                    with contextlib.suppress(OSError, TimeoutError, aiohttp.ClientError):
+                        await close_socket(phone)
+                        await open_socket(self.http, phone, phone.base.replace("http://", "ws://"))
+                elif socket.pinger is None:
+                    socket.pinger = asyncio.create_task(_ping(socket.ws))
+
+    async def play(
+        self,
+        count: int,
+        seconds: float,
+        cpu=None,
+        every: float = 1.0,
+        jitter: float = 0.0,
+        churn_every: float = 0.0,
+        settle_wait: float = 20.0,
+    ) -> Result:
+        """The first `count` pairs play for `seconds` (play_match)."""
+        await self.only_ping(count)
+        pairs = self.pairs[:count]
+        for pair in pairs:
+            for phone in pair:
+                # Action ids of its own: the same ids again would be (rightly)
+                # duplicate taps, answered with the old seq and pushing nothing.
+                phone.run = secrets.token_hex(4)
+                phone.answer_bytes = 0
+                phone.socket.frames_per_seq.clear()
+                phone.socket.seen_at.clear()
+                phone.socket.bytes = 0
+                phone.socket.repeats = 0
+                phone.socket.resyncs = 0
+        result = Result(errors=list(self.failed))
+        self.failed.clear()
+        pending: list = []
+        cpu_before = cpu() if cpu else 0.0
+        started = time.perf_counter()
+        await asyncio.gather(
+            *(
+                play_match(
+                    self.http,
+                    pair,
+                    seconds,
+                    result,
+                    pending,
+                    every,
+                    jitter,
+                    churn_every,
+                    self.open_loop,
+                )
+                for pair in pairs
+            )
+        )
+        result.seconds = time.perf_counter() - started
+        await settle(pending, result, wait=settle_wait)
+        result.cpu = (cpu() - cpu_before) if cpu else 0.0
+        result.answer_bytes = sum(p.answer_bytes for pair in pairs for p in pair)
+        result.push_bytes = sum(p.socket.bytes for pair in pairs for p in pair)
+        result.resyncs = sum(p.socket.resyncs for pair in pairs for p in pair)
+        return result
+
+    async def keep(self, count: int) -> None:
+        """Close every pair past the first `count`."""
+        for pair in self.pairs[count:]:
+            for phone in pair:
+                await close_socket(phone)
+        del self.pairs[count:]
+
+    async def close(self) -> None:
+        await self.keep(0)
+
+
+def session() -> aiohttp.ClientSession:
+    """The bench's HTTP client: no connection limit, cookies set by hand."""
+    return aiohttp.ClientSession(
+        connector=aiohttp.TCPConnector(limit=0), cookie_jar=aiohttp.DummyCookieJar()
+    )
+
+
 async def run_tracker(
     bases: list[str],
     matches: list[dict],
@@ -444,64 +637,16 @@ async def run_tracker(
     churn_every: float = 0.0,
     open_loop: bool = True,
 ) -> tuple[Result, list[Phone]]:
-    """Phones of a match on different processes when there are two.
-    `open_loop` False: the closed-loop correctness burst (play_match)."""
-    connector = aiohttp.TCPConnector(limit=0)
-    jar = aiohttp.DummyCookieJar()
-    async with aiohttp.ClientSession(connector=connector, cookie_jar=jar) as http:
-        pairs = []
-        for m in matches:
-            a = Phone(bases[0], m["code"], m["A"], as_app=open_loop)
-            b = Phone(bases[-1], m["code"], m["B"], as_app=open_loop)
-            pairs.append((a, b))
-        gate = asyncio.Semaphore(connect_limit)
-        failed: list[str] = []
-
-        async def ready(phone: Phone) -> bool:
-            async with gate:
-                for attempt in range(3):
-                    try:
-                        await load_page(http, phone)
-                        await open_socket(http, phone, phone.base.replace("http://", "ws://"))
-                        return True
-                    except (OSError, TimeoutError, aiohttp.ClientError, RuntimeError) as error:
-                        if attempt == 2:
-                            failed.append(f"could not load and connect: {error!r}"[:160])
-                        await asyncio.sleep(0.5 * (attempt + 1))
-                return False
-
-        ok = await asyncio.gather(*(ready(p) for pair in pairs for p in pair))
-        # A match whose phones could not connect plays no part (counted as errors).
-        pairs = [pair for n, pair in enumerate(pairs) if ok[2 * n] and ok[2 * n + 1]]
-        # The first frame: only the seq marker, if the page was current.
-        await asyncio.sleep(1.0)
-        for pair in pairs:
-            for phone in pair:
-                phone.socket.frames_per_seq.clear()
-                phone.socket.seen_at.clear()
-                phone.socket.bytes = 0
-                phone.socket.doubled = 0
-        result = Result(errors=failed)
-        pending: list = []
-        cpu_before = cpu() if cpu else 0.0
-        started = time.perf_counter()
-        await asyncio.gather(
-            *(
-                play_match(
-                    http, pair, seconds, result, pending, every, jitter, churn_every, open_loop
-                )
-                for pair in pairs
-            )
-        )
-        result.seconds = time.perf_counter() - started
-        await settle(pending, result, wait=20)
-        result.cpu = (cpu() - cpu_before) if cpu else 0.0
-        result.answer_bytes = sum(p.answer_bytes for pair in pairs for p in pair)
-        result.push_bytes = sum(p.socket.bytes for pair in pairs for p in pair)
-        for pair in pairs:
-            for phone in pair:
-                await close_socket(phone)
-        return result, [p for pair in pairs for p in pair]
+    """One run of `matches` on fresh phones (a Fleet of its own). Phones of a
+    match on different processes when there are two. `open_loop` False: the
+    closed-loop correctness burst (play_match)."""
+    async with session() as http:
+        fleet = Fleet(http, bases, open_loop)
+        await fleet.connect(matches, connect_limit)
+        result = await fleet.play(len(matches), seconds, cpu, every, jitter, churn_every)
+        phones = [p for pair in fleet.pairs for p in pair]
+        await fleet.close()
+        return result, phones
 
 
 async def run_relay(
@@ -602,17 +747,7 @@ async def run_relay(
         started = time.perf_counter()
         await asyncio.gather(*(one(n, pair) for n, pair in enumerate(pairs)))
         result.seconds = time.perf_counter() - started
-        deadline = time.perf_counter() + 10
-        while time.perf_counter() < deadline and not all(
-            s.newest >= n for pair, n, _ in pending for s in pair
-        ):
-            await asyncio.sleep(0.05)
-        for pair, n, sent in pending:
-            arrivals = [s.seen_at.get(n) for s in pair]
-            if any(a is None for a in arrivals):
-                result.lost += 1
-            else:
-                result.latencies.append(max(arrivals) - sent)
+        await settle(pending, result, wait=10, quiet=2.0)
         result.cpu = (cpu() - cpu_before) if cpu else 0.0
         result.push_bytes = sum(s.bytes for pair in pairs for s in pair)
         for pair in pairs:
@@ -642,11 +777,15 @@ async def churn(base: str, matches: list[dict], seconds: float) -> int:
             nonlocal made
             deadline = time.perf_counter() + seconds
             while time.perf_counter() < deadline:
-                ws = await http.ws_connect(
-                    f"{base.replace('http://', 'ws://')}/ws/m/{m['code']}/",
-                    headers={"Cookie": f"sessionid={m[letter]}", "Origin": base},
-                    max_msg_size=0,
-                )
+                try:
+                    ws = await http.ws_connect(
+                        f"{base.replace('http://', 'ws://')}/ws/m/{m['code']}/",
+                        headers={"Cookie": f"sessionid={m[letter]}", "Origin": base},
+                        max_msg_size=0,
+                    )
+                except (OSError, aiohttp.ClientError):
+                    await asyncio.sleep(0.5)  # refused: a try, not a connection
+                    continue
                 await ws.receive(timeout=10)
                 await ws.close()
                 made += 1

@@ -31,13 +31,12 @@ django.setup()
 
 from django.core.management import call_command  # noqa: E402
 
+from bench.setup_matches import army, bring_to_play  # noqa: E402
 from tracker import actions, reading  # noqa: E402
 from tracker.models import Match  # noqa: E402
 from tracker.reading import seen_by  # noqa: E402
 from tracker.rendering import render_blocks  # noqa: E402
 from tracker.rules.conditions import SetTrooperState  # noqa: E402
-from tracker.rules.sealing import SealDeployment  # noqa: E402
-from tracker.rules.setup import ClaimSeat, LockArmyList, SetInitiative  # noqa: E402
 
 STEPS = int(os.environ.get("BENCH_STEPS", "400"))
 
@@ -54,32 +53,8 @@ def timed(fn, repeat: int) -> float:
 def build_match() -> Match:
     actions.notify = lambda *args: None  # no sockets in a benchmark
     match = actions.create_match(name="Bench", points_limit=300)
-    troopers = {
-        seat: [
-            {
-                "id": f"{seat.lower()}{n:05d}",
-                "name": f"{seat}-{n}",
-                "cost": 20,
-                "combat_group": 1 + n // 10,
-                "silhouette": 2,
-                "traits": [],
-            }
-            for n in range(12)
-        ]
-        for seat in "AB"
-    }
-    for seat in "AB":
-        actions.perform(match, seat, ClaimSeat(name=seat))
-        actions.perform(match, seat, LockArmyList(troopers=troopers[seat]))
-    actions.perform(match, "A", SetInitiative(first_turn="A", deploys_first="A"))
-    for seat in "AB":
-        secret = {
-            "id": f"lt{seat}00001",
-            "nonce": "ab" * 16,
-            "kind": "lieutenant",
-            "trooper_id": troopers[seat][0]["id"],
-        }
-        actions.perform(match, seat, SealDeployment(secrets=[secret]))
+    troopers = {seat: army(seat, 12) for seat in "AB"}
+    bring_to_play(match, troopers)
     prone: dict[str, bool] = {}
     for step in range(STEPS):
         seat = "AB"[step % 2]

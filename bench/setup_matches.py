@@ -2,7 +2,17 @@
 the environment names, and print them as JSON: code and each seat's session
 cookie. Done here rather than through the pages because set-up is not what is
 measured, and 500 matches through ~20 requests each would take most of the
-bench's ten minutes; the measured load goes through the real pages."""
+bench's ten minutes; the measured load goes through the real pages.
+
+One match is brought into play through the one write path (actions.py);
+the others are copies of it: the same events (the hash chain covers no
+match id, so each copy's chain verifies as the original's), their own match
+and seat rows, and seats claimed by sessions of their own (seats.claim), as
+a phone claims one. Copying costs a few inserts a match instead of seven
+actions' replays and renders: 500 matches took minutes of the bench's ten.
+(A copy's private events share the original's salts: nothing the bench
+measures depends on them.)
+"""
 
 from __future__ import annotations
 
@@ -19,51 +29,120 @@ import django  # noqa: E402
 django.setup()
 
 from django.conf import settings  # noqa: E402
+from django.contrib.sessions.backends.base import VALID_KEY_CHARS  # noqa: E402
 from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
+from django.contrib.sessions.models import Session  # noqa: E402
 from django.db import transaction  # noqa: E402
+from django.utils.crypto import get_random_string  # noqa: E402
 
 from tracker import actions, seats  # noqa: E402
+from tracker.models import Match, MatchEvent, Seat  # noqa: E402
 from tracker.rules.sealing import SealDeployment  # noqa: E402
 from tracker.rules.setup import ClaimSeat, LockArmyList, SetInitiative  # noqa: E402
 
 TROOPERS = 10
+PIN = "2468"
 
 
-def one_match(n: int) -> dict:
-    match = actions.create_match(name=f"Bench {n}", points_limit=300, table=str(n))
-    troopers = {
-        letter: [
-            {
-                "id": f"{letter.lower()}{n:04d}{k:03d}",
-                "name": f"{'Fusilier' if letter == 'A' else 'Zhanshi'} {k}",
-                "cost": 20,
-                "combat_group": 1 + k // 10,
-                "silhouette": 2,
-                "traits": ["lieutenant_candidate"] if k == 0 else [],
-            }
-            for k in range(TROOPERS)
-        ]
-        for letter in "AB"
-    }
-    cookies = {}
-    for seat in match.seats.order_by("letter"):
-        session = SessionStore()
-        assert seats.claim(session, seat, "2468")
-        session.save()
-        cookies[seat.letter] = session.session_key
-        actions.perform(match, seat.letter, ClaimSeat(name=f"Player {seat.letter}{n}"))
+def army(letter: str, count: int = TROOPERS) -> list[dict]:
+    """A locked list of `count` troopers for seat `letter`; the first may be
+    Lieutenant. Ids are `a00000`, `a00001`... (a match's own: each match
+    has them)."""
+    return [
+        {
+            "id": f"{letter.lower()}{k:05d}",
+            "name": f"{'Fusilier' if letter == 'A' else 'Zhanshi'} {k}",
+            "cost": 20,
+            "combat_group": 1 + k // 10,
+            "silhouette": 2,
+            "traits": ["lieutenant_candidate"] if k == 0 else [],
+        }
+        for k in range(count)
+    ]
+
+
+def bring_to_play(match: Match, troopers: dict[str, list[dict]]) -> None:
+    """Both seats claimed, lists locked, A first, both deployments sealed
+    (a Lieutenant each): the first Player Turn, through the write path."""
+    for letter in "AB":
+        actions.perform(match, letter, ClaimSeat(name=f"Player {letter}"))
     for letter in "AB":
         actions.perform(match, letter, LockArmyList(troopers=troopers[letter]))
     actions.perform(match, "A", SetInitiative(first_turn="A", deploys_first="A"))
     for letter in "AB":
         secret = {
-            "id": f"lt{letter}{n:06d}",
+            "id": f"lt{letter}00001",
             "nonce": "ab" * 16,
             "kind": "lieutenant",
             "trooper_id": troopers[letter][0]["id"],
         }
         actions.perform(match, letter, SealDeployment(secrets=[secret]))
-    return {"code": match.code, "A": cookies["A"], "B": cookies["B"]}
+
+
+class _NewSession(dict):
+    """A browser's new session as seats.claim sees it, kept in memory and
+    saved with the others in one insert (saved_sessions): a SessionStore
+    would cost four queries a seat (its key's check and insert, twice, as
+    claiming cycles the key)."""
+
+    def cycle_key(self) -> None:
+        """Nothing to cycle: the session is saved only once claimed."""
+
+
+def claimed(match: Match, sessions: list[Session]) -> dict:
+    """Each seat of `match` claimed (seats.claim) by a session of its own,
+    appended to `sessions` for saving: the cookies."""
+    cookies = {}
+    for seat in match.seats.order_by("letter"):
+        held = _NewSession()
+        assert seats.claim(held, seat, PIN)
+        store = SessionStore()
+        row = Session(
+            # As SessionStore makes one, without asking the database whether
+            # 32 random characters are taken.
+            session_key=get_random_string(32, VALID_KEY_CHARS),
+            session_data=store.encode(dict(held)),
+            expire_date=store.get_expiry_date(),
+        )
+        sessions.append(row)
+        cookies[seat.letter] = row.session_key
+    return {"code": match.code, **cookies}
+
+
+def copy_of(original: Match, events: list[MatchEvent], seat_rows: list[Seat]) -> Match:
+    match = Match.objects.create(
+        name=original.name,
+        points_limit=original.points_limit,
+        mission=original.mission,
+        table=original.table,
+        seq=original.seq,
+        last_hash=original.last_hash,
+        status=original.status,
+        result=original.result,
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(match=match, letter=s.letter, name=s.name, listed_name=s.listed_name)
+            for s in seat_rows
+        ]
+    )
+    MatchEvent.objects.bulk_create(
+        [
+            MatchEvent(
+                match=match,
+                seq=e.seq,
+                kind=e.kind,
+                data=e.data,
+                private_to=e.private_to,
+                actor=e.actor,
+                action_id=e.action_id,
+                created_at=e.created_at,
+                hash=e.hash,
+            )
+            for e in events
+        ]
+    )
+    return match
 
 
 def main() -> None:
@@ -72,12 +151,24 @@ def main() -> None:
     # deliberate slowness of PBKDF2 (about 0.3 s a seat on this machine).
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     count = int(sys.argv[1])
-    made = []
-    for start in range(0, count, 50):
-        # One commit per 50 matches: set-up time is disk flushes otherwise.
+    original = actions.create_match(name="Bench", points_limit=300)
+    bring_to_play(original, {letter: army(letter) for letter in "AB"})
+    original.refresh_from_db()
+    events = list(original.events.order_by("seq"))
+    seat_rows = list(original.seats.order_by("letter"))
+    sessions: list[Session] = []
+    made = [claimed(original, sessions)]
+    for start in range(1, count, 100):
+        # One commit per 100 matches: set-up time is disk flushes otherwise.
         with transaction.atomic():
-            made += [one_match(n) for n in range(start, min(start + 50, count))]
-    print(json.dumps(made))
+            made += [
+                claimed(copy_of(original, events, seat_rows), sessions)
+                for _ in range(start, min(start + 100, count))
+            ]
+            Session.objects.bulk_create(sessions)
+        sessions.clear()
+    Session.objects.bulk_create(sessions)
+    print(json.dumps(made[:count]))
 
 
 if __name__ == "__main__":

@@ -8,7 +8,9 @@ Its database and render work runs on threads of the sockets' own
 (tracker/socket_threads.py): a connect never waits behind pushes, and a
 socket that falls behind renders only the newest seq.
 Layers are at-most-once, so correctness never depends on a push: a
-reconnecting phone always gets every block it does not already show.
+reconnecting phone always gets every block it does not already show, and a
+connected one learns the match's newest seq from each pong
+(tracker/match_seqs.py) and asks for it when a push went missing.
 
 Every frame is rendered in the phone's language, chosen at the handshake the
 way LocaleMiddleware chooses it for HTTP (the language cookie set by the
@@ -35,6 +37,7 @@ from django.utils import translation
 from tracker import announce, seats
 from tracker.event_clock import render_clock
 from tracker.heartbeat import Heartbeat
+from tracker.match_seqs import newest_seqs
 from tracker.models import Match, Seat
 from tracker.rendering import blocks_for, changed_frame, digest_of_block, parse_shown
 from tracker.socket_threads import on_connect_thread, on_push_thread
@@ -125,6 +128,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
     counted: list[str]
     # Answers the phone's pings, closes the socket once it falls silent (issue 17).
     heartbeat: Heartbeat | None = None
+    # Counted among the sockets whose match's newest seq the pongs carry.
+    watching = False
 
     async def connect(self):
         announce.remember_loop(asyncio.get_running_loop())
@@ -144,10 +149,25 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.group = announce.group_of(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        newest_seqs.watch(self.match_id)
+        self.watching = True
         self.heartbeat = Heartbeat(
-            send=lambda text: self.send(text_data=text), close=lambda code: self.close(code=code)
+            send=lambda text: self.send(text_data=text),
+            close=lambda code: self.close(code=code),
+            newest=self._newest_for_pong,
         )
         await self._push(full=True, shown=shown_digests(self.scope))
+
+    def _newest_for_pong(self) -> int | None:
+        """The seq a pong tells the phone: the match's newest (as this process
+        last read it), or, while a push for it is on its way to this socket
+        (announced, queued or rendering), the seq this socket sent last. A
+        phone behind the newest then asks for it only when its push was
+        lost, not while a busy server is still sending it."""
+        newest = newest_seqs.newest(self.match_id)
+        if newest is None:
+            return None
+        return newest if newest > max(self.wanted, self.last_seq) else self.last_seq
 
     def _admit(self, code: str) -> str:
         """ "ok", "too many" or "unknown". Per-client limits (no library counts
@@ -181,6 +201,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await on_connect_thread(lambda: [_count(key, -1) for key in counted])()
         if self.match_id is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.watching:
+            newest_seqs.unwatch(self.match_id)
+            self.watching = False
         if self.heartbeat is not None:
             await self.heartbeat.stop()
 
@@ -194,8 +217,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await super().websocket_receive(message)
 
     async def receive(self, text_data=None, bytes_data=None):
-        """The only message a phone sends: {"resync": true}, after waking or
-        reconnecting. Any other JSON object is ignored; a frame no phone of
+        """The only message a phone sends: {"resync": true, "h": "d1.d2..."},
+        after waking, or when a pong said a newer seq than it shows (a lost
+        push); "h" names the blocks it shows, as ?h= at connecting, so the
+        answer leaves out those that did not change. Any other JSON object is ignored; a frame no phone of
         ours sends closes the socket with a code of our own (issue 22):
         BAD_FRAME for binary, empty, non-JSON or too deeply nested JSON (or
         JSON that is not an object), TOO_BIG past MAX_MESSAGE characters.
@@ -217,9 +242,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.close(code=BAD_FRAME)
             return
         if message.get("resync"):
-            await self._resync()
+            shown = message.get("h")
+            await self._resync(parse_shown(shown) if isinstance(shown, str) else set())
 
-    async def _resync(self) -> None:
+    async def _resync(self, shown: set[str]) -> None:
         """At most RESYNC_BURST full renders per RESYNC_WINDOW_SECONDS per
         socket (and sockets are capped per session and address): a phone
         waking up needs one. Beyond that, requests are coalesced into one
@@ -230,8 +256,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.resyncs = [t for t in self.resyncs if now - t < window]
         if len(self.resyncs) < settings.RESYNC_BURST:
             self.resyncs.append(now)
-            await self._push(full=True)
+            await self._push(full=True, shown=shown)
         elif self.pending is None:
+            # Coalesced: all blocks, since what the phone shows may change meanwhile.
             self.pending = asyncio.ensure_future(self._later(self.resyncs[0] + window - now))
 
     async def _later(self, delay: float) -> None:
@@ -325,7 +352,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         self.letter = letter
         if full:
-            # What the phone named at connecting (or nothing, on a resync).
+            # What the phone named at connecting or in its resync.
             frame = changed_frame(blocks, seq, shown, {})
         else:
             # Push less: what this socket sent is what the phone shows; a

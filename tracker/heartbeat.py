@@ -9,6 +9,10 @@ each tap with a deadline in the server's time (tracker/taps.py). A phone
 that hears nothing for a couple of seconds says "Offline" and connects
 again.
 
+A pong also says the match's newest seq, {"pong": n, "t": ms, "seq": s}
+(tracker/match_seqs.py, issue 18): a phone whose push was lost (the channel
+layer is at most once) sees that it is behind and asks for what it lacks.
+
 The server, for its part, closes a socket it has not heard from for
 SOCKET_SILENCE_SECONDS, so a dead phone's socket (its renders, its place in
 the per-session count) does not linger. Only a socket that has pinged is
@@ -48,9 +52,11 @@ class Heartbeat:
     """One socket's heartbeat: answers pings, and closes the socket through
     `close` once it has gone silent."""
 
-    def __init__(self, send, close):
+    def __init__(self, send, close, newest=lambda: None):
         self._send = send
         self._close = close
+        # The match's newest seq as this process last read it, or None.
+        self._newest = newest
         self.heard_at = time.monotonic()
         self._watch: asyncio.Task | None = None
 
@@ -71,7 +77,11 @@ class Heartbeat:
             return False
         if self._watch is None:
             self._watch = asyncio.ensure_future(self._close_when_silent())
-        await self._send(json.dumps({"pong": _echo(message["ping"]), "t": server_ms()}))
+        pong = {"pong": _echo(message["ping"]), "t": server_ms()}
+        seq = self._newest()
+        if seq is not None:
+            pong["seq"] = seq
+        await self._send(json.dumps(pong))
         return True
 
     async def _close_when_silent(self) -> None:

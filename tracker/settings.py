@@ -238,9 +238,17 @@ if os.environ.get("REDIS_URL"):
                         "socket_timeout": 30,
                     }
                 ],
-                # A burst of pushes must not overflow a socket's queue (100 by
-                # default); a push is one small "seq n exists" message.
-                "capacity": 1000,
+                # Capacity is counted per Redis key, and every socket of one
+                # process shares one key (channels-redis keeps a process's
+                # channels "specific.<process>!<socket>" in one list): with
+                # 500 sockets a process and one push a second each, a process
+                # two seconds behind had 1,000 waiting and group_send dropped
+                # the rest ("channels over capacity", issue 18's lost pushes
+                # at 500 matches). Sized for a venue's sockets on one process
+                # times the pushes each may have waiting (2,000 x 50); a push
+                # is one "seq n exists" of about 100 bytes, and a socket folds
+                # every seq waiting into one render (consumers.py).
+                "capacity": int(os.environ.get("CHANNEL_CAPACITY", "100000")),
                 # A push waiting in a socket's queue past `expiry` is dropped,
                 # and the phone stays behind until the match's next push. At
                 # 500 matches on two saturated processes pushes were read 30
@@ -249,13 +257,18 @@ if os.environ.get("REDIS_URL"):
                 # socket folds every seq it finds waiting into one render of
                 # the newest (consumers.py).
                 "expiry": int(os.environ.get("CHANNEL_EXPIRY_SECONDS", "300")),
+                # A socket's place in its match's group lapses after this: a
+                # tournament day, longer than any socket lives (the heartbeat
+                # closes silent ones, and a phone past it would still catch
+                # up through its pongs, tracker/match_seqs.py).
                 "group_expiry": 86400,
             },
         }
     }
 else:
-    # Sized as the Redis layer above, for the same reasons (its defaults are
-    # 100 messages and 60 s).
+    # Expiry as the Redis layer above (its default is 60 s). Here capacity is
+    # per socket (each has its own queue): 1,000 pushes waiting for one socket
+    # is far past anything a socket that folds them into one render sees.
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels.layers.InMemoryChannelLayer",
@@ -370,6 +383,10 @@ SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "200"))
 # nothing for this long is closed: its phone is gone or its link is dead.
 SOCKET_SILENCE_SECONDS = float(os.environ.get("SOCKET_SILENCE_SECONDS", "10"))
 RESYNC_BURST = 10
+# How often each process reads the newest seq of its sockets' matches, which
+# every pong carries so that a phone that missed a push asks for it
+# (tracker/match_seqs.py): one query per process per period, for all of them.
+SEQ_POLL_SECONDS = float(os.environ.get("SEQ_POLL_SECONDS", "1"))
 RESYNC_WINDOW_SECONDS = 10
 # Tests only (tests/scale/test_socket_backlog.py): every push's render takes
 # this many seconds longer, which builds a push backlog without a venue's

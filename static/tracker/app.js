@@ -16,6 +16,7 @@
   var DEADLINE_MARGIN = 500;   // a tap's deadline falls this long before the phone gives up on it
   var SENDS = 3;               // sends of one tap before it is "not saved"
   var PATIENCE = 8000;         // ms a tap waits for a dead link to come back before "not saved"
+  var CATCH_UP = 2500;         // ms behind the seq the pongs say before asking for it
 
   if (window.htmx) { window.htmx.config.timeout = REQUEST_TIMEOUT; }
 
@@ -145,6 +146,7 @@
       var message = null;
       try { message = JSON.parse(data); } catch (e) { return; }
       clockSample(message);
+      behind(message);
       return;
     }
     var live = document.getElementById("live");
@@ -181,11 +183,34 @@
     if (link.live) { resync(); } else { reconnectNow(); }
   });
 
+  /* Each pong says the match's newest seq (tracker/match_seqs.py). A push
+     is at most once (the server's channel layer may drop one): a page still
+     behind that seq CATCH_UP after a pong first said so missed it, and asks
+     for what it lacks. Not at once: the push may be on its way. */
+  var behindSince = null;
+  function behind(pong) {
+    var shown = document.getElementById("seq");
+    if (!pong || typeof pong.seq !== "number" || !shown || pong.seq <= Number(shown.dataset.seq)) {
+      behindSince = null;
+      return;
+    }
+    var now = performance.now();
+    if (behindSince === null) { behindSince = now; return; }
+    if (now - behindSince >= CATCH_UP) {
+      behindSince = null;  // and as long again before asking again
+      resync();
+    }
+  }
+
   /* Ask for the server's blocks: over the socket if it is live (its answer
-     carries what this phone lacks), else over HTTP. */
+     carries what this phone lacks: the blocks it shows are named, as at
+     connecting), else over HTTP. */
   function resync() {
     if (link.live) {
-      try { link.ws.send(JSON.stringify({ resync: true })); return; } catch (e) { /* fall through */ }
+      try {
+        link.ws.send(JSON.stringify({ resync: true, h: shownDigests() }));
+        return;
+      } catch (e) { /* fall through */ }
     }
     var live = document.getElementById("live");
     if (live && window.htmx) {

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import contextlib
 import http.cookiejar
-import os
 import re
 import socket
 import struct
 import subprocess
 import sys
 import threading
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -28,13 +26,10 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
+from bench import serving
+from bench.serving import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @dataclass
@@ -61,52 +56,30 @@ class Served:
         return [line for line in text.splitlines() if "Traceback" in line or " 500 " in line]
 
     def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
+        serving.stop(self.process)
 
 
 def start_as_make_run(tmp: Path, extra_env: dict | None = None) -> Served:
     """migrate, collectstatic and serve, as the Makefile's `run` does."""
     port = free_port()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tracker.settings",
-        "SQLITE_PATH": str(tmp / "db.sqlite3"),
-        "TRACKER_VAR_DIR": str(tmp / "var"),
-        "STATIC_ROOT": str(tmp / "staticfiles"),
-        "DEBUG": "0",
-        "PYTHONUNBUFFERED": "1",
-        **(extra_env or {}),
-    }
-    for name in ("DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS", "PUBLIC_URL", "STATIC_MANIFEST"):
-        if name not in (extra_env or {}):
-            env.pop(name, None)
+    extra = {"STATIC_ROOT": str(tmp / "staticfiles"), **(extra_env or {})}
+    unset = ("DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS", "PUBLIC_URL", "STATIC_MANIFEST")
+    env = serving.environment(tmp, drop=unset, **extra)
     for step in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"]):
         subprocess.run([sys.executable, "manage.py", *step], cwd=ROOT, env=env, check=True)
     log = tmp / "serve.log"
     out = tmp / "serve.out"
-    process = subprocess.Popen(
+    url = f"http://127.0.0.1:{port}"
+    process = serving.start(
         [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port)],
         cwd=ROOT,
         env=env,
+        url=url + "/offline/",
         stdout=open(out, "w"),  # noqa: SIM115 (lives as long as the server)
         stderr=open(log, "w"),  # noqa: SIM115
+        timeout=40,
+        log=log.read_text,
     )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 40
-    while True:
-        try:
-            urllib.request.urlopen(url + "/offline/", timeout=2)  # noqa: S310 (loopback)
-            break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                raise RuntimeError("serve did not start: " + log.read_text()[-3000:]) from None
-            time.sleep(0.25)
     return Served(url, port, env, out.read_text(), log, process)
 
 

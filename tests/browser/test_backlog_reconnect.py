@@ -23,8 +23,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from playwright.sync_api import expect
 
-from tests.scale.servers import LiveServer, manage, server_env
-from tests.scale.test_socket_backlog import _make_matches, _open, tap_every_match
+from tests.scale.servers import LiveServer, make_matches, manage, server_env
+from tests.scale.test_socket_backlog import _open, tap_every_match
 
 from .netfault import FaultyLink
 
@@ -43,7 +43,7 @@ def slow_server(tmp_path_factory):
     env = server_env(tmp, TRACKER_SLOW_PUSH_RENDER=str(SLOW_RENDER))
     manage(env, "migrate", "--noinput", "-v0")
     # Two latecomers: one per language.
-    matches = _make_matches(env, BACKLOG_MATCHES + 2)
+    matches = make_matches(env, BACKLOG_MATCHES + 2)
     server = LiveServer(env, tmp / "daphne.log").start()
     yield server, matches
     server.stop()

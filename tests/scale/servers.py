@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bench.serving import environment
+
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
 
@@ -42,33 +44,28 @@ def free_port() -> int:
 
 def server_env(tmp: Path, **extra: str) -> dict:
     """A server environment: SQLite in `tmp` unless DATABASE_URL is given."""
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tracker.settings",
-        "SQLITE_PATH": str(tmp / "db.sqlite3"),
-        "TRACKER_VAR_DIR": str(tmp / "var"),
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DEBUG": "0",
-        "PYTHONUNBUFFERED": "1",
-    }
-    for name in ("DATABASE_URL", "REDIS_URL", "SQLITE_TEST_PATH"):
-        env.pop(name, None)
-    env.update(extra)
-    return env
+    unset = ("DATABASE_URL", "REDIS_URL", "SQLITE_TEST_PATH")
+    return environment(tmp, drop=unset, ALLOWED_HOSTS="127.0.0.1,localhost", **extra)
+
+
+def _python(env: dict, *args: str, timeout: float) -> str:
+    """Run a script of the repository in its own process: its output."""
+    done = subprocess.run(
+        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout
+    )
+    if done.returncode:
+        raise RuntimeError(f"{' '.join(args)} failed:\n{done.stderr[-3000:]}")
+    return done.stdout
 
 
 def manage(env: dict, *args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    if done.returncode:
-        raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stderr[-3000:]}")
-    return done.stdout
+    return _python(env, "manage.py", *args, timeout=120)
+
+
+def make_matches(env: dict, count: int) -> list[dict]:
+    """`count` matches in play on the database `env` names, made in one
+    process by bench/setup_matches.py: code and each seat's session key."""
+    return json.loads(_python(env, "bench/setup_matches.py", str(count), timeout=300))
 
 
 @dataclass

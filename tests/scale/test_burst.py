@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import json
 import os
-import subprocess
-import sys
 
 import pytest
 
-from tests.scale.servers import ROOT, server_env
+from tests.scale.servers import make_matches, server_env
 
 pytestmark = pytest.mark.scale
 
@@ -29,16 +26,7 @@ def test_a_burst_on_two_processes_loses_doubles_and_fails_nothing(cluster):
     from bench.load import run_tracker
 
     env = server_env(cluster.tmp, DATABASE_URL=cluster.database_url, REDIS_URL=cluster.redis_url)
-    made = subprocess.run(
-        [sys.executable, "bench/setup_matches.py", str(MATCHES)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert made.returncode == 0, made.stderr[-2000:]
-    matches = json.loads(made.stdout)
+    matches = make_matches(env, MATCHES)
     one, two = cluster.servers
     # Seat A's phone on one process, seat B's on the other: every push
     # crosses Redis for one of the two phones.

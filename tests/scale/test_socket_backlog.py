@@ -15,10 +15,7 @@ setup (SQLite, in-memory layer) and on PostgreSQL + Redis.
 from __future__ import annotations
 
 import http.cookiejar
-import json
 import secrets
-import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -27,11 +24,11 @@ from websockets.exceptions import WebSocketException
 
 from tests.scale.conftest import _with_path
 from tests.scale.servers import (
-    ROOT,
     Browser,
     LiveServer,
     Player,
     blocks_of,
+    make_matches,
     manage,
     open_socket,
     send_note,
@@ -43,19 +40,6 @@ pytestmark = pytest.mark.scale
 
 BACKLOG_MATCHES = 30  # two sockets each: 60 renders queued by one tap a match
 SLOW_RENDER = 0.25  # seconds added to every push's render
-
-
-def _make_matches(env: dict, count: int) -> list[dict]:
-    made = subprocess.run(
-        [sys.executable, "bench/setup_matches.py", str(count)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert made.returncode == 0, made.stderr[-2000:]
-    return json.loads(made.stdout)
 
 
 def _phone(url: str, session_key: str) -> Browser:
@@ -86,7 +70,7 @@ def slow_server(request, tmp_path):
     server = LiveServer(env, tmp_path / "daphne.log")
     try:
         manage(env, "migrate", "--noinput", "-v0")
-        matches = _make_matches(env, BACKLOG_MATCHES + 1)
+        matches = make_matches(env, BACKLOG_MATCHES + 1)
         server.start()
         yield server, matches
     finally:

@@ -19,6 +19,7 @@ from websockets.exceptions import ConnectionClosed
 
 from tests.scale.servers import (
     Browser,
+    LiveServer,
     blocks_of,
     events_by_action,
     hammer,
@@ -28,6 +29,7 @@ from tests.scale.servers import (
     send_action,
     send_note,
     seq_of,
+    server_env,
     to_deployment,
     verify_log,
     wait_for,
@@ -53,28 +55,37 @@ class _Watcher:
         self.code = code
 
 
+def _on_both(players, servers) -> list[tuple]:
+    """Each player's phone on each process, with an action-id prefix of its
+    own (a1, a2, b1, b2...)."""
+    return [
+        (player, player.browser.clone(server.url), f"{player.letter.lower()}{n}-{player.code}")
+        for player in players
+        for n, server in enumerate(servers, 1)
+    ]
+
+
 def test_both_players_and_a_spectator_hammering_two_processes_lose_and_double_nothing(cluster):
     one, two = cluster.servers
     alice, bob = seat_players(one.url)
     to_deployment(alice, bob)
     code = alice.code
     players = [
-        (alice, alice.browser.clone(one.url), f"a1-{code}"),
-        (alice, alice.browser.clone(two.url), f"a2-{code}"),
-        (bob, bob.browser.clone(one.url), f"b1-{code}"),
-        (bob, bob.browser.clone(two.url), f"b2-{code}"),
+        *_on_both((alice, bob), (one, two)),
         # A double tap that reaches both processes with the same ids at once.
         (bob, bob.browser.clone(one.url), f"twin-{code}"),
         (bob, bob.browser.clone(two.url), f"twin-{code}"),
     ]
     started = time.monotonic()
     with ThreadPoolExecutor(len(players) + 2) as pool:
-        runs = [pool.submit(hammer, p, b, prefix, 25, 20) for p, b, prefix in players]
+        # 25 notes each; the 90 s only bounds a hung run (a loaded machine
+        # took over 20 s for 25).
+        runs = [pool.submit(hammer, p, b, prefix, 25, 90) for p, b, prefix in players]
         watchers = [
             pool.submit(_spectate, server.url, code, f"m{n}-{code}", 10)
             for n, server in enumerate((one, two))
         ]
-        sent = [s for run in runs for s in run.result(timeout=60)]
+        sent = [s for run in runs for s in run.result(timeout=120)]
         refused = [s for run in watchers for s in run.result(timeout=60)]
     elapsed = time.monotonic() - started
 
@@ -173,12 +184,7 @@ def test_kill_9_of_one_process_mid_burst_keeps_every_acknowledged_action_once(cl
     alice, bob = seat_players(two.url)
     to_deployment(alice, bob)
     code = alice.code
-    phones = [
-        (alice, alice.browser.clone(one.url), f"a1-{code}"),
-        (bob, bob.browser.clone(one.url), f"b1-{code}"),
-        (alice, alice.browser.clone(two.url), f"a2-{code}"),
-        (bob, bob.browser.clone(two.url), f"b2-{code}"),
-    ]
+    phones = _on_both((alice, bob), (one, two))
     before = read_postgres(cluster.database_url, code)[0].seq
     # Bob's phone also watches through a socket on the process about to die.
     with open_socket(one, code, bob.browser, origin=one.url) as watching:
@@ -276,3 +282,67 @@ def test_wrong_pins_and_wrong_links_are_counted_across_both_processes(cluster):
         for key in client.scan_iter("*guess:*"):
             client.delete(key)
         client.close()
+
+
+def test_a_process_at_capacity_answers_busy_tap_again_as_one_process_does(cluster):
+    """Issue 18: past its threads and queue, a process of a scaled-out
+    tracker sheds a tap exactly as the embedded one does
+    (tests/web/test_busy.py): 503, Retry-After: 1 (app.js then sends it again
+    by itself, with the same action id) and "busy, tap again" in the phone's
+    language; each tap sent again counts once, whichever process takes it."""
+    from django.utils import translation
+
+    from tracker.busy import busy_body
+
+    env = server_env(
+        cluster.tmp,
+        DATABASE_URL=cluster.database_url,
+        REDIS_URL=cluster.redis_url,
+        HTTP_THREADS="1",
+        HTTP_QUEUE="0",
+    )
+    small = LiveServer(env, cluster.tmp / "daphne-small.log").start()
+    try:
+        one, _two = cluster.servers
+        alice, bob = seat_players(one.url)
+        to_deployment(alice, bob)
+        code = alice.code
+
+        def note(server, n: int):
+            """Seat A seals note n on `server`, as app.js sends a tap (again)."""
+            browser = alice.browser.clone(server.url)
+            if browser.cookie("csrftoken") is None:
+                browser.get("/")  # the CSRF cookie a page load gives
+            headers = {
+                "X-CSRFToken": browser.cookie("csrftoken") or "",
+                "HX-Request": "true",
+                "Accept-Language": "es",
+            }
+            data = {"action_id": f"cap-{n:02d}-{code}", "label": "Objective", "text": f"note {n}"}
+            return n, browser.request("POST", f"/m/{code}/act/SealNote/", data, headers)
+
+        with ThreadPoolExecutor(16) as pool:
+            answers = list(pool.map(lambda n: note(small, n), range(16)))
+        busy = [n for n, reply in answers if reply.status == 503]
+        assert busy, [reply.status for _n, reply in answers]  # one thread, no queue
+        assert {reply.status for _n, reply in answers} <= {200, 503}
+        with translation.override("es"):
+            expected = busy_body(htmx=True)
+        for n, reply in answers:
+            if n in busy:
+                assert reply.body == expected
+                assert reply.headers["Retry-After"] == "1"
+            else:
+                assert reply.error is None, reply.error
+        # Every tap sent again with its id, as app.js does after Retry-After
+        # (here to the other process): each lands once.
+        for n in range(16):
+            _n, again = note(one, n)
+            assert again.status == 200 and again.error is None, again.body[:300]
+        match, rows = read_postgres(cluster.database_url, code)
+        verify_log(match, rows)
+        seen = events_by_action(rows)
+        assert all(len(seen[f"cap-{n:02d}-{code}"]) == 1 for n in range(16))
+        assert "Traceback" not in small.log_text()
+    finally:
+        small.stop()

@@ -3,14 +3,19 @@ a ping is answered at once with the server's clock; a socket that pinged and
 then fell silent is closed after SOCKET_SILENCE_SECONDS (set short here); a
 socket that never pinged (a page from before the heartbeat) is left open."""
 
+import asyncio
 import json
+import re
 import time
 
 import pytest
 from asgiref.sync import sync_to_async
 
+from tracker import announce
 from tracker.heartbeat import SILENT
+from tracker.models import Match
 
+from .leaks import frame_seq
 from .table import seated
 from .test_live import socket_for
 
@@ -64,4 +69,86 @@ async def test_a_socket_that_never_pinged_is_left_open(alice, bob, settings):
     # And still served: a resync is answered.
     await socket.send_to(text_data=json.dumps({"resync": True}))
     assert 'id="seq"' in await socket.receive_from(timeout=3)
+    await socket.disconnect()
+
+
+DIGEST = re.compile(r'<section[^>]*data-h="([0-9a-f]{16})"')
+
+
+async def _pong_at(socket, seq: int) -> int | None:
+    """Ping until a pong says `seq` (at most 100 pings): the seq it said."""
+    for n in range(100):
+        await socket.send_to(text_data=json.dumps({"ping": n}))
+        pong = json.loads(await socket.receive_from(timeout=3))
+        assert pong["pong"] == n, pong  # a pong, not a push
+        if pong.get("seq") == seq:
+            break
+        await asyncio.sleep(0.02)
+    return pong.get("seq")
+
+
+async def test_a_pong_says_the_newest_seq_so_a_phone_whose_push_was_lost_asks_for_it(
+    alice, bob, settings, monkeypatch
+):
+    """Issue 18: pushes are at most once (a channel layer drops one past its
+    expiry or capacity). The pong carries the match's newest seq, read from
+    the database (tracker/match_seqs.py), so a phone behind it learns that it
+    missed one; its resync names the blocks it shows and gets only the rest."""
+    settings.SEQ_POLL_SECONDS = 0.05
+    a, _b = await sync_to_async(seated)(alice, bob)
+    socket = socket_for(bob, a.match)
+    connected, _ = await socket.connect()
+    assert connected
+    first = await socket.receive_from(timeout=3)
+    shown = DIGEST.findall(first)
+    before = frame_seq(first)
+    assert len(shown) == 6, shown  # header, controls, recent, the two seats, the log
+    assert await _pong_at(socket, before) == before
+
+    # Alice acts; its announcement is lost on the way (as the layer drops it).
+    monkeypatch.setattr(announce, "seq_exists", lambda match_id, seq: None)
+    await sync_to_async(a.submit)("draft/add", name="Fusilier", cost="10")
+    await sync_to_async(a.submit)("LockArmyList")
+    after = await sync_to_async(lambda: Match.objects.get().seq)()
+    assert after > before
+    # No push comes; the pongs say the newer seq within a few polls.
+    assert await _pong_at(socket, after) == after
+
+    # The phone asks for it, naming what it shows: the answer is the newest
+    # seq with only the blocks that changed (Alice's draft changed her seat
+    # block, as Bob sees it; Bob's own seat did not change).
+    await socket.send_to(text_data=json.dumps({"resync": True, "h": ".".join(shown)}))
+    frame = await socket.receive_from(timeout=3)
+    assert frame_seq(frame) == after
+    assert 'id="blk-seat_B"' not in frame
+    assert len(DIGEST.findall(frame)) < len(shown)
+    # And it is what a fresh page shows.
+    page = await sync_to_async(bob.get)(f"/m/{a.match.code}/")
+    fresh = dict(re.findall(r'<section[^>]*data-h="([0-9a-f]{16})" id="(blk-[^"]+)"', page.text))
+    sent = dict(re.findall(r'<section[^>]*data-h="([0-9a-f]{16})" id="(blk-[^"]+)"', frame))
+    assert set(sent) <= set(fresh)
+    await socket.disconnect()
+
+
+async def test_while_a_push_is_on_its_way_the_pong_says_the_seq_the_socket_sent(
+    alice, bob, settings
+):
+    """A busy server's push may take seconds; the phone must not ask for a
+    seq whose push is already coming (each ask is a render): until it is
+    sent, the pong says the seq this socket sent last."""
+    settings.SEQ_POLL_SECONDS = 0.05
+    a, _b = await sync_to_async(seated)(alice, bob)
+    socket = socket_for(bob, a.match)
+    await socket.connect()
+    before = frame_seq(await socket.receive_from(timeout=3))
+    settings.SLOW_PUSH_RENDER_SECONDS = 2.0
+    await sync_to_async(a.submit)("draft/add", name="Fusilier", cost="10")
+    await sync_to_async(a.submit)("LockArmyList")
+    after = await sync_to_async(lambda: Match.objects.get().seq)()
+    await asyncio.sleep(0.3)  # several polls: this process has read `after`
+    await socket.send_to(text_data=json.dumps({"ping": 1}))
+    pong = json.loads(await socket.receive_from(timeout=3))
+    assert pong == {"pong": 1, "t": pong["t"], "seq": before}
+    # And the push does come.
+    assert frame_seq(await socket.receive_from(timeout=10)) == after
     await socket.disconnect()
