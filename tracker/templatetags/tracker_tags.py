@@ -15,6 +15,9 @@ from tracker.rules.identity import MARKER_NAME, MASK_PENDING
 
 register = template.Library()
 
+# The context variable under which rendering.py collects a block's parts.
+PARTS = "_block_parts"
+
 
 @register.filter
 def label(code):
@@ -187,6 +190,11 @@ def trooper_row(context, t):
     if html is None:
         html = mark_safe(render_to_string("tracker/blocks/trooper_row.html", values))  # noqa: S308 (our own template)
         _trooper_rows.put(key, html)
+    # A block rendered by rendering.py collects its rows as parts: each with
+    # its id and its input (this key), so a push compares inputs, not HTML.
+    parts = context.get(PARTS)
+    if parts is not None:
+        return parts.add(f"trooper-{t.id}", key, html)
     return html
 
 
@@ -215,3 +223,21 @@ def log_row(context, line):
         )
         _log_rows.put(key, html)
     return html
+
+
+def undo_html(view, code: str) -> str:
+    """The "Undo my last change" part of the controls (rendering.SPLICED):
+    always there in play, empty unless this viewer may undo, so that it is
+    swapped by its id on its own when it moves to the other player."""
+    values = {"can_undo": view.can_undo, "code": code}
+    return mark_safe(render_to_string("tracker/blocks/undo.html", values))  # noqa: S308 (our own template)
+
+
+@register.simple_tag(takes_context=True)
+def undo_part(context):
+    from tracker.block_inputs import undo
+
+    view = context["view"]
+    html = undo_html(view, context["match"].code)
+    parts = context.get(PARTS)
+    return parts.add("undo", undo(view), html) if parts is not None else html
