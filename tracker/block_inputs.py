@@ -74,11 +74,15 @@ def log(seen) -> tuple:
 
 
 def seat(seen, letter: str) -> tuple:
+    # Its skeleton: the rows are parts, each with its own input (the
+    # trooper_row memo's key), so a trooper's tokens stay out; the secrets
+    # name troopers of either seat (named_in).
     view = seen.view
     return (
         "seat",
         letter,
-        view.seat(letter),
+        _SEAT(view.seat(letter)),
+        _untokened(view)[1],
         view.viewer,
         view.phase,
         view.round,

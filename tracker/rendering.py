@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 import re
 import secrets
 import threading
@@ -44,7 +45,7 @@ from tracker.rules.state import (
     TOKENS,
     TRAITS,
 )
-from tracker.templatetags.tracker_tags import PARTS, undo_html
+from tracker.templatetags.tracker_tags import PARTS, trooper_row_html, undo_html
 
 # "recent" (issue 19): the last three log lines, a block of its own so that
 # a new line never re-sends the controls a player may be typing in.
@@ -257,12 +258,11 @@ def render_blocks(
 
 
 def inputs_of(seen: Seen, context: dict) -> dict[str, tuple]:
-    """Each block's input view (tracker/block_inputs.py), and the input of
-    each part that changes apart from its block ("controls/undo")."""
+    """Each block's input view (tracker/block_inputs.py): what its skeleton
+    reads, its parts (fresh_parts) apart."""
     return {
         "header": block_inputs.header(seen),
         "controls": block_inputs.controls(seen, context["receipt"]),
-        "controls/undo": block_inputs.undo(seen.view),
         "recent": block_inputs.recent(seen),
         "seat_A": block_inputs.seat(seen, "A"),
         "seat_B": block_inputs.seat(seen, "B"),
@@ -270,57 +270,85 @@ def inputs_of(seen: Seen, context: dict) -> dict[str, tuple]:
     }
 
 
-# The parts re-rendered on their own inside a block whose input did not
-# change: "Undo my last change" moves between the players on nearly every
-# tap, and the controls around it are the most costly block.
-SPLICED = {"controls": ("undo",)}
+def fresh_parts(name: str, context: dict) -> dict[str, tuple[object, object]]:
+    """The parts block `name` may show, by id: (input, a function that
+    renders it). "Undo my last change" moves between the players on nearly
+    every tap, and a State tap changes one trooper's row: neither renders
+    the block around it again."""
+    view, code = context["view"], context["match"].code
+    if name == "controls":
+        return {"undo": (block_inputs.undo(view), lambda: undo_html(view, code))}
+    if name.startswith("seat_"):
+        conditions, tokens = context["conditions"], context["tokens"]
+        rows = {}
+        for t in view.seat(name[-1]).troopers:
+            key, html = trooper_row_html(t, view, code, conditions, tokens)
+            rows[f"trooper-{t.id}"] = (key, lambda html=html: html)
+        return rows
+    return {}
 
 
 def _render_changed(
     seen: Seen, seat: Seat | None, previous: _Entry | None
 ) -> tuple[dict[str, str], dict[str, tuple]]:
-    """The blocks of `seen`: those whose input equals the previous render's
-    (same per-viewer key) reused as they were, the others rendered."""
+    """The blocks of `seen`: those whose skeleton input equals the previous
+    render's (same per-viewer key) kept, with the parts whose input changed
+    spliced in; the others rendered."""
     context = context_for(seen, seat)
     inputs = inputs_of(seen, context)
     blocks: dict[str, str] = {}
     stale = []
     for name in BLOCKS:
-        old = previous.blocks.get(name) if previous is not None else None
-        if old is None or previous.inputs.get(name) != inputs[name]:
-            stale.append(name)
-            continue
-        for part in SPLICED.get(name, ()):
-            key = f"{name}/{part}"
-            if previous.inputs.get(key) != inputs[key]:
-                old = _splice(old, part, inputs[key], context)
-                if old is None:
-                    break
+        old = None
+        if previous is not None and previous.inputs.get(name) == inputs[name]:
+            old = _splice(previous.blocks[name], fresh_parts(name, context))
         if old is None:
             stale.append(name)
         else:
             blocks[name] = old
             stats["reused"] += 1
     blocks.update(render_some(seen, seat, stale, context))
+    if CHECK:
+        _check(seen, seat, blocks)
     return {name: blocks[name] for name in BLOCKS}, inputs
 
 
-def _splice(html: str, part: str, inputs: tuple, context: dict) -> str | None:
-    """`html` with its part `part` rendered again (None if its shape is no
-    longer kept: the caller renders the block whole)."""
+# Set (TRACKER_RENDER_CHECK=1, or by a test): every render that kept blocks or
+# parts is compared with a whole render from scratch, block by block. A
+# difference is an input view missing a value its block reads.
+CHECK = os.environ.get("TRACKER_RENDER_CHECK") == "1"
+
+
+class StaleBlock(AssertionError):
+    pass
+
+
+def _check(seen: Seen, seat: Seat | None, blocks: dict[str, str]) -> None:
+    counted = stats["blocks"]
+    whole = render_blocks(seen, seat)
+    stats["blocks"] = counted  # the check's renders are not the code's
+    stale = [name for name in BLOCKS if digest_of_block(blocks[name]) != digest_of_block(whole[name])]
+    if stale:
+        raise StaleBlock(f"kept blocks differ from a whole render: {stale}")
+
+
+def _splice(html: str, fresh: dict[str, tuple[object, object]]) -> str | None:
+    """`html` with each part whose input changed rendered again and put in
+    its place; None if its shape is no longer kept or it shows a part the
+    block could not have now (the caller renders the block whole)."""
     shape = shape_of(html)
     if shape is None:
         return None
-    if not any(ident == part for ident, _i, _h in shape.parts):
-        return html  # the block does not show this part now
-    stats["parts"] += 1
-    return _finish(shape.with_part(part, inputs, render_part(part, context)))
-
-
-def render_part(part: str, context: dict) -> str:
-    if part == "undo":
-        return undo_html(context["view"], context["match"].code)
-    raise ValueError(part)
+    parts, changed = [], False
+    for ident, before, part in shape.parts:
+        if ident not in fresh:
+            return None
+        inputs, render = fresh[ident]
+        if inputs != before:
+            part, changed = render(), True
+            stats["parts"] += 1
+        parts.append((ident, inputs, part))
+    return _finish(Shape(shape.skeleton, tuple(parts))) if changed else html
 
 
 @dataclass
