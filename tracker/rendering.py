@@ -327,7 +327,9 @@ def _check(seen: Seen, seat: Seat | None, blocks: dict[str, str]) -> None:
     counted = stats["blocks"]
     whole = render_blocks(seen, seat)
     stats["blocks"] = counted  # the check's renders are not the code's
-    stale = [name for name in BLOCKS if digest_of_block(blocks[name]) != digest_of_block(whole[name])]
+    stale = [
+        name for name in BLOCKS if digest_of_block(blocks[name]) != digest_of_block(whole[name])
+    ]
     if stale:
         raise StaleBlock(f"kept blocks differ from a whole render: {stale}")
 
