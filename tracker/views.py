@@ -45,7 +45,7 @@ from tracker.rules.setup import (
     clean_trooper_row,
 )
 from tracker.rules.state import SETUP
-from tracker.taps import deadline_of, is_late, note_refused, refusal
+from tracker.taps import already_applied, deadline_of, is_late, note_refused, refusal
 from tracker.templatetags.tracker_tags import marker_names
 
 ACTION_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
@@ -396,6 +396,12 @@ def act(request, code: str, command: str):
     action_id = request.POST.get("action_id", "")
     if not ACTION_ID.match(action_id):
         action_id = ""
+    if is_late(request) and not already_applied(match, action_id):
+        # Refused before the write path: a late tap does not wait for the
+        # match's lock (and the database's write lock) just to be refused.
+        # A repeat of one that did land goes on, and is answered as it was.
+        note_refused(match.code, action_id)
+        return refused_alone(request, match, refusal())
     # Only a phone that names its blocks can be sent rows instead of blocks.
     names_blocks = request.htmx and "X-Tracker-Shown" in request.headers
     before = peek_blocks(match, letter, seat) if names_blocks else {}

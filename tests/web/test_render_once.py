@@ -280,3 +280,20 @@ def test_a_tap_costs_a_bounded_number_of_queries():
 # (lock the match, the action id's repeat check, the events, the match row);
 # the match read again and the new events read into the cached state.
 MAX_QUERIES_PER_TAP = 11
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_whole_match_shows_what_a_render_from_scratch_would(language, monkeypatch):
+    """Issue 18's safety net for the input views (tracker/block_inputs.py):
+    through a whole match (every phase, Command Tokens, markers, Holoechoes,
+    Retreat!, Classified Objectives, the result), every render that kept a
+    block or spliced a part is compared, block by block, with a whole render
+    from scratch (rendering.CHECK raises StaleBlock on any difference), and
+    blocks were kept and parts spliced along the way."""
+    from tests.web.full_match import FullMatch
+
+    monkeypatch.setattr(rendering, "CHECK", True)
+    before = dict(rendering.stats)
+    FullMatch(language=language).play()
+    assert rendering.stats["reused"] > before["reused"]
+    assert rendering.stats["parts"] > before["parts"]
