@@ -16,6 +16,11 @@ leave out only what a block demonstrably never reads:
 - "can undo" outside its own fragment (rendering.UNDO), so that "Undo my last
   change" moving to the other player does not re-render the controls.
 
+A template that starts reading a new value must have it in its block's
+input here. tests/web/test_render_once.py plays a whole match with
+rendering.CHECK on, which compares every kept block and spliced part with a
+render from scratch (TRACKER_RENDER_CHECK=1 does the same for any run).
+
 The times of events need no place in an input: an event's time never
 changes, and every block that shows one shows it for a seq its input holds.
 """

@@ -200,8 +200,12 @@ class Shape:
         )
 
 
-# block digest -> its Shape, for the blocks rendered lately in this process.
-_SHAPES_SIZE = 4096
+# block digest -> its Shape, for the blocks rendered lately in this process:
+# about four per viewer's key of the render cache (its blocks now and those
+# its sockets sent last). A shape no longer kept costs a whole render of its
+# block or a whole block sent, never a wrong one. A skeleton is small (its
+# rows are placeholders): a few KB each.
+_SHAPES_SIZE = 8192
 _shapes: OrderedDict[str, Shape] = OrderedDict()
 
 
