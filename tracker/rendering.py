@@ -16,14 +16,18 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 import re
+import secrets
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
+from tracker import block_inputs
 from tracker.audit import receipt_code
 from tracker.handed_lists import hand_in_open, handed_for
 from tracker.labels import label
@@ -41,6 +45,7 @@ from tracker.rules.state import (
     TOKENS,
     TRAITS,
 )
+from tracker.templatetags.tracker_tags import PARTS, trooper_row_html, undo_html
 
 # "recent" (issue 19): the last three log lines, a block of its own so that
 # a new line never re-sends the controls a player may be typing in.
@@ -156,20 +161,97 @@ def receipt_for(seen: Seen) -> dict | None:
     return {"seq": view.seq, "hash": head, "code": receipt_code(head)}
 
 
-def _render_block(name: str, context: dict) -> str:
-    template = f"tracker/blocks/{name.split('_')[0]}.html"
-    letter = name[-1] if name.startswith("seat_") else None
-    html = render_to_string(template, {**context, "block": name, "letter": letter})
+# Where a part (a trooper row, the Undo form) stands in its block's skeleton
+# while the block renders. Random per process, and a comment: escaped text
+# from a player can never contain it.
+PLACEHOLDER = f"<!--part-{secrets.token_hex(8)}-->"
+
+
+class Parts:
+    """A block's parts in the order it renders them: (id, input, html), each
+    standing in the block's skeleton as PLACEHOLDER. Collected through the
+    context (tracker_tags.PARTS) by the tags that render parts."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[str, object, str]] = []
+
+    def add(self, ident: str, inputs: object, html: str) -> str:
+        self.items.append((ident, inputs, html))
+        return mark_safe(PLACEHOLDER)  # noqa: S308 (a constant of ours)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A rendered block as its skeleton and its parts: what a push compares
+    to send only the parts whose input changed (changed_parts)."""
+
+    skeleton: str
+    parts: tuple[tuple[str, object, str], ...]
+
+    def html(self) -> str:
+        pieces = self.skeleton.split(PLACEHOLDER)
+        out = [pieces[0]]
+        for (_ident, _inputs, part), piece in zip(self.parts, pieces[1:], strict=True):
+            out += [part, piece]
+        return "".join(out)
+
+    def with_part(self, ident: str, inputs: object, html: str) -> Shape:
+        return Shape(
+            self.skeleton,
+            tuple((i, inputs, html) if i == ident else (i, v, h) for i, v, h in self.parts),
+        )
+
+
+# block digest -> its Shape, for the blocks rendered lately in this process:
+# about four per viewer's key of the render cache (its blocks now and those
+# its sockets sent last). A shape no longer kept costs a whole render of its
+# block or a whole block sent, never a wrong one. A skeleton is small (its
+# rows are placeholders): a few KB each.
+_SHAPES_SIZE = 8192
+_shapes: OrderedDict[str, Shape] = OrderedDict()
+
+
+def _finish(shape: Shape) -> str:
+    """The block's HTML with its digest, the shape kept under that digest."""
+    html = shape.html()
     # The digest lets a phone skip swapping in a block identical to the one
     # it shows (static/tracker/app.js), so a push never wipes half-typed
     # input for nothing, whichever of the HTTP response and the push
     # arrives first; a reconnecting phone names the digests it shows so the
     # first frame leaves them out (consumers.py).
-    return mark_safe(html.replace("<section ", f'<section data-h="{digest_of(html)}" ', 1))  # noqa: S308 (our own rendered template)
+    digest = digest_of(html)
+    with _lock:
+        _shapes[digest] = shape
+        _shapes.move_to_end(digest)
+        while len(_shapes) > _SHAPES_SIZE:
+            _shapes.popitem(last=False)
+    return mark_safe(html.replace("<section ", f'<section data-h="{digest}" ', 1))  # noqa: S308 (our own rendered template)
+
+
+def _render_block(name: str, context: dict) -> str:
+    template = f"tracker/blocks/{name.split('_')[0]}.html"
+    letter = name[-1] if name.startswith("seat_") else None
+    parts = Parts()
+    skeleton = render_to_string(
+        template, {**context, "block": name, "letter": letter, PARTS: parts}
+    )
+    stats["blocks"] += 1
+    return _finish(Shape(skeleton, tuple(parts.items)))
+
+
+def shape_of(html: str) -> Shape | None:
+    with _lock:
+        return _shapes.get(digest_of_block(html))
 
 
 def digest_of(html: str) -> str:
     return hashlib.sha256(html.encode()).hexdigest()[:16]
+
+
+def render_some(seen: Seen, seat: Seat | None, names, context: dict) -> dict[str, str]:
+    """Render the blocks `names` from `context` (context_for's): the one
+    place blocks are rendered, whole or a few at a time."""
+    return {name: _render_block(name, context) for name in names}
 
 
 def render_blocks(
@@ -178,17 +260,124 @@ def render_blocks(
     """Render every block, uncached (the cached path is `viewer_blocks`).
     `extra` is what only this one answer shows (a pasted list's problems)."""
     context = {**context_for(seen, seat, request, error), **(extra or {})}
-    return {name: _render_block(name, context) for name in BLOCKS}
+    return render_some(seen, seat, BLOCKS, context)
 
 
-# (match id, viewer, language, draft digest) -> ((seq, last hash), blocks).
-# Only the newest seq of each key is kept: an older one is never asked for
-# again. The chain hash makes the entry that of this very log (a test database
-# that reuses a primary key does not get another match's render).
+def inputs_of(seen: Seen, context: dict) -> dict[str, tuple]:
+    """Each block's input view (tracker/block_inputs.py): what its skeleton
+    reads, its parts (fresh_parts) apart."""
+    return {
+        "header": block_inputs.header(seen),
+        "controls": block_inputs.controls(seen, context["receipt"]),
+        "recent": block_inputs.recent(seen),
+        "seat_A": block_inputs.seat(seen, "A"),
+        "seat_B": block_inputs.seat(seen, "B"),
+        "log": block_inputs.log(seen),
+    }
+
+
+def fresh_parts(name: str, context: dict) -> dict[str, tuple[object, object]]:
+    """The parts block `name` may show, by id: (input, a function that
+    renders it). "Undo my last change" moves between the players on nearly
+    every tap, and a State tap changes one trooper's row: neither renders
+    the block around it again."""
+    view, code = context["view"], context["match"].code
+    if name == "controls":
+        return {"undo": (block_inputs.undo(view), lambda: undo_html(view, code))}
+    if name.startswith("seat_"):
+        conditions, tokens = context["conditions"], context["tokens"]
+        rows = {}
+        for t in view.seat(name[-1]).troopers:
+            key, html = trooper_row_html(t, view, code, conditions, tokens)
+            rows[f"trooper-{t.id}"] = (key, lambda html=html: html)
+        return rows
+    return {}
+
+
+def _render_changed(
+    seen: Seen, seat: Seat | None, previous: _Entry | None
+) -> tuple[dict[str, str], dict[str, tuple]]:
+    """The blocks of `seen`: those whose skeleton input equals the previous
+    render's (same per-viewer key) kept, with the parts whose input changed
+    spliced in; the others rendered."""
+    context = context_for(seen, seat)
+    inputs = inputs_of(seen, context)
+    blocks: dict[str, str] = {}
+    stale = []
+    for name in BLOCKS:
+        old = None
+        if previous is not None and previous.inputs.get(name) == inputs[name]:
+            old = _splice(previous.blocks[name], fresh_parts(name, context))
+        if old is None:
+            stale.append(name)
+        else:
+            blocks[name] = old
+            stats["reused"] += 1
+    blocks.update(render_some(seen, seat, stale, context))
+    if CHECK:
+        _check(seen, seat, blocks)
+    return {name: blocks[name] for name in BLOCKS}, inputs
+
+
+# Set (TRACKER_RENDER_CHECK=1, or by a test): every render that kept blocks or
+# parts is compared with a whole render from scratch, block by block. A
+# difference is an input view missing a value its block reads.
+CHECK = os.environ.get("TRACKER_RENDER_CHECK") == "1"
+
+
+class StaleBlock(AssertionError):
+    pass
+
+
+def _check(seen: Seen, seat: Seat | None, blocks: dict[str, str]) -> None:
+    counted = stats["blocks"]
+    whole = render_blocks(seen, seat)
+    stats["blocks"] = counted  # the check's renders are not the code's
+    stale = [
+        name for name in BLOCKS if digest_of_block(blocks[name]) != digest_of_block(whole[name])
+    ]
+    if stale:
+        raise StaleBlock(f"kept blocks differ from a whole render: {stale}")
+
+
+def _splice(html: str, fresh: dict[str, tuple[object, object]]) -> str | None:
+    """`html` with each part whose input changed rendered again and put in
+    its place; None if its shape is no longer kept or it shows a part the
+    block could not have now (the caller renders the block whole)."""
+    shape = shape_of(html)
+    if shape is None:
+        return None
+    parts, changed = [], False
+    for ident, before, part in shape.parts:
+        if ident not in fresh:
+            return None
+        inputs, render = fresh[ident]
+        if inputs != before:
+            part, changed = render(), True
+            stats["parts"] += 1
+        parts.append((ident, inputs, part))
+    return _finish(Shape(shape.skeleton, tuple(parts))) if changed else html
+
+
+@dataclass
+class _Entry:
+    version: tuple[int, str]
+    blocks: dict[str, str]
+    inputs: dict[str, tuple]
+
+
+# (match id, created, viewer, language, draft digest, handed) -> the newest
+# render of that key. Only the newest seq of each key is kept: an older one is
+# never asked for again, and the next seq's render starts from it. The chain
+# hash makes the entry that of this very log (a test database that reuses a
+# primary key does not get another match's render).
 _CACHE_SIZE = 2048
-_cache: OrderedDict[tuple, tuple[tuple[int, str], dict[str, str]]] = OrderedDict()
+_cache: OrderedDict[tuple, _Entry] = OrderedDict()
 _lock = threading.Lock()
-stats = {"hits": 0, "renders": 0}
+# renders: a viewer's blocks at a new seq; blocks: blocks rendered; reused:
+# blocks kept from the previous render (input unchanged); parts: parts
+# rendered on their own; hits: answers from the cache.
+stats = {"hits": 0, "renders": 0, "blocks": 0, "reused": 0, "parts": 0}
 # key -> (version, set when its render is done): the renders under way.
 _rendering: dict[tuple, tuple[tuple[int, str], threading.Event]] = {}
 # A render takes milliseconds; past this a waiting thread renders itself.
@@ -206,6 +395,7 @@ def _key(match: Match, viewer: str | None, seat: Seat | None) -> tuple:
     locked = seat is not None and _lists_locked(match, seat)
     return (
         match.pk,
+        match.created_at,
         viewer or "",
         translation.get_language() or "",
         digest_of(draft),
@@ -225,20 +415,21 @@ def _lists_locked(match: Match, seat: Seat | None) -> bool:
 def _cached(key: tuple, version: tuple[int, str]) -> dict[str, str] | None:
     """The cached blocks of `key` at `version`; the caller holds _lock."""
     cached = _cache.get(key)
-    if cached is None or cached[0] != version:
+    if cached is None or cached.version != version:
         return None
     _cache.move_to_end(key)
     stats["hits"] += 1
-    return cached[1]
+    return cached.blocks
 
 
 def viewer_blocks(
-    match: Match, viewer: str | None, seat: Seat | None = None, error: str = ""
+    match: Match, viewer: str | None, seat: Seat | None = None
 ) -> tuple[int, dict[str, str]]:
     """(seq, blocks) for the viewer the caller authenticated, at `match.seq`,
     in the active language. Shared by every request and socket of that
     viewer; `seat` must be the Seat row of `viewer` (None for a spectator).
-    An error is drawn into the controls block of this answer only."""
+    Only the blocks whose input changed since this key's last render are
+    rendered (block_inputs.py)."""
     if (seat.letter if seat else None) != viewer:
         raise ValueError("seat and viewer disagree")
     key = _key(match, viewer, seat)
@@ -259,31 +450,26 @@ def viewer_blocks(
         with _lock:
             found = _cached(key, version)
     if found is not None:
-        seq, blocks = match.seq, found
-    else:
-        try:
-            seen = seen_by(match, viewer)
-            seq = seen.view.seq
-            blocks = render_blocks(seen, seat)
-            stats["renders"] += 1
-            if seq == match.seq:
-                with _lock:
-                    _cache[key] = (version, blocks)
-                    _cache.move_to_end(key)
-                    while len(_cache) > _CACHE_SIZE:
-                        _cache.popitem(last=False)
-        finally:
-            if mine:
-                with _lock:
-                    if _rendering.get(key) is flight:
-                        del _rendering[key]
-                flight[1].set()
-    if error:
+        return match.seq, found
+    try:
         seen = seen_by(match, viewer)
-        blocks = {
-            **blocks,
-            "controls": _render_block("controls", context_for(seen, seat, error=error)),
-        }
+        seq = seen.view.seq
+        with _lock:
+            previous = _cache.get(key)
+        blocks, inputs = _render_changed(seen, seat, previous)
+        stats["renders"] += 1
+        if seq == match.seq:
+            with _lock:
+                _cache[key] = _Entry(version, blocks, inputs)
+                _cache.move_to_end(key)
+                while len(_cache) > _CACHE_SIZE:
+                    _cache.popitem(last=False)
+    finally:
+        if mine:
+            with _lock:
+                if _rendering.get(key) is flight:
+                    del _rendering[key]
+            flight[1].set()
     return seq, blocks
 
 
@@ -315,20 +501,21 @@ def peek_blocks(match: Match, viewer: str | None, seat: Seat | None) -> dict[str
     their place."""
     with _lock:
         cached = _cache.get(_key(match, viewer, seat))
-    return dict(cached[1]) if cached is not None else {}
+    return dict(cached.blocks) if cached is not None else {}
 
 
 def changed_frame(blocks: dict[str, str], seq: int, shown: set[str], before: dict[str, str]) -> str:
     """A frame with what a phone that shows `shown` (block digests) lacks of
     `blocks`: a block it shows goes not at all; one whose shown version is in
-    `before` (name -> HTML) and differs in trooper rows only goes as those
-    rows; any other block goes whole. Sockets and POST answers both send it."""
+    `before` (name -> HTML) and differs in some parts only (trooper rows, the
+    Undo form) goes as those parts; any other block goes whole. Sockets and
+    POST answers both send it."""
     changed = {name: html for name, html in blocks.items() if digest_of_block(html) not in shown}
     rows = {}
     for name, html in changed.items():
         old = before.get(name)
         if old is not None and digest_of_block(old) in shown:
-            found = changed_rows(old, html)
+            found = changed_parts(old, html)
             if found is not None:
                 rows[name] = found
     return oob_frame(changed, seq, rows)
@@ -337,9 +524,9 @@ def changed_frame(blocks: dict[str, str], seq: int, shown: set[str], before: dic
 def oob_frame(blocks: dict[str, str], seq: int, rows: dict[str, list[str]] | None = None) -> str:
     """A websocket frame: changed blocks, each swapped by id, plus the seq.
 
-    `rows` (block name -> changed trooper rows) sends a block whose only
-    change is some trooper rows as just those rows; the seq marker then
-    carries the block's new digest for the phone to record (app.js)."""
+    `rows` (block name -> changed parts) sends a block whose only change is
+    some parts as just those parts, each swapped by its id; the seq marker
+    then carries the block's new digest for the phone to record (app.js)."""
     rows = rows or {}
     digest_note = ",".join(
         f"{name}:{digest_of_block(html)}" for name, html in blocks.items() if name in rows
@@ -348,47 +535,42 @@ def oob_frame(blocks: dict[str, str], seq: int, rows: dict[str, list[str]] | Non
     parts = [f'<div id="seq" hx-swap-oob="true" data-seq="{int(seq)}"{note}></div>']
     for name, html in blocks.items():
         if name in rows:
-            parts += [row.replace("<li ", '<li hx-swap-oob="true" ', 1) for row in rows[name]]
+            parts += [swapped(part) for part in rows[name]]
         else:
             parts.append(html.replace("<section ", '<section hx-swap-oob="true" ', 1))
     return "".join(parts)
 
 
-_ROW = re.compile(r'<li class="trooper[^"]*" id="trooper-([^"]+)">.*?</li>', re.S)
+def swapped(part: str) -> str:
+    """A part's HTML swapped in by its id: hx-swap-oob on its first tag."""
+    start = part.index("<") + 1
+    end = start
+    while end < len(part) and part[end].isalnum():
+        end += 1
+    return f'{part[:end]} hx-swap-oob="true"{part[end:]}'
 
 
 def digest_of_block(html: str) -> str:
     return html.split('data-h="', 1)[1][:16]
 
 
-def changed_rows(old: str, new: str) -> list[str] | None:
-    """The trooper rows of `new` that differ from `old`, when nothing else in
-    the block changed (same rows, same order, same surroundings); None when
-    the whole block must go."""
-    old_skeleton, old_rows = _rows_of(old)
-    new_skeleton, new_rows = _rows_of(new)
-    if old_skeleton != new_skeleton:
+def changed_parts(old: str, new: str) -> list[str] | None:
+    """The parts of block `new` whose input differs from the same part's in
+    `old`, when nothing else in the block changed (the same skeleton, the
+    same parts in the same order); None when the whole block must go. The
+    inputs are compared, not the HTML (block_inputs.py, issue 18)."""
+    old_shape, new_shape = shape_of(old), shape_of(new)
+    if old_shape is None or new_shape is None or old_shape.skeleton != new_shape.skeleton:
         return None
-    before = dict(old_rows)
-    return [row for ident, row in new_rows if before.get(ident) != row]
-
-
-# Each rendered block is parsed once, not once per diff: a block is the new
-# side of one diff and the old side of the next, and a tap's answer and the
-# actor's own socket diff the same two (the strings of the render cache,
-# whose hashes Python keeps). Issue 18's profile: 10 % of an action.
-@functools.lru_cache(maxsize=512)
-def _rows_of(html: str) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """A block's trooper rows (id, HTML) in order, and the block around them
-    without its opening tag (which carries the digest), each row a placeholder."""
-    body = html.split(">", 1)[1]
-    parts, rows, end = [], [], 0
-    for found in _ROW.finditer(body):
-        parts += [body[end : found.start()], f"<li:{found.group(1)}>"]
-        rows.append((found.group(1), found.group(0)))
-        end = found.end()
-    parts.append(body[end:])
-    return "".join(parts), tuple(rows)
+    if [i for i, _v, _h in old_shape.parts] != [i for i, _v, _h in new_shape.parts]:
+        return None
+    return [
+        html
+        for (_i, inputs, html), (_o, before, _b) in zip(
+            new_shape.parts, old_shape.parts, strict=True
+        )
+        if inputs != before
+    ]
 
 
 def blocks_for(match: Match, seat: Seat | None) -> tuple[int, dict[str, str]]:

@@ -22,6 +22,8 @@ import time
 
 from django.utils.translation import gettext as _
 
+from tracker.models import MatchEvent
+
 log = logging.getLogger(__name__)
 
 DEADLINE = re.compile(r"^[0-9]{1,15}$")
@@ -47,3 +49,10 @@ def refusal() -> str:
 
 def note_refused(code: str, action_id: str = "") -> None:
     log.warning("tap %s refused unapplied in match %s: past its deadline", action_id or "?", code)
+
+
+def already_applied(match, action_id: str) -> bool:
+    """Whether a tap with this action id was applied already: a late repeat
+    of it is answered as the first was (the write path returns its outcome),
+    never refused."""
+    return bool(action_id) and MatchEvent.objects.filter(match=match, action_id=action_id).exists()

@@ -17,11 +17,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tracker import actions, offline_copy, rules, seats
 from tracker import links as links_for_phones
+from tracker.busy import busy_response
 from tracker.errors import forbidden
 from tracker.event_clock import render_clock
 from tracker.forms import ClaimSeatForm, CreateMatchForm, MoveSeatForm, TrooperForm, build_command
@@ -43,7 +45,7 @@ from tracker.rules.setup import (
     clean_trooper_row,
 )
 from tracker.rules.state import SETUP
-from tracker.taps import deadline_of, is_late, note_refused, refusal
+from tracker.taps import already_applied, deadline_of, is_late, note_refused, refusal
 from tracker.templatetags.tracker_tags import marker_names
 
 ACTION_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
@@ -366,13 +368,16 @@ def _respond(
             # Only this answer shows it (a pasted list and its problems): no cache.
             seen = seen_by(match, letter)
             seq, blocks = seen.view.seq, render_blocks(seen, seat, request, error, extra)
+            error = ""  # drawn into these controls already
         else:
             # The same render this viewer's sockets push for this seq (rendering.py).
-            seq, blocks = viewer_blocks(match, letter, seat, error)
+            seq, blocks = viewer_blocks(match, letter, seat)
         # Nothing named (no header): every block goes, whole.
         shown = parse_shown(request.headers.get("X-Tracker-Shown", ""))
         frame = changed_frame(blocks, seq, shown, before or {})
-        return HttpResponse(frame, status=status if status < 500 else 200)
+        # A refusal goes atop the controls as they are: the shared render is
+        # not drawn again for one answer's message.
+        return HttpResponse(frame + error_fragment(error), status=status if status < 500 else 200)
     if error:
         messages.error(request, error)
     for problem in (extra or {}).get("import_problems", ()):
@@ -391,6 +396,12 @@ def act(request, code: str, command: str):
     action_id = request.POST.get("action_id", "")
     if not ACTION_ID.match(action_id):
         action_id = ""
+    if is_late(request) and not already_applied(match, action_id):
+        # Refused before the write path: a late tap does not wait for the
+        # match's lock (and the database's write lock) just to be refused.
+        # A repeat of one that did land goes on, and is answered as it was.
+        note_refused(match.code, action_id)
+        return refused_alone(request, match, refusal())
     # Only a phone that names its blocks can be sent rows instead of blocks.
     names_blocks = request.htmx and "X-Tracker-Shown" in request.headers
     before = peek_blocks(match, letter, seat) if names_blocks else {}
@@ -402,10 +413,11 @@ def act(request, code: str, command: str):
     except actions.TooLate:
         # Nobody may wait for this answer: the phone gave up, said "not saved".
         note_refused(match.code, action_id)
-        return _respond(request, match, letter, refusal(), seat=seat, before=before)
+        return refused_alone(request, match, refusal())
     except actions.Busy:
-        busy = _("The tracker is busy; tap again.")
-        return _respond(request, match, letter, busy, seat=seat, before=before)
+        # Shed as the server sheds a tap it cannot take (tracker/http.py):
+        # 503 with Retry-After, which app.js sends again with the same id.
+        return busy_response(request)
     # No command changes a seat's draft: the row read above is still current.
     return _respond(request, match, letter, seat=seat, before=before)
 
@@ -417,7 +429,28 @@ def late_refusal(request, match: Match, letter: str):
     if not is_late(request):
         return None
     note_refused(match.code, request.POST.get("action_id", ""))
-    return _respond(request, match, letter, refusal())
+    return refused_alone(request, match, refusal())
+
+
+def error_fragment(error: str) -> str:
+    """A refusal's message, put atop the controls the phone shows (where
+    app.js looks for it and clears it once the page moves on)."""
+    if not error:
+        return ""
+    return format_html(
+        '<div hx-swap-oob="afterbegin:#blk-controls"><p class="error" role="alert">{}</p></div>',
+        error,
+    )
+
+
+def refused_alone(request, match: Match, error: str):
+    """A tap refused unapplied (past its deadline, issue 17) answered on its
+    own: its message only, no block rendered and no log read, so a process
+    behind on its work spends next to nothing on taps nobody waits for."""
+    if request.htmx:
+        return HttpResponse(error_fragment(error))
+    messages.error(request, error)
+    return redirect("match", code=match.code)
 
 
 @require_POST

@@ -507,18 +507,22 @@ def seq_of(source: str) -> int:
     return int(re.search(r'id="seq"[^>]*data-seq="(\d+)"', source).group(1))
 
 
-_ROW_PUSH = re.compile(r'<li hx-swap-oob="true"[^>]*\bid="(trooper-[^"]+)".*?</li>', re.S)
+# A part of a block sent on its own (rendering.changed_parts): a trooper row,
+# or the Undo form's <div id="undo"> (issue 18).
+_ROW_PUSH = re.compile(
+    r'<(li|div) hx-swap-oob="true"[^>]*\bid="(trooper-[^"]+|undo)".*?</\1>', re.S
+)
 _BLOCK_NOTES = re.compile(r'id="seq"[^>]*data-blocks="([^"]*)"')
 
 
 def apply_frame(shown: dict[str, str], frame: str) -> dict[str, str]:
     """What a phone shows after a socket frame, as htmx and app.js apply it:
-    whole blocks swapped by id, trooper rows swapped by id inside their
+    whole blocks swapped by id, trooper rows and the Undo part swapped by id inside their
     block, and the block digests the seq marker names recorded."""
     shown = {**shown, **blocks_of(frame)}
     for row in _ROW_PUSH.finditer(frame):
-        ident, new = row.group(1), normalise(row.group(0))
-        old = re.compile(rf'<li [^>]*\bid="{re.escape(ident)}">.*?</li>', re.S)
+        tag, ident, new = row.group(1), row.group(2), normalise(row.group(0))
+        old = re.compile(rf'<{tag} [^>]*\bid="{re.escape(ident)}"[^>]*>.*?</{tag}>', re.S)
         for name, block in shown.items():
             if f'id="{ident}"' in block:
                 shown[name] = old.sub(lambda _m, new=new: new, block, count=1)

@@ -548,18 +548,21 @@ def test_the_harness_reports_a_leak_in_another_form(plant, settings, monkeypatch
     (case, markup, base64, notation) and the trooper rows are compared: a
     leak planted in each form in the rendered blocks (pages, partials and
     frames alike) is reported."""
-    from tracker import rendering, views
+    from tracker import rendering
 
     settings.PASSWORD_HASHERS = FAST_PINS
     leak, expected = FORM_PLANTS[plant]
-    honest = rendering.render_blocks
+    honest = rendering.render_some
 
-    def planted(seen, seat=None, request=None, error=""):
-        blocks = dict(honest(seen, seat, request, error))
-        return leak(load_state(Match.objects.get(pk=seen.match.pk)), seen.view.viewer, blocks)
+    # Every block is rendered by render_some, whole or only those whose
+    # input changed (issue 18): the plant goes into whichever it renders.
+    def planted(seen, seat, names, context):
+        blocks = dict.fromkeys(rendering.BLOCKS, "")
+        blocks.update(honest(seen, seat, names, context))
+        state = load_state(Match.objects.get(pk=seen.match.pk))
+        return {n: h for n, h in leak(state, seen.view.viewer, blocks).items() if n in names}
 
-    monkeypatch.setattr(rendering, "render_blocks", planted)
-    monkeypatch.setattr(views, "render_blocks", planted)
+    monkeypatch.setattr(rendering, "render_some", planted)
     found = []
     for seed in range(3):
         cache.clear()

@@ -102,20 +102,35 @@ async def test_a_claimed_digest_never_adds_anything_to_a_frame():
     await socket.disconnect()
 
 
-def test_a_block_goes_as_rows_only_when_nothing_but_rows_changed():
-    row = '<li class="trooper cond-normal" id="trooper-{id}"><span>{text}</span></li>'
-    block = '<section data-h="{h}" id="blk-seat_A"><h2>{title}</h2><ul>{rows}</ul></section>'
+def test_a_block_goes_as_parts_only_when_nothing_but_parts_changed():
+    """Issue 18: the parts to send are those whose input changed (each
+    trooper row is rendered from its own input), never found by parsing
+    HTML; a change anywhere else sends the whole block."""
 
-    def make(title, texts, h="0" * 16):
-        rows = "".join(row.format(id=n, text=t) for n, t in enumerate(texts))
-        return block.format(h=h, title=title, rows=rows)
+    def make(title, rows):
+        parts = tuple(
+            (f"trooper-{n}", ("row", text), f'<li class="trooper" id="trooper-{n}">{text}</li>')
+            for n, text in enumerate(rows)
+        )
+        ul = rendering.PLACEHOLDER * len(parts)
+        skeleton = f'<section id="blk-seat_A"><h2>{title}</h2><ul>{ul}</ul></section>'
+        return rendering._finish(rendering.Shape(skeleton, parts))
 
     old = make("Alice", ["Fusilier", "Bolt"])
-    assert rendering.changed_rows(old, make("Alice", ["Fusilier", "Bolt (Prone)"], "1" * 16)) == [
-        row.format(id=1, text="Bolt (Prone)")
+    assert '<li class="trooper" id="trooper-1">Bolt</li>' in old
+    assert rendering.changed_parts(old, make("Alice", ["Fusilier", "Bolt (Prone)"])) == [
+        '<li class="trooper" id="trooper-1">Bolt (Prone)</li>'
     ]
-    assert rendering.changed_rows(old, make("Alice, active", ["Fusilier", "Bolt"])) is None
-    assert rendering.changed_rows(old, make("Alice", ["Fusilier"])) is None
+    assert rendering.changed_parts(old, make("Alice", ["Fusilier", "Bolt"])) == []
+    assert rendering.changed_parts(old, make("Alice, active", ["Fusilier", "Bolt"])) is None
+    assert rendering.changed_parts(old, make("Alice", ["Fusilier"])) is None
+    frame = rendering.oob_frame(
+        {"seat_A": make("Alice", ["Fusilier", "Bolt (Prone)"])},
+        7,
+        {"seat_A": ['<li class="trooper" id="trooper-1">Bolt (Prone)</li>']},
+    )
+    assert '<li hx-swap-oob="true" class="trooper" id="trooper-1">Bolt (Prone)</li>' in frame
+    assert "<section" not in frame and 'data-blocks="seat_A:' in frame
 
 
 def test_an_answer_carries_only_what_changed_for_a_phone_that_names_its_blocks():
@@ -137,8 +152,10 @@ def test_an_answer_carries_only_what_changed_for_a_phone_that_names_its_blocks()
     assert f'id="trooper-{kaplan}"' in body
     assert 'id="blk-seat_A"' not in body and 'id="blk-header"' not in body
     note = re.search(r'data-blocks="([^"]*)"', body).group(1)
-    name, digest = note.split(":")
-    assert name == "seat_A"
+    noted = dict(pair.split(":") for pair in note.split(","))
+    # Alice may undo now: the controls go as their Undo part only.
+    assert set(noted) <= {"seat_A", "controls"} and "seat_A" in noted
+    digest = noted["seat_A"]
     # The page after the tap shows the seat block with the digest noted.
     assert f'<section data-h="{digest}" id="blk-seat_A"' in a.html
 
@@ -146,3 +163,137 @@ def test_an_answer_carries_only_what_changed_for_a_phone_that_names_its_blocks()
     answer = a.submit("SetTrooperState", trooper_id=kaplan, condition="normal", tokens=[])
     assert "X-Tracker-Shown" not in answer.request.headers
     assert all(f'id="blk-{name}"' in answer.text for name in rendering.BLOCKS)
+
+
+def _tap_unreloaded(phone: Phone, command: str, **values):
+    """Tap a rendered form without reloading the page after (a reload is a
+    render of its own)."""
+    rendered = phone.form(command, **values)
+    rendered.fill(values)
+    return phone.send(rendered, reload=False)
+
+
+def test_a_tap_refused_as_late_renders_nothing_and_reads_no_log():
+    """Issue 18: a tap past its deadline (tracker/taps.py) is answered with
+    its refusal alone: no block of the viewer rendered, no event read. A
+    process behind on its work must not spend a render on every tap nobody
+    waits for any more."""
+    import time
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.web.phone_flows import started
+
+    a, _b, _ids = started()
+    kaplan = a.trooper_id("Kaplan")
+    a.open()
+    a.tap_deadline_ms = int(time.time() * 1000) - 1
+    before = dict(rendering.stats)
+    with CaptureQueriesContext(connection) as queries:
+        answer = _tap_unreloaded(
+            a, "SetTrooperState", trooper_id=kaplan, condition="normal", tokens=["prone"]
+        )
+    assert a.error is not None and a.error.startswith("Not saved"), a.error
+    assert "<section" not in answer.text
+    assert rendering.stats["renders"] == before["renders"]
+    assert rendering.stats["blocks"] == before["blocks"]
+    reads = [q["sql"] for q in queries.captured_queries if '"data"' in q["sql"]]
+    assert not reads, reads
+
+
+def test_a_state_tap_renders_only_the_blocks_it_touches():
+    """Issue 18 (LiveView's change tracking): a trooper's State tap changes
+    that trooper's seat, the log and the header (which reads the log); the
+    controls (the costliest block) and the other seat keep the HTML of the
+    last render, since their inputs did not change."""
+    from tests.web.phone_flows import started
+
+    a, _b, _ids = started()
+    kaplan = a.trooper_id("Kaplan")
+    a.open()
+    controls = re.search(r'<section data-h="([0-9a-f]{16})" id="blk-controls"', a.html).group(1)
+    seat_b = re.search(r'<section data-h="([0-9a-f]{16})" id="blk-seat_B"', a.html).group(1)
+    before = dict(rendering.stats)
+    answer = _tap_unreloaded(
+        a, "SetTrooperState", trooper_id=kaplan, condition="normal", tokens=["prone"]
+    )
+    assert a.error is None
+    assert rendering.stats["renders"] - before["renders"] == 1
+    assert rendering.stats["blocks"] - before["blocks"] <= 4
+    assert rendering.stats["reused"] - before["reused"] >= 2
+    a.open()
+    assert "Prone" in [el.get_text() for el in a.soup.select(f"#trooper-{kaplan} > .badge")]
+    assert f'<section data-h="{controls}" id="blk-controls"' in a.html or "undo" in answer.text
+    assert f'<section data-h="{seat_b}" id="blk-seat_B"' in a.html
+
+
+def test_undo_moving_to_the_other_player_sends_its_own_part_not_the_controls():
+    """ "Undo my last change" moves to whoever changed something last: that
+    player's answer carries the Undo form as a part of its own, swapped by
+    its id, and the controls around it are not sent again; the form is one
+    the phone can tap."""
+    from tests.web.phone_flows import ok, started
+
+    a, b, _ids = started()
+    bolt = b.trooper_id("Bolt")
+    b.open()
+    assert not b.can("UndoLastStep")
+    answer = _tap_unreloaded(
+        b, "SetTrooperState", trooper_id=bolt, condition="normal", tokens=["prone"]
+    )
+    assert b.error is None
+    assert '<div hx-swap-oob="true" id="undo"' in answer.text
+    assert 'id="blk-controls"' not in answer.text
+    note = re.search(r'data-blocks="([^"]*)"', answer.text).group(1)
+    assert "controls:" in note
+    b.open()
+    assert b.can("UndoLastStep")
+    ok(b, b.submit("UndoLastStep"))
+    badges = [el.get_text() for el in b.soup.select(f"#trooper-{bolt} > .badge")]
+    assert "Prone" not in badges, badges
+
+
+def test_a_tap_costs_a_bounded_number_of_queries():
+    """Issue 18: the queries of one State tap, answer included, are counted
+    (a count, never a time): the session, the match and its seat, the write
+    path's lock, dedup check and writes, and the events read since."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.web.phone_flows import started
+
+    a, _b, _ids = started()
+    kaplan = a.trooper_id("Kaplan")
+    a.open()
+    with CaptureQueriesContext(connection) as queries:
+        _tap_unreloaded(
+            a, "SetTrooperState", trooper_id=kaplan, condition="normal", tokens=["prone"]
+        )
+    assert a.error is None
+    assert len(queries.captured_queries) <= MAX_QUERIES_PER_TAP, [
+        q["sql"][:120] for q in queries.captured_queries
+    ]
+
+
+# The match (by code), the session, the seat; the write path's transaction
+# (lock the match, the action id's repeat check, the events, the match row);
+# the match read again and the new events read into the cached state.
+MAX_QUERIES_PER_TAP = 11
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_whole_match_shows_what_a_render_from_scratch_would(language, monkeypatch):
+    """Issue 18's safety net for the input views (tracker/block_inputs.py):
+    through a whole match (every phase, Command Tokens, markers, Holoechoes,
+    Retreat!, Classified Objectives, the result), every render that kept a
+    block or spliced a part is compared, block by block, with a whole render
+    from scratch (rendering.CHECK raises StaleBlock on any difference), and
+    blocks were kept and parts spliced along the way."""
+    from tests.web.full_match import FullMatch
+
+    monkeypatch.setattr(rendering, "CHECK", True)
+    before = dict(rendering.stats)
+    FullMatch(language=language).play()
+    assert rendering.stats["reused"] > before["reused"]
+    assert rendering.stats["parts"] > before["parts"]

@@ -1,3 +1,4 @@
+import json
 import threading
 from collections import OrderedDict
 
@@ -14,6 +15,9 @@ from tracker.rules.i18n import Plural, Text
 from tracker.rules.identity import MARKER_NAME, MASK_PENDING
 
 register = template.Library()
+
+# The context variable under which rendering.py collects a block's parts.
+PARTS = "_block_parts"
 
 
 @register.filter
@@ -106,10 +110,26 @@ def rule_chip(line, text: str) -> str:
 
 @register.simple_tag
 def log_line(line, view):
-    """A log line's text and its rule chip (rule_chip), for banners and
-    rulings."""
-    text = log_text(line, view)
-    return format_html("{}{}", text, rule_chip(line, text))
+    """A log line's text and its rule chip (rule_chip), for banners, rulings
+    and the recent lines; memoized as log_row is (the line and the players'
+    names are all log_text reads of the view)."""
+    key = ("line", line_key(line), _names(view), get_language())
+    html = _log_rows.get(key)
+    if html is None:
+        text = log_text(line, view)
+        html = _log_rows.put(key, format_html("{}{}", text, rule_chip(line, text)))
+    return html
+
+
+def line_key(line) -> tuple:
+    """A log line as a memo key: every field, its params as sorted JSON
+    (issue 18: repr() of the whole line was most of the log block's time)."""
+    params = json.dumps(line.params, sort_keys=True, default=repr)
+    return (line.seq, line.kind, repr(line.message), params, line.rule)
+
+
+def _names(view) -> tuple:
+    return tuple((s.seat, s.name) for s in view.seats)
 
 
 @register.filter
@@ -161,16 +181,16 @@ class Memo:
 _trooper_rows = Memo(20_000)
 
 
-@register.simple_tag(takes_context=True)
-def trooper_row(context, t):
-    view = context["view"]
+def trooper_row_html(t, view, code: str, conditions, tokens) -> tuple[tuple, str]:
+    """(input, HTML) of one trooper's row: the key of its memo is its input,
+    every value its template reads (rendering.py splices rows by it)."""
     values = {
         "t": t,
         "mine": t.seat == view.viewer,
         "can_set_state": bool(view.viewer) and view.phase == "playing",
-        "code": context["match"].code,
-        "conditions": tuple(context["conditions"]),
-        "tokens": tuple(context["tokens"]),
+        "code": code,
+        "conditions": tuple(conditions),
+        "tokens": tuple(tokens),
     }
     key = (
         t,  # a frozen dataclass: hashed and compared field by field
@@ -187,6 +207,19 @@ def trooper_row(context, t):
     if html is None:
         html = mark_safe(render_to_string("tracker/blocks/trooper_row.html", values))  # noqa: S308 (our own template)
         _trooper_rows.put(key, html)
+    return key, html
+
+
+@register.simple_tag(takes_context=True)
+def trooper_row(context, t):
+    key, html = trooper_row_html(
+        t, context["view"], context["match"].code, context["conditions"], context["tokens"]
+    )
+    # A block rendered by rendering.py collects its rows as parts: each with
+    # its id and its input (this key), so a push compares inputs, not HTML.
+    parts = context.get(PARTS)
+    if parts is not None:
+        return parts.add(f"trooper-{t.id}", key, html)
     return html
 
 
@@ -201,7 +234,7 @@ def log_row(context, line):
     """One <li> of the log block (log.html), memoized."""
     view = context["view"]
     when = context["times"].get(line.seq)
-    key = (repr(line), when, tuple((s.seat, s.name) for s in view.seats), get_language())
+    key = (line_key(line), when, _names(view), get_language())
     html = _log_rows.get(key)
     if html is None:
         shown = time_format(template_localtime(when), "H:i") if when else ""
@@ -215,3 +248,26 @@ def log_row(context, line):
         )
         _log_rows.put(key, html)
     return html
+
+
+def undo_html(view, code: str) -> str:
+    """The "Undo my last change" part of the controls (rendering.SPLICED):
+    always there in play, empty unless this viewer may undo, so that it is
+    swapped by its id on its own when it moves to the other player."""
+    key = ("undo", view.can_undo, code, get_language())
+    html = _log_rows.get(key)
+    if html is None:
+        values = {"can_undo": view.can_undo, "code": code}
+        html = mark_safe(render_to_string("tracker/blocks/undo.html", values))  # noqa: S308 (our own template)
+        _log_rows.put(key, html)
+    return html
+
+
+@register.simple_tag(takes_context=True)
+def undo_part(context):
+    from tracker.block_inputs import undo
+
+    view = context["view"]
+    html = undo_html(view, context["match"].code)
+    parts = context.get(PARTS)
+    return parts.add("undo", undo(view), html) if parts is not None else html

@@ -1,0 +1,61 @@
+"""Issue 18, render only what changed: "Undo my last change" moves between
+the players as a part of its own (swapped by its id, the controls around it
+kept), the digest each phone records is that of the block a fresh load
+shows, and a refusal goes atop the controls the phone shows."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.test_row_push import _match_in_play, _seated
+
+pytestmark = pytest.mark.browser
+
+
+def _set_prone(page, row: str, prone: bool) -> None:
+    page.locator(f"{row} details.change summary").click()
+    box = page.locator(f"{row} input[name=tokens][value=prone]")
+    box.check() if prone else box.uncheck()
+    page.locator(f"{row} button[type=submit]").click()
+
+
+def _controls_digest_is_a_fresh_loads(page) -> None:
+    recorded = page.locator("#blk-controls").get_attribute("data-h")
+    page.reload()
+    expect(page.locator("#connection")).to_have_text("Live")
+    assert page.locator("#blk-controls").get_attribute("data-h") == recorded
+
+
+def test_undo_moves_between_the_phones_as_its_own_part(server, phone):
+    made = _match_in_play(server)
+    alice = _seated(phone, server, made["code"], made["A"])
+    bob = _seated(phone, server, made["code"], made["B"])
+    undo = "#undo button[type=submit]"
+
+    _set_prone(alice, "#trooper-a0000000", True)
+    expect(bob.locator("#trooper-a0000000 .badge")).to_contain_text("Prone")
+    expect(alice.locator(undo)).to_be_visible()
+    expect(bob.locator(undo)).to_have_count(0)
+    _controls_digest_is_a_fresh_loads(alice)
+
+    _set_prone(bob, "#trooper-b0000000", True)
+    expect(bob.locator(undo)).to_be_visible()
+    expect(alice.locator(undo)).to_have_count(0)  # pushed: Alice may no longer undo
+    _controls_digest_is_a_fresh_loads(alice)
+    _controls_digest_is_a_fresh_loads(bob)
+
+    # Bob undoes from the form his page shows: his trooper is up again.
+    bob.locator(undo).click()
+    expect(bob.locator("#trooper-b0000000 .badge")).to_have_count(0)
+    expect(alice.locator("#trooper-b0000000 .badge")).to_have_count(0)
+
+
+def test_a_refusal_shows_atop_the_controls_the_phone_shows(server, phone):
+    made = _match_in_play(server)
+    alice = _seated(phone, server, made["code"], made["A"])
+    # The State as it is, sent again: the rules refuse it ("Nothing changed.").
+    alice.locator("#trooper-a0000000 details.change summary").click()
+    alice.locator("#trooper-a0000000 button[type=submit]").click()
+    expect(alice.locator("#blk-controls > p.error[role=alert]")).to_be_visible()
+    expect(alice.locator("#blk-controls > .card, #blk-controls > div").first).to_be_visible()
