@@ -37,6 +37,49 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+# What this module and the browser tests' `server` fixture (conftest.py) share:
+# manage.py in a subprocess, `serve` on a port, and waiting until it answers.
+
+
+def manage(env: dict, *args: str, input_text: str | None = None) -> str:
+    """`manage.py *args` with `env`, its output (raises on failure)."""
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        input=input_text,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+
+def serve(env: dict, port: int, stdout, stderr) -> subprocess.Popen:
+    """`manage.py serve` on 127.0.0.1:`port`, as `make run` starts it."""
+    return subprocess.Popen(
+        [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=stdout,
+        stderr=stderr,
+    )
+
+
+def wait_until_served(url: str, process: subprocess.Popen, log: Path, seconds: float) -> None:
+    """Until `url` answers; if the server exits or `seconds` pass, it is
+    killed and RuntimeError says the end of its `log`."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            urllib.request.urlopen(url, timeout=2)  # noqa: S310 (loopback)
+            return
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                raise RuntimeError("serve did not start: " + log.read_text()[-3000:]) from None
+            time.sleep(0.25)
+
+
 @dataclass
 class Served:
     url: str
@@ -47,14 +90,7 @@ class Served:
     process: subprocess.Popen
 
     def manage(self, *args: str) -> str:
-        return subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
+        return manage(self.env, *args)
 
     def errors_logged(self) -> list[str]:
         text = self.log.read_text(errors="replace")
@@ -86,27 +122,13 @@ def start_as_make_run(tmp: Path, extra_env: dict | None = None) -> Served:
         if name not in (extra_env or {}):
             env.pop(name, None)
     for step in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"]):
-        subprocess.run([sys.executable, "manage.py", *step], cwd=ROOT, env=env, check=True)
+        manage(env, *step)
     log = tmp / "serve.log"
     out = tmp / "serve.out"
-    process = subprocess.Popen(
-        [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=open(out, "w"),  # noqa: SIM115 (lives as long as the server)
-        stderr=open(log, "w"),  # noqa: SIM115
-    )
+    # The files live as long as the server.
+    process = serve(env, port, open(out, "w"), open(log, "w"))  # noqa: SIM115
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 40
-    while True:
-        try:
-            urllib.request.urlopen(url + "/offline/", timeout=2)  # noqa: S310 (loopback)
-            break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                raise RuntimeError("serve did not start: " + log.read_text()[-3000:]) from None
-            time.sleep(0.25)
+    wait_until_served(url + "/offline/", process, log, 40)
     return Served(url, port, env, out.read_text(), log, process)
 
 

@@ -1,6 +1,21 @@
 """Steps on the phones, as a player taps them."""
 
+from urllib.parse import parse_qs
+
 from playwright.sync_api import expect
+
+
+def action_ids(page, command):
+    """The action id of every POST to `command` this page sends, in order
+    (filled in as the page sends them)."""
+    sent = []
+
+    def seen(request):
+        if request.method == "POST" and f"/act/{command}/" in request.url:
+            sent.append(parse_qs(request.post_data or "").get("action_id", [""])[0])
+
+    page.on("request", seen)
+    return sent
 
 
 def create_match(host, server, name="Friday night"):
