@@ -28,7 +28,7 @@ from tracker.models import Match
 from tracker.reading import load_state
 
 from .phone import Phone
-from .phone_flows import ok, seated
+from .phone_flows import ok, seal, seated
 
 Checkpoint = Callable[[str, Phone, Phone], None]
 
@@ -192,33 +192,25 @@ class FullMatch:
     def deploy(self) -> None:
         a, b, ids = self.a, self.b, self.ids
         self.at("deployment: seal forms")
-        a.open()
-        ok(
+        seal(
             a,
-            a.submit(
-                "SealDeployment",
-                lieutenant="Kaplan",
-                reserve="Zhanshi",  # TM-S1
-                **{
-                    f"holoecho_{ids['Hassassin Ayyar']}": "marker1",
-                    # HE-9: Bob reads a Ghulam and its points until HoloMask ends.
-                    f"holomask_{ids['Hassassin Ayyar']}": MASKED_AS,
-                    f"holomask_cost_{ids['Hassassin Ayyar']}": MASKED_COST,
-                },
-            ),
+            lieutenant="Kaplan",
+            reserve="Zhanshi",  # TM-S1
+            **{
+                f"holoecho_{ids['Hassassin Ayyar']}": "marker1",
+                # HE-9: Bob reads a Ghulam and its points until HoloMask ends.
+                f"holomask_{ids['Hassassin Ayyar']}": MASKED_AS,
+                f"holomask_cost_{ids['Hassassin Ayyar']}": MASKED_COST,
+            },
         )
-        b.open()
-        ok(
+        seal(
             b,
-            b.submit(
-                "SealDeployment",
-                lieutenant="Fusilier",
-                map_taps={f"hd_x_{ids['Ninja']}": (400, 1100)},
-                **{
-                    f"hd_position_{ids['Ninja']}": HD_NINJA,
-                    f"hd_position_{ids['Fidai']}": HD_FIDAI,
-                },
-            ),
+            lieutenant="Fusilier",
+            map_taps={f"hd_x_{ids['Ninja']}": (400, 1100)},
+            **{
+                f"hd_position_{ids['Ninja']}": HD_NINJA,
+                f"hd_position_{ids['Fidai']}": HD_FIDAI,
+            },
         )
         self.at("round 1: Alice's Tactical Phase")
 
