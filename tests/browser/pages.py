@@ -46,6 +46,19 @@ def add_trooper(page, name, cost, traits=()):
     expect(page.locator("table.list")).to_contain_text(name)
 
 
+def lieutenants_listed(phone, links):
+    """Alice and Bob take the two seats of `links` on new phones, each lists
+    one Lieutenant candidate (Kaplan, Fusilier) and locks the list."""
+    alice, bob = phone(), phone()
+    claim(alice, links[0], "Alice")
+    claim(bob, links[1], "Bob")
+    add_trooper(alice, "Kaplan", 20, traits=["lieutenant_candidate"])
+    add_trooper(bob, "Fusilier", 10, traits=["lieutenant_candidate"])
+    lock_list(alice)
+    lock_list(bob)
+    return alice, bob
+
+
 def confirm_next_dialog(page):
     page.once("dialog", lambda dialog: dialog.accept())
 

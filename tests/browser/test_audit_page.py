@@ -13,7 +13,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from .pages import add_trooper, claim
+from .pages import confirm_next_dialog, lieutenants_listed
 
 pytestmark = pytest.mark.browser
 
@@ -64,19 +64,12 @@ def test_the_organizer_audits_a_match_and_both_phones_see_the_view(server, phone
     expect(carol.locator("article.sheet img.qr")).to_have_count(2)
     links = carol.locator("article.sheet .seaturl").all_inner_texts()
 
-    alice, bob = phone(), phone()
-    claim(alice, links[0], "Alice")
-    claim(bob, links[1], "Bob")
-    add_trooper(alice, "Kaplan", 20, traits=["lieutenant_candidate"])
-    add_trooper(bob, "Fusilier", 10, traits=["lieutenant_candidate"])
-    for page in (alice, bob):
-        page.once("dialog", lambda dialog: dialog.accept())
-        page.click("text=Lock my list")
+    alice, bob = lieutenants_listed(phone, links)
     expect(alice.locator("select[name=first_turn]")).to_be_visible()
     alice.click("text=Start deployment")
     for page, lieutenant in ((alice, "Kaplan"), (bob, "Fusilier")):
         page.select_option("select[name=lieutenant]", label=lieutenant)
-        page.once("dialog", lambda dialog: dialog.accept())
+        confirm_next_dialog(page)
         page.click("text=Seal my deployment")
     expect(alice.locator("#blk-header")).to_contain_text("Round 1 of 3")
 
