@@ -28,7 +28,7 @@ from tracker.models import Match
 from tracker.reading import load_state
 
 from .phone import Phone
-from .phone_flows import ok, seal, seated
+from .phone_flows import add_trooper, ok, seal, seated
 
 Checkpoint = Callable[[str, Phone, Phone], None]
 
@@ -137,16 +137,8 @@ class FullMatch:
         self.a, self.b = seated(self.language, self.language, name="League final", **CLASSIFIED)
         self.at("setup: empty lists")
         for phone, rows in ((self.a, ALICE), (self.b, BOB)):
-            for name, cost, group, silhouette, traits in rows:
-                phone.submit(
-                    "draft/add",
-                    name=name,
-                    cost=str(cost),
-                    combat_group=str(group),
-                    silhouette=str(silhouette),
-                    traits=traits,
-                )
-                ok(phone)
+            for row in rows:
+                assert add_trooper(phone, *row) is None, phone.error
         self.at("setup: lists written")
         for phone in (self.a, self.b):
             ok(phone, phone.submit("LockArmyList"))
