@@ -22,8 +22,8 @@ from tracker.reading import load_state
 from tracker.rules import results
 from tracker.rules.classified import ClassifiedConfigured
 from tracker.rules.commitments import canonical_json
-from tracker.rules.setup import MatchSettings
-from tracker.rules.state import FINISHED, PLAYING, MatchState
+from tracker.rules.setup import MatchCreated
+from tracker.rules.state import FINISHED, PLAYING, MatchSettings, MatchState
 
 log = logging.getLogger(__name__)
 
@@ -196,7 +196,7 @@ def create_match(*, name: str, settings: MatchSettings | None = None, **fields) 
             match.pk,
             "",
             lambda state: [
-                settings.created(name),
+                MatchCreated(name=name, settings=settings),
                 *([ClassifiedConfigured(**settings.classified)] if settings.classified else []),
             ],
         )

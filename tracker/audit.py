@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, make_dataclass
 from datetime import UTC, datetime
 
 from django.utils.functional import Promise
@@ -29,7 +29,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tracker import rules
-from tracker.models import GENESIS_HASH, row_hash
+from tracker.models import CHAIN_COLUMNS, GENESIS_HASH, row_hash
 from tracker.rules import classified
 from tracker.rules.commitments import canonical_json, fingerprint, verify
 from tracker.rules.results import OrganizerViewedSecrets
@@ -42,18 +42,11 @@ REVEALED = "SecretRevealed"
 SEEDED = (classified.CLASSIFIED_DRAW, classified.CLASSIFIED)
 
 
-@dataclass(frozen=True)
-class EventRow:
-    """One event of the log, as stored (and as exported)."""
-
-    seq: int
-    kind: str
-    data: str
-    private_to: str
-    actor: str
-    action_id: str
-    created_at: datetime
-    hash: str
+# A row of the log as stored and exported: the columns the hash chain covers
+# (models.CHAIN_COLUMNS, named in that one place) and its hash.
+ROW_COLUMNS = (*CHAIN_COLUMNS, "hash")
+# One event of the log read back from an export (rows_from_export).
+EventRow = make_dataclass("EventRow", ROW_COLUMNS, frozen=True)
 
 
 def timestamp(moment: datetime) -> str:
@@ -62,32 +55,22 @@ def timestamp(moment: datetime) -> str:
 
 
 def export_row(row) -> dict:
-    return {
-        "seq": row.seq,
-        "kind": row.kind,
-        "data": row.data,
-        "private_to": row.private_to,
-        "actor": row.actor,
-        "action_id": row.action_id,
-        "created_at": timestamp(row.created_at),
-        "hash": row.hash,
-    }
+    exported = {column: getattr(row, column) for column in ROW_COLUMNS}
+    exported["created_at"] = timestamp(row.created_at)
+    return exported
+
+
+def _read(column: str, value):
+    """An exported column as the row held it (export_row's inverse)."""
+    if column == "seq":
+        return int(value)
+    if column == "created_at":
+        return datetime.fromisoformat(value)
+    return str(value)
 
 
 def rows_from_export(events: Iterable[dict]) -> list[EventRow]:
-    return [
-        EventRow(
-            seq=int(e["seq"]),
-            kind=str(e["kind"]),
-            data=str(e["data"]),
-            private_to=str(e["private_to"]),
-            actor=str(e["actor"]),
-            action_id=str(e["action_id"]),
-            created_at=datetime.fromisoformat(e["created_at"]),
-            hash=str(e["hash"]),
-        )
-        for e in events
-    ]
+    return [EventRow(**{c: _read(c, e[c]) for c in ROW_COLUMNS}) for e in events]
 
 
 # ------------------------------------------------------------ verification

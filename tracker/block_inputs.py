@@ -94,7 +94,7 @@ def seat(seen, letter: str) -> tuple:
         view.turn_phase,
         view.active_seat,
         view.order,
-        view.classified,
+        view.settings,
         _names(view),
     )
 

@@ -23,12 +23,12 @@ from tracker import rules
 from tracker.models import Match, Seat
 from tracker.rules.classified import DEFAULT_DECK, DEFAULT_DRAWN, DEFAULT_KEPT, clean_config
 from tracker.rules.i18n import _ as mark
-from tracker.rules.setup import MatchSettings
 from tracker.rules.state import (
     HD_POSITION,
     HOLOECHO,
     HOLOMASK_TYPE,
     TRAITS,
+    MatchSettings,
 )
 from tracker.templatetags.tracker_tags import marker_names
 
@@ -310,15 +310,9 @@ class MatchSettingsForm(ClassifiedSettingsForm):
     rounds = forms.IntegerField(label=_("Game Rounds"), min_value=1, max_value=6, initial=3)
     mission = forms.CharField(label=_("Mission"), max_length=80, required=False)
 
-    def match_settings(self, table: str = "") -> MatchSettings:
-        data = self.cleaned_data
-        return MatchSettings(
-            points_limit=data["points_limit"],
-            rounds=data["rounds"],
-            mission=data.get("mission") or "",
-            table=table,
-            classified=data.get("classified"),
-        )
+    def match_settings(self) -> MatchSettings:
+        # Every field named like a setting is one: nothing listed again here.
+        return MatchSettings.from_data(self.cleaned_data)
 
 
 class CreateMatchForm(MatchSettingsForm):

@@ -29,6 +29,11 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+def unique(name: str, *fields: str) -> models.UniqueConstraint:
+    """The constraint `name` ("one_seat_per_letter"): one row per `fields`."""
+    return models.UniqueConstraint(fields=list(fields), name=name)
+
+
 class TournamentEvent(models.Model):
     """A tournament or a league night: a named group of matches."""
 
@@ -119,9 +124,7 @@ class Seat(models.Model):
     class Meta:
         verbose_name = _("seat")
         verbose_name_plural = _("seats")
-        constraints = [
-            models.UniqueConstraint(fields=["match", "letter"], name="one_seat_per_letter")
-        ]
+        constraints = [unique("one_seat_per_letter", "match", "letter")]
 
     def __str__(self) -> str:
         return f"{self.match} / {self.letter}"
@@ -158,7 +161,7 @@ class MatchEvent(models.Model):
         verbose_name = _("match event")
         verbose_name_plural = _("match events")
         ordering = ["match", "seq"]
-        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="one_event_per_seq")]
+        constraints = [unique("one_event_per_seq", "match", "seq")]
 
     def __str__(self) -> str:
         return f"{self.match_id}#{self.seq} {self.kind}"
@@ -218,9 +221,7 @@ class HandedList(models.Model):
     handed_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["event", "player_key"], name="one_list_per_player")
-        ]
+        constraints = [unique("one_list_per_player", "event", "player_key")]
         verbose_name = _("handed army list")
         verbose_name_plural = _("handed army lists")
 
@@ -259,9 +260,7 @@ class EventPlayer(models.Model):
         ordering = ["name", "pk"]
         verbose_name = _("event player")
         verbose_name_plural = _("event players")
-        constraints = [
-            models.UniqueConstraint(fields=["event", "key"], name="one_roster_entry_per_name")
-        ]
+        constraints = [unique("one_roster_entry_per_name", "event", "key")]
 
     def __str__(self) -> str:
         return f"{self.event} / {self.name}"
@@ -293,9 +292,7 @@ class EventRound(models.Model):
         ordering = ["event", "number"]
         verbose_name = _("event round")
         verbose_name_plural = _("event rounds")
-        constraints = [
-            models.UniqueConstraint(fields=["event", "number"], name="one_round_per_number")
-        ]
+        constraints = [unique("one_round_per_number", "event", "number")]
 
     def __str__(self) -> str:
         return f"{self.event} / {self.number}"

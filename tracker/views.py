@@ -97,7 +97,7 @@ def create_match(request):
         return render(request, "tracker/home.html", {"form": form, "hosted": hosted}, status=400)
     match = actions.create_match(
         name=form.cleaned_data["name"],
-        settings=form.match_settings(table=form.cleaned_data.get("table") or ""),
+        settings=form.match_settings(),
     )
     request.session[HOSTED_KEY] = [match.code, *request.session.get(HOSTED_KEY, [])][:50]
     return redirect("match-host", code=match.code)

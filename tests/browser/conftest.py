@@ -8,18 +8,17 @@ a fresh, migrated SQLite database; `browser` is Chromium through Playwright;
 
 from __future__ import annotations
 
-import os
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from bench import serving
 from tests.support import chromium_path, skip_or_fail
+
+from .make_run import manage
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = [
@@ -34,28 +33,13 @@ CHROMIUM_ARGS = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @dataclass
 class Server:
     url: str
     env: dict
 
     def manage(self, *args: str, input_text: str | None = None) -> str:
-        done = subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=ROOT,
-            env=self.env,
-            input=input_text,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        return done.stdout
+        return manage(self.env, *args, input_text=input_text)
 
     def shell(self, code: str) -> str:
         """Run Python against the server's database (e.g. create an organizer)."""
@@ -65,52 +49,26 @@ class Server:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("live")
-    port = _free_port()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tracker.settings",
-        "SQLITE_PATH": str(tmp / "db.sqlite3"),
-        "TRACKER_VAR_DIR": str(tmp / "var"),
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DEBUG": "0",
-    }
-    for name in ("DATABASE_URL", "REDIS_URL"):
-        env.pop(name, None)
+    port = serving.free_port()
+    env = serving.environment(tmp, ALLOWED_HOSTS="127.0.0.1,localhost")
     live = Server(url=f"http://127.0.0.1:{port}", env=env)
     live.manage("migrate", "--noinput", "-v0")
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "manage.py",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=open(tmp / "daphne.log", "w"),  # noqa: SIM115 (lives as long as the server)
-    )
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            urllib.request.urlopen(live.url + "/", timeout=1)  # noqa: S310 (loopback)
-            break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                pytest.fail(
-                    "the live server did not start: " + (tmp / "daphne.log").read_text()[-2000:]
-                )
-            time.sleep(0.2)
-    yield live
-    process.terminate()
+    log = tmp / "daphne.log"
     try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
+        process = serving.start(
+            [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port)],
+            cwd=ROOT,
+            env=env,
+            url=live.url + "/",
+            stdout=subprocess.DEVNULL,
+            stderr=open(log, "w"),  # noqa: SIM115 (lives as long as the server)
+            timeout=30,
+            log=log.read_text,
+        )
+    except RuntimeError as error:
+        pytest.fail(f"the live server did not start: {error}")
+    yield live
+    serving.stop(process)
 
 
 @pytest.fixture(scope="session")

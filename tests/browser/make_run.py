@@ -32,6 +32,20 @@ from bench.serving import free_port
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def manage(env: dict, *args: str, input_text: str | None = None) -> str:
+    """`manage.py *args` with `env`, its output (raises on failure): this
+    module's and the browser tests' `server` fixture (conftest.py)."""
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        input=input_text,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+
 @dataclass
 class Served:
     url: str
@@ -42,14 +56,7 @@ class Served:
     process: subprocess.Popen
 
     def manage(self, *args: str) -> str:
-        return subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
+        return manage(self.env, *args)
 
     def errors_logged(self) -> list[str]:
         text = self.log.read_text(errors="replace")
@@ -66,7 +73,7 @@ def start_as_make_run(tmp: Path, extra_env: dict | None = None) -> Served:
     unset = ("DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS", "PUBLIC_URL", "STATIC_MANIFEST")
     env = serving.environment(tmp, drop=unset, **extra)
     for step in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"]):
-        subprocess.run([sys.executable, "manage.py", *step], cwd=ROOT, env=env, check=True)
+        manage(env, *step)
     log = tmp / "serve.log"
     out = tmp / "serve.out"
     url = f"http://127.0.0.1:{port}"

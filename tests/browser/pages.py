@@ -1,6 +1,21 @@
 """Steps on the phones, as a player taps them."""
 
+from urllib.parse import parse_qs
+
 from playwright.sync_api import expect
+
+
+def action_ids(page, command):
+    """The action id of every POST to `command` this page sends, in order
+    (filled in as the page sends them)."""
+    sent = []
+
+    def seen(request):
+        if request.method == "POST" and f"/act/{command}/" in request.url:
+            sent.append(parse_qs(request.post_data or "").get("action_id", [""])[0])
+
+    page.on("request", seen)
+    return sent
 
 
 def create_match(host, server, name="Friday night"):
@@ -29,6 +44,19 @@ def add_trooper(page, name, cost, traits=()):
             form.locator(f"input[name=traits][value={trait}]").check()
     form.locator("button[type=submit]").click()
     expect(page.locator("table.list")).to_contain_text(name)
+
+
+def lieutenants_listed(phone, links):
+    """Alice and Bob take the two seats of `links` on new phones, each lists
+    one Lieutenant candidate (Kaplan, Fusilier) and locks the list."""
+    alice, bob = phone(), phone()
+    claim(alice, links[0], "Alice")
+    claim(bob, links[1], "Bob")
+    add_trooper(alice, "Kaplan", 20, traits=["lieutenant_candidate"])
+    add_trooper(bob, "Fusilier", 10, traits=["lieutenant_candidate"])
+    lock_list(alice)
+    lock_list(bob)
+    return alice, bob
 
 
 def confirm_next_dialog(page):

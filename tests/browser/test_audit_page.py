@@ -1,20 +1,25 @@
 """An organizer sets up a table from pairings, two phones play into Round 1,
 and the organizer audits the match: opening its sealed information mid-game
-shows on both phones, live."""
+shows on both phones, live.
+
+The browser tests share one server: this test names its own event and
+organizer and reaches its match from its event's page, so whatever matches
+earlier tests left (players called Alice too) it audits its own."""
 
 import os
 import re
+import uuid
 
 import pytest
 from playwright.sync_api import expect
 
-from .pages import add_trooper
+from .pages import confirm_next_dialog, lieutenants_listed
 
 pytestmark = pytest.mark.browser
 
-CREATE_CAROL = """
+CREATE_ORGANIZER = """
 from django.contrib.auth.models import Group, User
-carol = User.objects.create_user("carol", password="carol-organizes-2026")
+carol = User.objects.create_user({name!r}, password="carol-organizes-2026")
 carol.groups.add(Group.objects.get(name="organizers"))
 """
 
@@ -33,51 +38,44 @@ def csp_errors(page) -> list[str]:
 
 
 def test_the_organizer_audits_a_match_and_both_phones_see_the_view(server, phone, tmp_path):
-    server.shell(CREATE_CAROL)
+    unique = uuid.uuid4().hex[:8]
+    username, event_name = f"carol-{unique}", f"Spring Open {unique}"
+    server.shell(CREATE_ORGANIZER.format(name=username))
     carol = phone()
     carol_csp = csp_errors(carol)
     carol.goto(server.url + "/organizer/")
     expect(carol.locator("h1")).to_have_text("Organizer login")
-    carol.fill("input[name=username]", "carol")
+    carol.fill("input[name=username]", username)
     carol.fill("input[name=password]", "carol-organizes-2026")
     carol.click("button.primary")
     expect(carol.locator("h1")).to_have_text("Match history")
 
     # An event, its pairings, and the printed sheet for table 1.
     carol.click("nav.orgnav >> text=Events")
-    carol.fill("input[name=name]", "Spring Open")
+    carol.fill("input[name=name]", event_name)
     carol.fill("input[name=date]", "2026-04-18")
     carol.click("text=Create event")
     carol.fill("textarea[name=pairings]", "1, Alice Arroyo, Bob Bravo")
     carol.click("text=Create the matches")
     expect(carol.locator(".messages")).to_contain_text("1 match created")
+    event_page = carol.url
     carol.click("text=Print seat sheets")
     expect(carol.locator("article.sheet")).to_have_count(1)
     expect(carol.locator("article.sheet img.qr")).to_have_count(2)
     links = carol.locator("article.sheet .seaturl").all_inner_texts()
 
-    alice, bob = phone(), phone()
-    for page, link, name in ((alice, links[0], "Alice"), (bob, links[1], "Bob")):
-        page.goto(link)
-        page.fill("input[name=name]", name)
-        page.fill("input[name=pin]", "246813")
-        page.click("button.primary")
-        expect(page.locator("#connection")).to_have_text("Live")
-    add_trooper(alice, "Kaplan", 20, traits=["lieutenant_candidate"])
-    add_trooper(bob, "Fusilier", 10, traits=["lieutenant_candidate"])
-    for page in (alice, bob):
-        page.once("dialog", lambda dialog: dialog.accept())
-        page.click("text=Lock my list")
+    alice, bob = lieutenants_listed(phone, links)
     expect(alice.locator("select[name=first_turn]")).to_be_visible()
     alice.click("text=Start deployment")
     for page, lieutenant in ((alice, "Kaplan"), (bob, "Fusilier")):
         page.select_option("select[name=lieutenant]", label=lieutenant)
-        page.once("dialog", lambda dialog: dialog.accept())
+        confirm_next_dialog(page)
         page.click("text=Seal my deployment")
     expect(alice.locator("#blk-header")).to_contain_text("Round 1 of 3")
 
     # The audit page: the match is in play, its secrets are sealed.
-    carol.goto(server.url + "/organizer/")
+    carol.goto(event_page)
+    expect(carol.locator("h1")).to_contain_text(event_name)
     carol.locator("table.history a", has_text="Alice").click()
     expect(carol.locator("#verification")).to_contain_text("verifies")
     expect(carol.locator("#secrets")).to_contain_text("sealed (still in play)")

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .pages import add_trooper, claim, confirm_next_dialog, lock_list
+from .pages import confirm_next_dialog, lieutenants_listed
 
 pytestmark = pytest.mark.browser
 
@@ -24,13 +24,7 @@ def test_classified_drawn_kept_accomplished_and_sealed_on_two_phones(server, pho
     expect(host.locator("img.qr")).to_have_count(2)
     links = host.locator("a.seaturl").all_inner_texts()
 
-    alice, bob = phone(), phone()
-    claim(alice, links[0], "Alice")
-    claim(bob, links[1], "Bob")
-    add_trooper(alice, "Kaplan", 20, traits=["lieutenant_candidate"])
-    add_trooper(bob, "Fusilier", 10, traits=["lieutenant_candidate"])
-    lock_list(alice)
-    lock_list(bob)
+    alice, bob = lieutenants_listed(phone, links)
 
     alice.click("text=Draw my Classified Objectives")
     cards = alice.locator("#classified label.check")

@@ -24,7 +24,6 @@ import sqlite3
 import threading
 import time
 from contextlib import contextmanager
-from urllib.parse import parse_qs
 
 import pytest
 from playwright.sync_api import expect
@@ -41,6 +40,7 @@ from tests.scale.servers import (
 )
 
 from .netfault import FaultyLink
+from .pages import action_ids
 
 pytestmark = pytest.mark.browser
 
@@ -97,18 +97,6 @@ def open_phone(phone, player, url, lang):
     page.goto(f"{url}/m/{player.code}/")
     expect(page.locator("#connection")).to_have_text(LIVE[lang])
     return page
-
-
-def action_ids(page, command):
-    """The action id of every POST to `command` this page sends, in order."""
-    sent = []
-
-    def seen(request):
-        if request.method == "POST" and f"/act/{command}/" in request.url:
-            sent.append(parse_qs(request.post_data or "").get("action_id", [""])[0])
-
-    page.on("request", seen)
-    return sent
 
 
 def within(bound_ms, check, what=""):

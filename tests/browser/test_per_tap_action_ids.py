@@ -3,27 +3,14 @@ unchanged form twice appends twice, and a tap that is still in flight when
 the player taps again is sent with the same id and appended once."""
 
 import json
-from urllib.parse import parse_qs
 
 import pytest
 from playwright.sync_api import expect
 
-from .pages import report
+from .pages import action_ids, report
 from .test_rule_stories import play_until_orders
 
 pytestmark = pytest.mark.browser
-
-
-def record_action_ids(page, command):
-    """The action ids of every POST to `command` this page sends."""
-    sent = []
-
-    def seen(request):
-        if request.method == "POST" and f"/act/{command}/" in request.url:
-            sent.append(parse_qs(request.post_data or "").get("action_id", [""])[0])
-
-    page.on("request", seen)
-    return sent
 
 
 def log_lines(page, text):
@@ -32,7 +19,7 @@ def log_lines(page, text):
 
 def test_two_taps_on_an_unchanged_form_are_two_actions(server, phone):
     alice, bob = play_until_orders(server, phone)
-    reports = record_action_ids(bob, "ReportOutcome")
+    reports = action_ids(bob, "ReportOutcome")
     before = log_lines(alice, "Kaplan").count()
     report(bob, "saving_roll", "Kaplan (Alice)")
     expect(log_lines(alice, "Kaplan")).to_have_count(before + 1)
@@ -41,7 +28,7 @@ def test_two_taps_on_an_unchanged_form_are_two_actions(server, phone):
     expect(log_lines(alice, "Kaplan")).to_have_count(before + 2)
     assert len(reports) == 2 and reports[0] != reports[1], reports
 
-    notes = record_action_ids(alice, "SealNote")
+    notes = action_ids(alice, "SealNote")
     for count in (1, 2):
         note_form(alice, "Classified", "HVT: Designation").locator("button[type=submit]").click()
         expect(alice.locator("#blk-seat_A li.secret", has_text="Classified")).to_have_count(count)
@@ -67,7 +54,7 @@ def no_request_in_flight(page):
 
 def test_a_double_tap_in_flight_is_one_action(server, phone):
     alice, _bob = play_until_orders(server, phone)
-    notes = record_action_ids(alice, "SealNote")
+    notes = action_ids(alice, "SealNote")
     form = note_form(alice, "Double", "tapped twice")
     # Two submits in the same tick: the second while the first is in flight
     # (htmx queues it behind the first).

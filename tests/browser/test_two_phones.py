@@ -5,26 +5,17 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .pages import add_trooper
+from .pages import add_trooper, claim, create_match
 
 pytestmark = pytest.mark.browser
 
 
 def test_two_phones_set_up_seal_and_see_changes_live(server, phone):
-    host = phone()
-    host.goto(server.url + "/")
-    host.fill("input[name=name]", "Friday night")
-    host.click("button.primary")
-    expect(host.locator("img.qr")).to_have_count(2)
-    seat_links = host.locator("a.seaturl").all_inner_texts()
+    seat_links = create_match(phone(), server)
 
     alice, bob = phone(), phone()
-    for page, link, name in ((alice, seat_links[0], "Alice"), (bob, seat_links[1], "Bob")):
-        page.goto(link)
-        page.fill("input[name=name]", name)
-        page.fill("input[name=pin]", "246813")
-        page.click("button.primary")
-        expect(page.locator("#connection")).to_have_text("Live")
+    claim(alice, seat_links[0], "Alice")
+    claim(bob, seat_links[1], "Bob")
 
     # The link alone lets no third phone in.
     mallory = phone()

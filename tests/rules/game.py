@@ -17,7 +17,7 @@ from tracker import rules
 from tracker.rules import player_view
 from tracker.rules.sealing import SealDeployment
 from tracker.rules.setup import ClaimSeat, LockArmyList, MatchCreated, SetInitiative
-from tracker.rules.state import MatchState
+from tracker.rules.state import MatchSettings, MatchState
 
 _counter = itertools.count(1)
 
@@ -69,7 +69,9 @@ class Game:
     @classmethod
     def listed(cls, a, b, points=300, rounds=3):
         game = cls()
-        game.apply([MatchCreated(name="Test", points_limit=points, rounds=rounds)])
+        game.apply(
+            [MatchCreated(name="Test", settings=MatchSettings(points_limit=points, rounds=rounds))]
+        )
         game.do("A", ClaimSeat(name="Alice"))
         game.do("B", ClaimSeat(name="Bob"))
         game.do("A", LockArmyList(troopers=a))

@@ -99,7 +99,7 @@ def configured(drawn=3, kept=2, exchanges=1, points=1, deck=DEFAULT_DECK) -> Gam
     game = Game()
     game.apply(
         [
-            MatchCreated(name="Test", points_limit=300),
+            MatchCreated(name="Test"),
             ClassifiedConfigured(**clean_config(drawn, kept, exchanges, points, list(deck))),
         ]
     )

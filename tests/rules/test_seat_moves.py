@@ -19,7 +19,7 @@ from tracker.rules.state import MatchState
 
 
 def claimed() -> MatchState:
-    state = rules.evolve_all(MatchState(), [MatchCreated(name="Friday", points_limit=300)])
+    state = rules.evolve_all(MatchState(), [MatchCreated(name="Friday")])
     events = rules.decide(state, "A", ClaimSeat(name="Alice"))
     return rules.evolve_all(state, events)
 

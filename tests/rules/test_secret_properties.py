@@ -43,6 +43,7 @@ from tracker.rules.state import (
     LIEUTENANT,
     PLAYING,
     SEATS,
+    MatchSettings,
     other_seat,
 )
 from tracker.rules.turns import AdvancePhase, DeclineStrategicUse
@@ -188,7 +189,7 @@ def armies(draw):
 
 
 def set_up(twin: Twin, lists, seals, first):
-    twin.apply([MatchCreated(name="Prop", points_limit=1000)])
+    twin.apply([MatchCreated(name="Prop", settings=MatchSettings(points_limit=1000))])
     for seat in SEATS:
         twin.do(seat, ClaimSeat(name=f"Player {seat}"))
     for seat in SEATS:

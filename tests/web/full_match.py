@@ -28,7 +28,7 @@ from tracker.models import Match
 from tracker.reading import load_state
 
 from .phone import Phone
-from .phone_flows import ok, seated
+from .phone_flows import add_trooper, ok, seal, seated
 
 Checkpoint = Callable[[str, Phone, Phone], None]
 
@@ -137,16 +137,8 @@ class FullMatch:
         self.a, self.b = seated(self.language, self.language, name="League final", **CLASSIFIED)
         self.at("setup: empty lists")
         for phone, rows in ((self.a, ALICE), (self.b, BOB)):
-            for name, cost, group, silhouette, traits in rows:
-                phone.submit(
-                    "draft/add",
-                    name=name,
-                    cost=str(cost),
-                    combat_group=str(group),
-                    silhouette=str(silhouette),
-                    traits=traits,
-                )
-                ok(phone)
+            for row in rows:
+                assert add_trooper(phone, *row) is None, phone.error
         self.at("setup: lists written")
         for phone in (self.a, self.b):
             ok(phone, phone.submit("LockArmyList"))
@@ -192,33 +184,25 @@ class FullMatch:
     def deploy(self) -> None:
         a, b, ids = self.a, self.b, self.ids
         self.at("deployment: seal forms")
-        a.open()
-        ok(
+        seal(
             a,
-            a.submit(
-                "SealDeployment",
-                lieutenant="Kaplan",
-                reserve="Zhanshi",  # TM-S1
-                **{
-                    f"holoecho_{ids['Hassassin Ayyar']}": "marker1",
-                    # HE-9: Bob reads a Ghulam and its points until HoloMask ends.
-                    f"holomask_{ids['Hassassin Ayyar']}": MASKED_AS,
-                    f"holomask_cost_{ids['Hassassin Ayyar']}": MASKED_COST,
-                },
-            ),
+            lieutenant="Kaplan",
+            reserve="Zhanshi",  # TM-S1
+            **{
+                f"holoecho_{ids['Hassassin Ayyar']}": "marker1",
+                # HE-9: Bob reads a Ghulam and its points until HoloMask ends.
+                f"holomask_{ids['Hassassin Ayyar']}": MASKED_AS,
+                f"holomask_cost_{ids['Hassassin Ayyar']}": MASKED_COST,
+            },
         )
-        b.open()
-        ok(
+        seal(
             b,
-            b.submit(
-                "SealDeployment",
-                lieutenant="Fusilier",
-                map_taps={f"hd_x_{ids['Ninja']}": (400, 1100)},
-                **{
-                    f"hd_position_{ids['Ninja']}": HD_NINJA,
-                    f"hd_position_{ids['Fidai']}": HD_FIDAI,
-                },
-            ),
+            lieutenant="Fusilier",
+            map_taps={f"hd_x_{ids['Ninja']}": (400, 1100)},
+            **{
+                f"hd_position_{ids['Ninja']}": HD_NINJA,
+                f"hd_position_{ids['Fidai']}": HD_FIDAI,
+            },
         )
         self.at("round 1: Alice's Tactical Phase")
 

@@ -46,7 +46,17 @@ from tracker.reading import load_state
 from tracker.rendering import BLOCKS
 from tracker.rules import classified
 from tracker.rules.commitments import fingerprint
-from tracker.rules.sealing import CARD, TROOPER, kind_of, link_is_secret, subject_of
+from tracker.rules.sealing import (
+    CARD,
+    ONE_PER_TROOPER,
+    POSITION,
+    SECRET_KINDS,
+    TEXT,
+    TROOPER,
+    kind_of,
+    link_is_secret,
+    subject_of,
+)
 from tracker.rules.state import MatchState
 
 TOKEN = re.compile(r"cnry[0-9a-z]{6,}")
@@ -393,15 +403,59 @@ class Private:
         return viewer == self.seat or (self.open_at is not None and seq >= self.open_at)
 
 
+def _hiding(secret) -> bool:
+    """A secret that keeps its trooper off the table (Hidden Deployment): where
+    the trooper is (a POSITION kind), its very existence private and its link
+    to the trooper the secret (the sealer's answer and the kind's
+    registration, not its name). Until it opens, the trooper's name and id
+    are its owner's."""
+    return (
+        kind_of(secret).names == POSITION
+        and not secret.existence_public
+        and link_is_secret(secret)
+        and bool(secret.trooper_id)
+    )
+
+
+def _renames(kind) -> bool:
+    """A kind that gives its trooper another name on the table (a HoloMask's
+    troop type): TEXT sealed one per trooper, by its registration. Until its
+    secret opens, the trooper's true name is its owner's; its id is public
+    (the opponent names it by the text it shows)."""
+    return kind.names == TEXT and kind.per_seat == ONE_PER_TROOPER
+
+
+def _renaming(secret) -> bool:
+    return _renames(kind_of(secret)) and bool(secret.trooper_id)
+
+
+def _renamed(trooper) -> bool:
+    """From its list on: a trooper a renaming kind is required for (its
+    `required_for`) has no other name before its seal either."""
+    return any(
+        _renames(kind) and kind.required_for is not None and kind.required_for(trooper)
+        for kind in SECRET_KINDS.values()
+    )
+
+
+def _ends(state: MatchState, revealed: dict[str, int], which) -> dict[str, int | None]:
+    """trooper id -> the seq its first `which` secret opened (None: still sealed)."""
+    ends: dict[str, int | None] = {}
+    for secret in sorted(state.secrets.values(), key=lambda s: s.sealed_seq):
+        if which(secret):
+            seqs = [s for s in (ends.get(secret.trooper_id), revealed.get(secret.id)) if s]
+            ends[secret.trooper_id] = min(seqs) if seqs else None
+    return ends
+
+
 def private_facts(state: MatchState, match, revealed: dict[str, int]) -> list[Private]:
-    """Each trooper's name and id: a hidden one's until its Hidden Deployment
-    ends (the reveal of its HD position: HD-C1..C4, HD-4), anyone else's until
-    its army list is locked (a draft is private)."""
-    hd_reveal = {
-        secret.trooper_id: revealed.get(secret.id)
-        for secret in state.secrets.values()
-        if secret.kind == "hd_position"
-    }
+    """Each trooper's name and id: a hidden one's until the secret that hides
+    it opens (its HD position: HD-C1..C4, HD-4), a renamed one's true name
+    until its seal opens, anyone else's until its army list is locked (a draft
+    is private). Which secrets hide or rename a trooper comes from their
+    registration (_hiding, _renaming), so a new kind of either is checked."""
+    hidden_until = _ends(state, revealed, _hiding)
+    renamed_until = _ends(state, revealed, _renaming)
     events = MatchEvent.objects.filter(match=match)
     locked = {
         json.loads(data)["seat"]: seq
@@ -425,21 +479,17 @@ def private_facts(state: MatchState, match, revealed: dict[str, int]) -> list[Pr
         for data in events.filter(kind="HiddenDeploymentEnded").values_list("data", flat=True)
         if json.loads(data).get("as_marker")
     }
-    mask_reveal = {
-        secret.trooper_id: revealed.get(secret.id)
-        for secret in state.secrets.values()
-        if secret.kind == "holomask_type"
-    }
     facts = []
     # FAQ (HD + Holoecho): when Hidden Deployment ends, both phones are shown
     # the three written positions to check; before, they are the owner's.
+    # (Any secret's written "positions", whatever its kind.)
     shown_positions = {
         json.loads(data)["trooper_id"]: seq
         for seq, data in events.filter(kind="HiddenDeploymentEnded").values_list("seq", "data")
         if json.loads(data).get("positions")
     }
     for secret in state.secrets.values():
-        positions = dict(secret.payload).get("positions") if secret.kind == "holoecho" else None
+        positions = dict(secret.payload).get("positions")
         if positions:
             opened = [
                 s for s in (shown_positions.get(secret.trooper_id), revealed.get(secret.id)) if s
@@ -449,17 +499,20 @@ def private_facts(state: MatchState, match, revealed: dict[str, int]) -> list[Pr
                     secret.seat,
                     min(opened) if opened else None,
                     set(TOKEN.findall(json.dumps(positions))),
-                    "written Holoecho positions",
+                    f"written positions of {secret.kind}",
                 )
             )
     for trooper in state.troopers.values():
         words = {trooper.id, *TOKEN.findall(trooper.name)}
-        if "holomask" in trooper.traits:
-            # HE-9: its true type (the name) until the seal of its mask opens;
-            # its id is public (the opponent names it by the masked type).
-            mask = mask_reveal.get(trooper.id)
+        if trooper.id in renamed_until or _renamed(trooper):
+            # Its true name until the seal that renames it opens (HE-9).
             facts.append(
-                Private(trooper.seat, mask, set(TOKEN.findall(trooper.name)), "masked troop type")
+                Private(
+                    trooper.seat,
+                    renamed_until.get(trooper.id),
+                    set(TOKEN.findall(trooper.name)),
+                    "renamed trooper's true name",
+                )
             )
             words = {trooper.id}  # its name is only the fact above
         if trooper.id in as_marker:
@@ -467,7 +520,9 @@ def private_facts(state: MatchState, match, revealed: dict[str, int]) -> list[Pr
                 Private(trooper.seat, marker_end.get(trooper.id), words, "trooper under a marker")
             )
         elif trooper.id in hidden_ids:
-            facts.append(Private(trooper.seat, hd_reveal.get(trooper.id), words, "hidden trooper"))
+            facts.append(
+                Private(trooper.seat, hidden_until.get(trooper.id), words, "hidden trooper")
+            )
         else:
             facts.append(Private(trooper.seat, locked.get(trooper.seat), words, "draft list"))
     return facts

@@ -32,6 +32,13 @@ def ok(phone: Phone, response=None):
     return response
 
 
+def seal(phone: Phone, **fields) -> None:
+    """The player opens the phone and seals the deployment from its form
+    (SealDeployment, filling `fields`); the tap is not refused."""
+    phone.open()
+    ok(phone, phone.submit("SealDeployment", **fields))
+
+
 def seated(language_a: str | None = None, language_b: str | None = None, **match):
     """A host creates the match; Alice and Bob take seats A and B."""
     host = Phone()
@@ -82,21 +89,16 @@ def trooper_ids() -> dict[str, str]:
 def seal_both(a: Phone, b: Phone, holoecho="marker2", position=CANARY_POSITION):
     ids = trooper_ids()
     ninja = ids[CANARY_NINJA]
-    a.open()
-    ok(
+    seal(
         a,
-        a.submit(
-            "SealDeployment",
-            lieutenant="Kaplan",
-            map_taps={f"hd_x_{ninja}": (300, 1000)},
-            **{
-                f"hd_position_{ninja}": position,
-                f"holoecho_{ids['Hassassin Ayyar']}": holoecho,
-            },
-        ),
+        lieutenant="Kaplan",
+        map_taps={f"hd_x_{ninja}": (300, 1000)},
+        **{
+            f"hd_position_{ninja}": position,
+            f"holoecho_{ids['Hassassin Ayyar']}": holoecho,
+        },
     )
-    b.open()
-    ok(b, b.submit("SealDeployment", lieutenant="Fusilier"))
+    seal(b, lieutenant="Fusilier")
     a.open()
     return ids
 

@@ -637,7 +637,7 @@ def test_the_harness_sees_a_trooper_under_a_marker_or_a_mask_named_to_the_oppone
         assert found == []
     else:
         assert any("trooper under a marker" in f for f in found), found[:3]
-        assert any("masked troop type" in f for f in found), found[:3]
+        assert any("renamed trooper's true name" in f for f in found), found[:3]
         assert any("(frame)" in f for f in found) and any("export.json" in f for f in found)
 
 

@@ -21,7 +21,7 @@ from tests.web.test_exports import organizer_export, run_snippet
 from tracker import audit, rules
 from tracker.asgi import application
 from tracker.consumers import BAD_FRAME
-from tracker.models import GENESIS_HASH, Match, MatchEvent, Seat, TournamentEvent, chain_hash
+from tracker.models import GENESIS_HASH, Match, MatchEvent, Seat, TournamentEvent, row_hash
 from tracker.reading import load_state
 from tracker.rules.commitments import canonical_json, fingerprint
 
@@ -653,16 +653,7 @@ def test_a_head_hash_lets_no_one_test_guesses_of_private_events(alice, bob):
     def head_of(data_of):
         prev = GENESIS_HASH
         for r in rows:
-            prev = chain_hash(
-                prev,
-                seq=r.seq,
-                kind=r.kind,
-                data=data_of(r),
-                private_to=r.private_to,
-                actor=r.actor,
-                action_id=r.action_id,
-                created_at=r.created_at,
-            )
+            prev = row_hash(prev, r, data=data_of(r))
         return prev
 
     assert head_of(lambda r: r.data) == head  # the recomputation itself is right

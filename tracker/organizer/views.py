@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from dataclasses import replace
 
 from django.contrib import messages
 from django.core.paginator import Paginator
@@ -32,7 +33,7 @@ from tracker.organizer.forms import (
 from tracker.reading import load_state
 from tracker.rules import classified
 from tracker.rules.results import OrganizerViewedSecrets, settle
-from tracker.rules.state import FINISHED
+from tracker.rules.state import FINISHED, MatchSettings
 
 PAGE_SIZE = 50
 SEATS_FOR_LISTS = Prefetch(
@@ -167,6 +168,8 @@ def create_pairings(event: TournamentEvent, data: dict) -> list[Match]:
     """One match per pairing, all or none. Each is created through the one
     write path; its event, round, table and the paired names are organizer
     facts kept beside the log (the log's MatchCreated names the table)."""
+    # One value for every table (#20): the form's settings, each its own table.
+    settings = MatchSettings.from_data(data)
     created = []
     with transaction.atomic():
         for pairing in data["pairings"]:
@@ -175,12 +178,7 @@ def create_pairings(event: TournamentEvent, data: dict) -> list[Match]:
                 parts.append(_("Round %(round)s") % {"round": data["event_round"]})
             parts.append(_("Table %(table)s") % {"table": pairing.table})
             match = actions.create_match(
-                name=" · ".join(parts)[:80],
-                points_limit=data["points_limit"],
-                rounds=data["rounds"],
-                mission=data.get("mission") or "",
-                table=str(pairing.table),
-                classified=data.get("classified"),
+                name=" · ".join(parts)[:80], settings=replace(settings, table=str(pairing.table))
             )
             Match.objects.filter(pk=match.pk).update(
                 event=event, event_round=data.get("event_round"), table_number=pairing.table

@@ -35,7 +35,7 @@ from __future__ import annotations
 import hashlib
 import string
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .commands import Command, handles
 from .commitments import commit, verify
@@ -44,7 +44,7 @@ from .events import Event
 from .evolve import applies
 from .i18n import _
 from .sealing import ANY_NUMBER, CARD, SecretKind, SecretsSealed, register_kind, reveal
-from .state import DEPLOYMENT, PLAYING, SEATS, SETUP, MatchState, Secret, frozen_map
+from .state import DEPLOYMENT, PLAYING, SETUP, MatchState, Secret, frozen_map
 
 CLASSIFIED = "classified"  # one held card
 CLASSIFIED_DRAW = "classified_draw"  # the seed, the deck and the cards drawn
@@ -53,7 +53,6 @@ register_kind(SecretKind(kind=CLASSIFIED, names=CARD, per_seat=ANY_NUMBER, ends=
 # The draw is opened by the organizer's audit, never in play.
 register_kind(SecretKind(kind=CLASSIFIED_DRAW, names=CARD, per_seat=ANY_NUMBER))
 
-CONFIG = "classified_config"  # on both seats' extra: the public settings
 HAND = "classified"  # on the owner's seat extra: ids (count public, ids not)
 
 SHUFFLE_ALGORITHM = "sha256-fisher-yates-v1"
@@ -173,7 +172,8 @@ def clean_config(drawn: object, kept: object, exchanges: object, points: object,
 
 
 def config_of(state: MatchState) -> Mapping | None:
-    return state.seat(SEATS[0]).extra.get(CONFIG)
+    """The public settings (CL-1), one of the match's settings (#20)."""
+    return state.settings.classified
 
 
 def hand_of(state: MatchState, seat: str) -> Mapping:
@@ -529,14 +529,6 @@ def seeded_ok(payload: Mapping) -> bool:
 # ---------------------------------------------------------------- evolve
 
 
-def _with_both(state: MatchState, key: str, value) -> MatchState:
-    for seat in SEATS:
-        extra = dict(state.seat(seat).extra)
-        extra[key] = value
-        state = state.with_seat(seat, extra=frozen_map(extra))
-    return state
-
-
 def _with_hand(state: MatchState, seat: str, **changes) -> MatchState:
     hand = {**hand_of(state, seat), **changes}
     extra = dict(state.seat(seat).extra)
@@ -553,7 +545,7 @@ def _configured_applied(state: MatchState, event: ClassifiedConfigured) -> Match
         "points": event.points,
         "deck": tuple(event.deck),
     }
-    return _with_both(state, CONFIG, frozen_map(config))
+    return replace(state, settings=replace(state.settings, classified=frozen_map(config)))
 
 
 def _last_sealed(state: MatchState, seat: str, kind: str) -> list[str]:

@@ -46,6 +46,12 @@ class Event:
             del data["salt"]  # public events read exactly as before salts existed
         return data
 
+    @classmethod
+    def from_data(cls, data: dict) -> Event:
+        """The event `to_data` wrote (an event that stores a value object
+        flat, like MatchCreated, reads it back here)."""
+        return cls(**data)
+
     def visible_to(self, viewer: str | None) -> bool:
         return self.private_to is None or self.private_to == viewer
 
@@ -57,4 +63,4 @@ class Event:
 
 
 def event_from_data(kind: str, data: dict) -> Event:
-    return EVENT_TYPES[kind](**data)
+    return EVENT_TYPES[kind].from_data(data)

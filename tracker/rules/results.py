@@ -250,7 +250,7 @@ def _confirmed(state: MatchState, seat: str, record: dict) -> list[Event]:
 @handles(ProposeResult)
 def propose_result(state: MatchState, seat: str, command: ProposeResult) -> list[Event]:
     record = _open_for_results(state)
-    limit = state.points_limit
+    limit = state.settings.points_limit
     objective = {
         "A": _points(command.objective_a, MAX_OBJECTIVE_POINTS, _("Objective points")),
         "B": _points(command.objective_b, MAX_OBJECTIVE_POINTS, _("Objective points")),
@@ -310,7 +310,7 @@ def settle(
             what=_("The reason"),
             max=MAX_REASON,
         )
-    limit = state.points_limit
+    limit = state.settings.points_limit
     events: list[Event] = [
         ResultSettled(
             organizer=organizer,

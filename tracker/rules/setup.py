@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, fields, replace
 
 from .commands import Command, handles
 from .errors import InvalidInput, NotAllowed
@@ -17,6 +17,7 @@ from .state import (
     SEATS,
     SETUP,
     TRAITS,
+    MatchSettings,
     MatchState,
     Trooper,
     other_seat,
@@ -33,37 +34,32 @@ MAX_COST = 200
 
 
 @dataclass(frozen=True, kw_only=True)
-class MatchSettings:
-    """A match's settings as one value (#20): built once from the shared form
-    fields (tracker/forms.MatchSettingsForm, the home page's and the
-    organizer's pairings), carried by the creation events into the state.
-    A new setting is a field here, one in that form, and one in MatchCreated."""
+class MatchCreated(Event):
+    """The match and its settings (state.MatchSettings). Stored flat, each
+    setting a key beside the name, as before settings were one value: old
+    logs read back unchanged, and a new setting needs no change here. The
+    Classified settings have their own event (ClassifiedConfigured)."""
 
-    points_limit: int
-    rounds: int = 3
-    mission: str = ""
-    table: str = ""
-    # Classified Objectives (CL-1): classified.clean_config's settings, or None.
-    classified: dict | None = None
+    name: str
+    settings: MatchSettings = field(default_factory=MatchSettings)
+    describe_as = _("Match created: %(name)s, %(points_limit)s points.")
 
-    def created(self, name: str) -> MatchCreated:
-        return MatchCreated(
-            name=name,
-            points_limit=self.points_limit,
-            rounds=self.rounds,
-            mission=self.mission,
-            table=self.table,
+    def to_data(self) -> dict:
+        data = super().to_data()
+        settings = data.pop("settings")
+        return {**data, **{f.name: getattr(settings, f.name) for f in LOGGED_SETTINGS}}
+
+    @classmethod
+    def from_data(cls, data: dict) -> MatchCreated:
+        own = {f.name for f in fields(cls)} - {"settings"}
+        return cls(
+            **{k: v for k, v in data.items() if k in own},
+            settings=MatchSettings.from_data({f.name: data.get(f.name) for f in LOGGED_SETTINGS}),
         )
 
 
-@dataclass(frozen=True, kw_only=True)
-class MatchCreated(Event):
-    name: str
-    points_limit: int
-    rounds: int = 3
-    mission: str = ""
-    table: str = ""
-    describe_as = _("Match created: %(name)s, %(points_limit)s points.")
+# Every setting but the Classified ones, which ClassifiedConfigured logs.
+LOGGED_SETTINGS = tuple(f for f in fields(MatchSettings) if f.name != "classified")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -252,11 +248,11 @@ def lock_army_list(state: MatchState, seat: str, command: LockArmyList) -> list[
     if not rows:
         raise NotAllowed(_("Add at least one trooper before locking the list."))
     total = sum(row["cost"] for row in rows)
-    if total > state.points_limit:
+    if total > state.settings.points_limit:
         raise NotAllowed(
             _("Your list costs %(total)s points, over the %(limit)s points limit."),
             total=total,
-            limit=state.points_limit,
+            limit=state.settings.points_limit,
         )
     hidden = [row for row in rows if HIDDEN_DEPLOYMENT in row["traits"]]
     public = [row for row in rows if HIDDEN_DEPLOYMENT not in row["traits"]]
@@ -282,14 +278,8 @@ def set_initiative(state: MatchState, seat: str, command: SetInitiative) -> list
 
 @applies(MatchCreated)
 def _created(state: MatchState, event: MatchCreated) -> MatchState:
-    return replace(
-        state,
-        name=event.name,
-        points_limit=event.points_limit,
-        rounds=event.rounds,
-        mission=event.mission,
-        table=event.table,
-    )
+    # The Classified settings, if any, come with their own event (classified.py).
+    return replace(state, name=event.name, settings=event.settings)
 
 
 @applies(SeatClaimed)

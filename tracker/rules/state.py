@@ -7,7 +7,7 @@ else may hand a MatchState to a template, a socket or an export.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 
 SEATS = ("A", "B")
@@ -260,14 +260,37 @@ class UndoStep:
     tokens: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class MatchState:
-    seq: int = 0
-    name: str = ""
+@dataclass(frozen=True, kw_only=True)
+class MatchSettings:
+    """A match's settings as one value (#20): built from the one form field set
+    (tracker/forms.MatchSettingsForm, the home page's and the organizer's
+    pairings), carried whole by the creation event (setup.MatchCreated) into
+    the state and each viewer's PlayerView, read by the templates and exports
+    as `view.settings`. A new setting is a field here (with a default, so
+    older logs replay), one in that form, and what a template shows of it:
+    tests/web/test_match_settings.py walks these fields through all of it."""
+
     points_limit: int = 300
     rounds: int = 3
     mission: str = ""
     table: str = ""
+    # Classified Objectives (CL-1): classified.clean_config's settings, or None.
+    # Logged by its own public event (ClassifiedConfigured), not MatchCreated.
+    classified: Mapping | None = None
+
+    @classmethod
+    def from_data(cls, data: Mapping, **instead) -> MatchSettings:
+        """The settings named in `data` (a form's cleaned data, an event's
+        data), the defaults for the rest; `instead` overrides."""
+        given = {**data, **instead}
+        return cls(**{f.name: given[f.name] for f in fields(cls) if given.get(f.name) is not None})
+
+
+@dataclass(frozen=True)
+class MatchState:
+    seq: int = 0
+    name: str = ""
+    settings: MatchSettings = field(default_factory=MatchSettings)
     phase: str = SETUP
     first_turn: str | None = None
     deploys_first: str | None = None

@@ -180,7 +180,7 @@ def advance_phase(state: MatchState, seat: str, command: AdvancePhase) -> list[E
     # End of the Player Turn.
     if seat == state.first_turn:
         return events + start_turn(state, state.turn.round, other_seat(seat))
-    if state.turn.round >= state.rounds:
+    if state.turn.round >= state.settings.rounds:
         return [*events, *end_match(evolve_all(state, events), "rounds")]
     return events + start_turn(state, state.turn.round + 1, other_seat(seat))
 

@@ -25,6 +25,7 @@ from .state import (
     HOLOMASK,
     IRREGULAR,
     SEATS,
+    MatchSettings,
     MatchState,
     SeatState,
     Secret,
@@ -153,10 +154,8 @@ class PlayerView:
     viewer: str | None
     seq: int
     name: str
-    points_limit: int
-    rounds: int
-    mission: str
-    table: str
+    # Public: points, rounds, mission, table, Classified settings (#20).
+    settings: MatchSettings
     phase: str
     first_turn: str | None
     deploys_first: str | None
@@ -172,8 +171,6 @@ class PlayerView:
     # organizer opened the sealed information while the match was in play.
     result: dict | None = None
     organizer_views: tuple[int, ...] = ()
-    # Public (classified.py, CL-1): the match's Classified settings, or None.
-    classified: dict | None = None
     # Public Command Token facts of the current Player Turn (command_tokens.py):
     # tokens the active player spent, the TM-S2 limit and cancelled Orders.
     tokens_spent: int = 0
@@ -402,10 +399,7 @@ def player_view(state: MatchState, viewer: str | None) -> PlayerView:
         viewer=viewer,
         seq=state.seq,
         name=state.name,
-        points_limit=state.points_limit,
-        rounds=state.rounds,
-        mission=state.mission,
-        table=state.table,
+        settings=_public_settings(state.settings),
         phase=state.phase,
         first_turn=state.first_turn,
         deploys_first=state.deploys_first,
@@ -452,15 +446,17 @@ def _impetuous_ids(state: MatchState, viewer: str | None) -> tuple[str, ...]:
     return impetuous_troopers(state, viewer) if viewer else ()
 
 
-def _public_results(state: MatchState) -> dict:
-    from .classified import config_of  # deferred: classified builds on the rule modules
+def _public_settings(settings: MatchSettings) -> MatchSettings:
+    """All public; the Classified settings as plain JSON-like values (the
+    player export writes the view with dataclasses.asdict)."""
+    config = settings.classified
+    return replace(
+        settings, classified={**config, "deck": list(config["deck"])} if config else None
+    )
 
-    config = config_of(state)
-    return {
-        "result": result_of(state),
-        "organizer_views": organizer_views(state),
-        "classified": {**config, "deck": list(config["deck"])} if config else None,
-    }
+
+def _public_results(state: MatchState) -> dict:
+    return {"result": result_of(state), "organizer_views": organizer_views(state)}
 
 
 def _token_facts(state: MatchState, viewer: str | None) -> dict:
