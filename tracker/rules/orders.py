@@ -35,6 +35,7 @@ from .state import (
     IMPETUOUS_PHASE,
     IRREGULAR,
     ORDERS,
+    PLACEMENT,
     PLAYING,
     MatchState,
     Order,
@@ -581,4 +582,10 @@ def _outcome(state: MatchState, event: OutcomeReported) -> MatchState:
 
 @applies(OrderEnded)
 def _order_ended(state: MatchState, event: OrderEnded) -> MatchState:
+    # RP-1: a same-base replacement goes centre on centre, nothing to choose
+    # and no "Placed" tap (issue 19); its player may still report that it
+    # did not fit (RP-3) until the Order ends, then the placement stands.
+    for choice in list(state.choices.values()):
+        if choice.kind == PLACEMENT and choice.rule == "RP-1":
+            state = state.without_choice(PLACEMENT, choice.trooper_id)
     return state.with_turn(order=None)
