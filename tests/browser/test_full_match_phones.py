@@ -110,7 +110,11 @@ def report(page, outcome, trooper_label, element=""):
     details = page.locator("details.outcome").last
     if details.get_attribute("open") is None:
         tapped(details.locator("summary"))
-    form = details.locator("form")
+    # A form per kind of target (what may be reported on it): the player
+    # uses the one listing this trooper, the named target's, first.
+    form = details.locator("form").filter(
+        has=page.locator("select[name=trooper_id] option", has_text=trooper_label)
+    )
     picked(form.locator("select[name=outcome]"), value=outcome)
     picked(form.locator("select[name=trooper_id]"), label=trooper_label)
     if element or form.locator("select[name=element]").count():

@@ -147,8 +147,10 @@ def test_only_the_owner_is_shown_a_same_base_placement_with_no_placed_tap_rp_1_r
     assert not a.can("ChooseReplacement", trooper_id=ids[CANARY_NINJA])
     assert a.can("ReportNoRoom", trooper_id=ids[CANARY_NINJA])
     assert "goes centre on centre" in a.text
-    # The Order ends: the placement stands, nothing left open on either phone.
+    # The next Order starts: the placement stands, nothing left open.
     ok(a, a.submit("EndOrder"))
+    assert a.can("ReportNoRoom", trooper_id=ids[CANARY_NINJA])
+    ok(a, a.submit("DeclareSkill", trooper_id=ids["Kaplan"], skill="Move"))
     assert not a.can("ReportNoRoom") and state().choices == {}
     b.open()
     assert "has yet to say how" not in b.text
