@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 import pytest
+from bs4 import BeautifulSoup
 from django.db import transaction
 from webtest.forms import Submit
 
@@ -240,3 +241,31 @@ def _reparse(rendered: RenderedForm):
     from .phone import _parse
 
     return _parse(rendered.node)
+
+
+def test_the_walker_fails_an_option_the_server_refuses(monkeypatch):
+    """Not vacuous either: an ARO form offering "Delay the ARO" against a
+    trooper that is neither a Holoecho nor a marker (HE-8) is caught, though
+    the form as rendered (its first option) is accepted."""
+    walker = Walker(monkeypatch)
+    match = FullMatch()
+    match.set_up()
+    match.deploy()
+    a, b = match.a, match.b
+    a.open()
+    a.submit("AdvancePhase", expected="tactical")  # the Order Count
+    b.open()
+    b.submit("DeclineStrategicUse")  # TM-S2 passes
+    a.open()
+    a.submit("AdvancePhase", expected="tactical")
+    a.submit("AdvancePhase", expected="impetuous")
+    a.submit("DeclareSkill", trooper_id="Kaplan", skill="move")
+    b.open()
+    [aro] = b.forms("DeclareAro")
+    skills = aro.node.select_one("select[name=skill]")
+    assert skills.find("option", attrs={"value": "delay_aro"}) is None  # as rendered
+    skills.append(BeautifulSoup('<option value="delay_aro">Delay</option>', "html.parser"))
+    walker.tap("planted option", "Bob", b, RenderedForm(aro.url, True, aro.node, _reparse(aro)))
+    assert walker.broken == []
+    assert [row[2] for row in walker.refused_options] == ["DeclareAro skill='Delay'"]
+    assert "HE-8" in walker.refused_options[0][3]
