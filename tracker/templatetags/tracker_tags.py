@@ -109,7 +109,8 @@ def log_text(line, view):
         if key in params:
             params[key] = label_of(params[key])
     # HE-9: a HoloMask bearer's elements are named as models, as on its forms.
-    holder = view.trooper(str(raw.get("trooper_id", ""))) if view is not None else None
+    find = getattr(view, "trooper", None)
+    holder = find(str(raw["trooper_id"])) if find and raw.get("trooper_id") else None
     if holder is not None and _as_models(holder):
         for key in ("element", "real"):
             if key in raw:
