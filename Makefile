@@ -41,9 +41,11 @@ messages: $(VENV)/.dev
 	$(PY) manage.py compilemessages -l es
 
 # Phone screenshots for the README: plays the two-phone match of
-# tests/browser/test_phone_app.py in the system Chromium and saves each screen.
+# tests/browser/test_phone_app.py and the first screens of the scripted match
+# (tests/browser/test_full_match_phones.py, docs/screenshots/glance-*.png) in
+# the system Chromium and saves each screen.
 screenshots: $(VENV)/.dev
-	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q -p no:cacheprovider tests/browser/test_phone_app.py
+	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q -p no:cacheprovider tests/browser/test_phone_app.py tests/browser/test_full_match_phones.py
 
 # The app icons' PNG sizes, rendered from their SVGs (committed).
 icons: $(VENV)/.dev

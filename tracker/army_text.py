@@ -10,10 +10,13 @@ Pure Python, no Django: text in, rows and problems out. The shape we read:
     FUSILIER Combi Rifle / Pistol, Knife. (0 | 10)
 
 One line per trooper: the name (in capitals, as the builder writes it),
-options in parentheses, the loadout, and "(SWC | points)" at the end. A line
-we cannot read becomes a problem with its line number and reason; a caller
-imports nothing while there is one. Other builders' totals lines ("300
-points", "SWC 6") and the builder's link are recognised and skipped.
+options in parentheses, the loadout, and "(SWC | points)" at the end. Every
+trooper line that reads is kept; every other line is skipped and listed with
+its line number and why (a totals line in either order, "6 SWC | 272 Points"
+or "148 puntos | CAP 1"; the app's "Open with Army…" banner or link; a line
+that is not a trooper's), so the player sees what did not come in. Bullets,
+emoji and other decoration around a line are ignored. A paste is refused
+whole only when no trooper line reads at all.
 
 No library reads this format (it is the builder's own clipboard text), so
 this is a small hand-written reader.
@@ -41,8 +44,10 @@ _TROOPER = re.compile(
 )
 _GROUP = re.compile(r"^(?:GROUP|GRUPO|GROUPE|GRUPPE)\s+(?P<group>\d+)\b", re.IGNORECASE)
 _SEPARATOR = re.compile(r"^[\s\-─━=_*~·.]+$")
-_TOTALS = re.compile(r"\b(points?|pts|puntos|swc|cap)\b", re.IGNORECASE)
-_LINK = re.compile(r"^https?://\S+$")
+_TOTALS = re.compile(r"\b(points?|pts|puntos|swc|cap|total)\b", re.IGNORECASE)
+_LINK = re.compile(r"https?://\S+")
+# The app's "Open with Army" / "Abrir con Army" line under a shared list.
+_BANNER = re.compile(r"^(?:open|abrir|ver|view)\b.*\b(?:army|infinity)\b", re.IGNORECASE)
 _OPTIONS = re.compile(r"\(([^()]*)\)")
 
 # Options the builder writes that name something the tracker tracks.
@@ -85,7 +90,8 @@ class ParsedList:
     faction: str
     name: str
     rows: tuple[Row, ...]
-    problems: tuple[Problem, ...]
+    # The lines left out, each with why; when no row reads, why nothing did.
+    skipped: tuple[Problem, ...]
 
     @property
     def points(self) -> int:
@@ -93,7 +99,8 @@ class ParsedList:
 
     @property
     def ok(self) -> bool:
-        return bool(self.rows) and not self.problems
+        """Something to import: at least one trooper line read."""
+        return bool(self.rows)
 
 
 def _display_name(raw: str) -> str:
@@ -135,8 +142,31 @@ def _traits(options: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
+def _tidy(raw: str) -> str:
+    """The line without what decorates it: spaces squeezed, bullets and emoji
+    before the first letter or digit, and anything after the last ")" or
+    word character ("(0 | 10) 🔥", "… (1 | 37) ✔")."""
+    line = " ".join(raw.replace("\u00a0", " ").split())
+    start = 0
+    while start < len(line) and not (line[start].isalnum() or line[start] == "("):
+        start += 1
+    end = len(line)
+    while end > start and not (line[end - 1].isalnum() or line[end - 1] in ").%"):
+        end -= 1
+    return line[start:end].strip()
+
+
+def _not_a_trooper(line: str) -> str:
+    """Why a line that is not a trooper's was skipped (a translatable text)."""
+    if _LINK.search(line) or _BANNER.match(line):
+        return _("The army builder's link or banner.")
+    if _TOTALS.search(line) and not re.search(r"[a-z]{3,}", _TOTALS.sub("", line), re.I):
+        return _("A totals line.")
+    return _('Not a trooper line: it should end with "(SWC | points)".')
+
+
 def parse(text: str) -> ParsedList:
-    """Every trooper row, the faction and list name, and every problem."""
+    """Every trooper row, the faction and list name, and every line skipped."""
     if len(text) > MAX_TEXT:
         reason = _("The pasted text is too long (at most %(max)s characters).")
         return ParsedList("", "", (), (Problem(0, "", reason, {"max": MAX_TEXT}),))
@@ -146,8 +176,9 @@ def parse(text: str) -> ParsedList:
     group: int | None = None
     sizes: dict[int, int] = {}
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = " ".join(raw.replace("\u00a0", " ").split())
-        if not line or _SEPARATOR.match(line) or _LINK.match(line):
+        shown = " ".join(raw.replace("\u00a0", " ").split())
+        line = _tidy(raw)
+        if not line or _SEPARATOR.match(shown):
             continue
         heading = _GROUP.match(line)
         if heading:
@@ -156,7 +187,7 @@ def parse(text: str) -> ParsedList:
                 problems.append(
                     Problem(
                         number,
-                        line,
+                        shown,
                         _("Combat group must be between %(low)s and %(high)s."),
                         {"low": 1, "high": MAX_GROUPS},
                     )
@@ -164,22 +195,19 @@ def parse(text: str) -> ParsedList:
             continue
         trooper = _TROOPER.match(line)
         if trooper is None:
-            if group is None and not rows and len(header) < 2:
-                header.append(line)
-            elif group is None and _TOTALS.search(line):
-                continue  # "300 points | 6 SWC" and the like, before the groups
-            else:
+            reason = _not_a_trooper(line)
+            plain = "(SWC | points)" in reason
+            if plain and group is None and not rows and len(header) < 2:
+                header.append(line)  # the faction, then the list's name
                 problems.append(
-                    Problem(
-                        number,
-                        line,
-                        _('Not a trooper line: it should end with "(SWC | points)".'),
-                    )
+                    Problem(number, shown, _("A heading: the faction or the list's name."))
                 )
+            else:
+                problems.append(Problem(number, shown, reason))
             continue
         row_problem = _row_problem(trooper, sizes, group or 1, len(rows))
         if row_problem:
-            problems.append(Problem(number, line, *row_problem))
+            problems.append(Problem(number, shown, *row_problem))
             continue
         name, options = _split_body(trooper.group("body"))
         current = group or 1
@@ -195,7 +223,7 @@ def parse(text: str) -> ParsedList:
                 traits=_traits(options),
             )
         )
-    if not rows and not problems:
+    if not rows:
         problems.append(Problem(0, "", _("No trooper lines were found in the pasted text.")))
     faction = header[0] if header else ""
     name = header[1] if len(header) > 1 else ""

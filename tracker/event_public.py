@@ -91,8 +91,10 @@ def list_submit(request, token: str):
                 if not any(LIEUTENANT_CANDIDATE in row.traits for row in parsed.rows):
                     notice += " " + _("No trooper has the Lieutenant option.")
                 messages.success(request, notice)
+                for line in parsed.skipped:
+                    messages.info(request, _("Left out: %(line)s") % {"line": problem_text(line)})
                 return redirect("event-list-submit", token=token)
-            problems = [problem_text(p) for p in parsed.problems] or [
+            problems = [problem_text(p) for p in parsed.skipped] or [
                 _("No trooper could be read in the pasted text.")
             ]
             status = 400

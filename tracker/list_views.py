@@ -69,8 +69,9 @@ def _player(request, match: Match) -> str | None:
 
 @require_POST
 def draft_import(request, code: str):
-    """Fill the draft from the builder's pasted text, or import nothing and
-    show every line it could not read with its reason."""
+    """Fill the draft with every trooper line of the builder's pasted text and
+    list the lines left out with why; import nothing only when no trooper
+    line reads."""
     match = _match(code)
     letter = _player(request, match)
     if letter is None:
@@ -80,7 +81,7 @@ def draft_import(request, code: str):
         return late
     parsed = army_text.parse(text)
     if not parsed.ok:
-        problems = [problem_text(p) for p in parsed.problems]
+        problems = [problem_text(p) for p in parsed.skipped]
         return _respond(
             request,
             match,
@@ -105,7 +106,10 @@ def draft_import(request, code: str):
         ) % {"limit": match.points_limit}
     if not any(LIEUTENANT_CANDIDATE in row.traits for row in parsed.rows):
         notice += " " + _("No trooper has the Lieutenant option.")
-    return _respond(request, match, letter, extra={"import_notice": notice})
+    skipped = [problem_text(p) for p in parsed.skipped]
+    return _respond(
+        request, match, letter, extra={"import_notice": notice, "import_skipped": skipped}
+    )
 
 
 class DraftRowForm(forms.Form):

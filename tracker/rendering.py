@@ -108,6 +108,7 @@ def context_for(seen: Seen, seat: Seat | None = None, request=None, error: str =
         # What only the answer to a pasted army list fills (render_blocks' extra).
         "import_text": "",
         "import_problems": (),
+        "import_skipped": (),
     }
 
 

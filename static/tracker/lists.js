@@ -33,30 +33,36 @@
     } catch (e) { /* storage full or disabled: the import still works */ }
   }
 
+  /* One button per saved list: a tap puts its text in the form and imports
+     it (one tap; htmx still asks before replacing a draft already there). */
   function offer(root) {
-    var selects = (root || document).querySelectorAll("select[data-saved-lists]");
+    var holders = (root || document).querySelectorAll("[data-saved-lists]");
     var lists = load();
-    Array.prototype.forEach.call(selects, function (select) {
-      if (select.dataset.filled) { return; }
-      select.dataset.filled = "1";
+    Array.prototype.forEach.call(holders, function (holder) {
+      if (holder.dataset.filled) { return; }
+      holder.dataset.filled = "1";
       lists.forEach(function (list, index) {
-        var option = document.createElement("option");
-        option.value = String(index);
-        option.textContent = list.title;
-        select.appendChild(option);
+        var button = document.createElement("button");
+        button.type = "button";
+        button.className = "small saved-list";
+        button.dataset.savedList = String(index);
+        button.textContent = list.title;
+        holder.appendChild(button);
       });
-      var wrapper = select.closest(".saved-lists");
+      var wrapper = holder.closest(".saved-lists");
       if (wrapper && lists.length) { wrapper.hidden = false; }
     });
   }
 
-  document.addEventListener("change", function (evt) {
-    var select = evt.target;
-    if (!select.matches || !select.matches("select[data-saved-lists]")) { return; }
-    var list = load()[Number(select.value)];
-    var form = select.closest("form");
+  document.addEventListener("click", function (evt) {
+    var button = evt.target.closest && evt.target.closest("button[data-saved-list]");
+    if (!button) { return; }
+    var list = load()[Number(button.dataset.savedList)];
+    var form = button.closest("form");
     var area = form && form.querySelector("textarea[name=text]");
-    if (list && area) { area.value = list.text; }
+    if (!list || !area) { return; }
+    area.value = list.text;
+    if (form.requestSubmit) { form.requestSubmit(); } else { form.dispatchEvent(new Event("submit", { cancelable: true, bubbles: true })); }
   });
 
   /* Remember a list once the server has read it without a problem. The form

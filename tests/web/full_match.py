@@ -118,7 +118,9 @@ class FullMatch:
 
     def report(self, phone: Phone, outcome: str, on: str, element: str = "") -> None:
         phone.open()
-        ok(phone, phone.submit("ReportOutcome", outcome=outcome, trooper_id=on, element=element))
+        # The element is asked only for a target with Holoechoes (HE-3).
+        more = {"element": element} if element else {}
+        ok(phone, phone.submit("ReportOutcome", outcome=outcome, trooper_id=on, **more))
 
     # -- the match ------------------------------------------------------------
 

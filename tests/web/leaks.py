@@ -739,6 +739,15 @@ def row_shape(row: str, trooper_id: str) -> str:
     shape = re.sub(r'<span class="(badge[^"]*)">(.*?)</span>', badge, shape, flags=re.S)
     shape = re.sub(r"\bcond-\w+", "cond-X", shape)
     shape = re.sub(r" (selected|checked)\b", "", shape)
+    # RP-3 (public: both phones read Immobilized-A and its ruling): a no-room
+    # Immobilized-A is sent as it stands and shown disabled, not a box to untick.
+    shape = re.sub(
+        r'<input type="hidden" name="tokens" value="immobilized_a"><label>'
+        r'<input type="checkbox" disabled> (.*?) <span class="hint">.*?</span></label>',
+        r'<label><input type="checkbox" name="tokens" value="immobilized_a"> \1</label>',
+        shape,
+        flags=re.S,
+    )
     return re.sub(r"\s+", " ", shape)
 
 

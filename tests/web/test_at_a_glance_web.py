@@ -50,7 +50,9 @@ def test_the_aro_card_offers_only_n4_aro_skills_bs_attack_first_and_says_what_wa
     b.open()
     form = BeautifulSoup(b.html, "html.parser").select_one(".card.aro")
     offered = [o["value"] for o in form.select("select[name=skill] option")]
-    assert offered == list(ARO_SKILLS)
+    # HE-8: an ARO is delayed only against a Holoecho or a marker, and Kaplan
+    # is neither.
+    assert offered == [s for s in ARO_SKILLS if s != "delay_aro"]
     assert offered[:2] == ["bs_attack", "dodge"]
     for movement in ("move", "jump", "climb", "mount", "dismount"):
         assert movement not in offered
@@ -88,3 +90,47 @@ def test_an_aro_with_a_movement_skill_is_refused_forged():
     fusilier = trooper_ids()["Fusilier"]
     response = raw_post_as(b, "DeclareAro", trooper_id=fusilier, skill="move")
     assert re.search(r"Mover no se puede declarar como ORA", error_of(response) or "")
+
+
+def test_the_default_classified_deck_reads_in_the_phones_language():
+    from tracker.rules.classified import DEFAULT_DECK
+
+    from .phone_flows import lists_locked, seated
+
+    spanish = {
+        "Data Scan": "Escaneo de Datos",
+        "Extreme Prejudice": "Prejuicio Extremo",
+        "HVT: Designation": "HVT: Designación",
+        "HVT: Espionage": "HVT: Espionaje",
+        "HVT: Inoculation": "HVT: Inoculación",
+        "HVT: Retroengineering": "HVT: Retroingeniería",
+        "Kill the Messenger": "Matar al Mensajero",
+        "Sabotage": "Sabotaje",
+        "Telemetry": "Telemetría",
+        "Test Run": "Prueba de Campo",
+        "Follow Up": "Seguimiento",
+        "Capture": "Captura",
+    }
+    assert set(spanish) == set(DEFAULT_DECK)
+    a, b = seated("en", "es", classified_drawn="3", classified_kept="2")
+    lists_locked(a, b)
+    for phone in (a, b):
+        phone.open()
+        ok(phone, phone.submit("DrawClassified"))
+    drawn_en = [" ".join(x.get_text().split()) for x in a.form("KeepClassified").node("label")]
+    drawn_es = [" ".join(x.get_text().split()) for x in b.form("KeepClassified").node("label")]
+    assert len(drawn_en) == len(drawn_es) == 3
+    assert set(drawn_en) <= set(DEFAULT_DECK)
+    assert set(drawn_es) <= set(spanish.values())
+
+
+def test_no_classified_card_once_play_starts_without_a_draw():
+    from tracker.models import Match
+    from tracker.reading import load_state
+    from tracker.rules.classified import config_of
+
+    a, b = started_in("en", "es")  # Classified Objectives on by default, never drawn
+    assert config_of(load_state(Match.objects.get())) is not None
+    for phone in (a, b):
+        phone.open()
+        assert phone.soup.select_one("#classified") is None

@@ -111,6 +111,13 @@ def test_immobilized_a_for_lack_of_room_cannot_be_cleared_by_hand_rp_3():
     ok(a, a.submit("DeclareSkill", trooper_id=CANARY_NINJA, skill="bs_attack"))  # HD-C2
     ok(a, a.submit("ReportNoRoom", trooper_id=ninja))
     b.open()
-    b.submit("SetTrooperState", trooper_id=ninja, condition="normal", tokens=[])
-    assert "RP-3" in (b.error or "")
+    # Issue 19: the page offers no box to untick: the token is sent as it
+    # stands, shown ticked and disabled, with why (RP-3).
+    form = b.form("SetTrooperState", trooper_id=ninja)
+    sent = form.node.select("input[name=tokens][value=immobilized_a]")
+    assert [box.get("type") for box in sent] == ["hidden"]
+    assert form.node.select_one("input[type=checkbox][disabled][checked]") is not None
+    assert "RP-3" in form.text
+    # Another state change from that form keeps it.
+    ok(b, b.submit("SetTrooperState", trooper_id=ninja, condition="unconscious"))
     assert "immobilized_a" in load_state(Match.objects.get()).troopers[ninja].tokens

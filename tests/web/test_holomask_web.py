@@ -66,11 +66,17 @@ def test_bob_reads_the_masked_type_and_alice_is_asked_for_the_holoecho_token():
     assert "place the Holoecho token" in a.text
     a.submit("EndOrder")
     assert a.error is not None and "HE-9" in a.error
-    ok(a, a.submit("PlaceHoloechoToken", element="Holoecho marker 2"))
+    # HE-9: with HoloMask the markers are models: three models, on her phone
+    # and in both logs.
+    [token_form] = a.forms("PlaceHoloechoToken")
+    options = [o.get_text() for o in token_form.node.select("select[name=element] option")]
+    assert options == ["Model 1", "Model 2", "Model 3"]
+    ok(a, a.submit("PlaceHoloechoToken", element="Model 3"))
     ok(a, a.submit("EndOrder"))
     seen = bobs_bytes(b)
     assert SHOWN in seen and TRUE_TYPE not in seen
-    assert "A Holoecho token is placed beside Holoecho marker 2" in b.text
+    assert "A Holoecho token is placed beside Model 3" in b.text
+    assert "Holoecho marker 2" not in b.text
 
 
 def test_when_alice_ends_holomask_bob_reads_the_true_type_with_its_proof():

@@ -6,6 +6,7 @@ earlier locked lists on this server."""
 from __future__ import annotations
 
 import pytest
+from bs4 import BeautifulSoup
 
 from tests.rules.test_army_text import TWO_GROUPS
 from tests.web.organizer_table import fresh, text_of
@@ -24,6 +25,11 @@ def page(client, match) -> str:
 
 def draft_of(match, letter="A") -> list[dict]:
     return Seat.objects.get(match=match, letter=letter).draft
+
+
+def shown(response) -> str:
+    """The answer's words as a phone shows them (entities decoded)."""
+    return " ".join(BeautifulSoup(response.content.decode(), "html.parser").get_text(" ").split())
 
 
 def paste(client, match, text):
@@ -49,17 +55,52 @@ def test_a_pasted_list_fills_the_draft_in_one_step(alice):
     assert draft_of(match) == draft
 
 
-def test_an_unreadable_line_imports_nothing_and_is_shown_with_its_reason(alice):
+def test_an_unreadable_line_is_left_out_and_listed_and_the_rest_imported(alice):
     match = create_match(alice)
     claim(alice, match, "A", "Alice")
-    broken = TWO_GROUPS.replace("(0 | 10)", "0 10")
+    broken = TWO_GROUPS.replace("(0 | 10)", "0 10").replace(
+        "GROUP 2 3", "6 SWC | 272 Points\nOpen with Army…\nGROUP 2 3"
+    )
     response = paste(alice, match, broken)
+    text = shown(response)
+    assert error_of(response) is None
+    assert "Imported 7 troopers (213 points)." in text
+    assert "6 lines left out" in text  # two headings, the link, these three
+    assert "Line 11, “FUSILIER Combi Rifle / Pistol, Knife. 0 10”" in text
+    assert "Line 13, “6 SWC | 272 Points”: A totals line." in text
+    assert "Line 14, “Open with Army…”: The army builder's link or banner." in text
+    assert "Fusilier" not in [row["name"] for row in draft_of(match)]
+    assert len(draft_of(match)) == 7
+
+
+def test_a_paste_without_one_trooper_line_imports_nothing_and_says_why(alice, bob):
+    match = create_match(alice)
+    claim(alice, match, "A", "Alice")
+    response = paste(alice, match, "Haqqislam\n6 SWC | 272 Points\nOpen with Army…\n")
     html = response.content.decode()
     assert error_of(response).startswith("Nothing was imported")
-    assert "Line 11, “FUSILIER Combi Rifle / Pistol, Knife. 0 10”" in text_of(html)
-    assert "(SWC | points)" in html
+    assert "No trooper lines were found in the pasted text." in shown(response)
     assert draft_of(match) == []
-    assert "KNIGHT OF MONTESA (Lieutenant)" in html  # the pasted text is kept
+    assert "6 SWC | 272 Points" in html  # the pasted text is kept
+    # The same in Spanish, on a Spanish phone.
+    claim(bob, match, "B", "Bob")
+    bob.cookies["django_language"] = "es"
+    response = paste(bob, match, "Haqqislam\n148 puntos | CAP 1\nAbrir con Army\n")
+    text = shown(response)
+    assert error_of(response).startswith("No se importó nada")
+    assert "Línea 2, «148 puntos | CAP 1»: Una línea de totales." in text
+
+
+def test_a_spanish_paste_lists_what_it_left_out_in_spanish(alice):
+    from tests.rules.test_army_text import SPANISH_FROM_THE_APP
+
+    match = create_match(alice)
+    claim(alice, match, "A", "Alice")
+    alice.cookies["django_language"] = "es"
+    text = shown(paste(alice, match, SPANISH_FROM_THE_APP))
+    assert "Importadas 3 tropas (74 puntos)." in text
+    assert "Línea 9, «Abrir con Army»: El enlace o el aviso del creador de listas." in text
+    assert [row["name"] for row in draft_of(match)] == ["Hassassin Ayyar", "Fidai", "Ghulam"]
 
 
 def test_a_list_over_the_limit_imports_with_a_warning_and_cannot_be_locked(alice):

@@ -16,7 +16,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 import pytest
+from bs4 import BeautifulSoup
 from django.db import transaction
+from webtest.forms import Submit
 
 from tracker import reading, rules, views
 from tracker.forms import INTERNAL
@@ -76,6 +78,9 @@ class Walker:
     def __init__(self, monkeypatch):
         self.refused: list[tuple[str, str, str, str]] = []  # checkpoint, seat, command, message
         self.broken: list[tuple[str, str, str, str]] = []
+        self.refused_options: list[tuple[str, str, str, str]] = []
+        self.option_taps = 0
+        self.options_tried: set[tuple[str, str, str, str]] = set()
         self.rendered: set[str] = set()
         self.last_violation: rules.RuleViolation | None = None
         honest = views.rule_message
@@ -96,8 +101,36 @@ class Walker:
 
     def tap(self, checkpoint: str, seat: str, phone: Phone, rendered: RenderedForm) -> None:
         fill_as_a_player_must(rendered)
-        self.last_violation = None
         where = (checkpoint, seat, rendered.command)
+        as_rendered = self.send(where, phone, rendered)
+        if as_rendered is _BROKEN:
+            return
+        if as_rendered is not None:
+            self.refused.append((*where, as_rendered[1]))
+        for name, value, label in options_of(rendered):
+            # The same form, drawn the same way for the same seat, is asked
+            # once: each option taps the server, and the match has ~20
+            # checkpoints of mostly unchanged forms.
+            key = (seat, str(rendered.node), name, value)
+            if key in self.options_tried:
+                continue
+            self.options_tried.add(key)
+            probe = _copy(rendered)
+            _first_field(probe, name).value = value
+            self.option_taps += 1
+            where_option = (checkpoint, seat, f"{rendered.command} {name}={label!r}")
+            answer = self.send(where_option, phone, probe)
+            if answer is _BROKEN or answer is None:
+                continue
+            # An option is refused when it, not the form as rendered, is what
+            # the rules refuse: the page offered a choice the server turns down.
+            if as_rendered is None or answer[0] != as_rendered[0]:
+                self.refused_options.append((*where_option, answer[1]))
+
+    def send(self, where, phone: Phone, rendered: RenderedForm):
+        """None if accepted, (rule message, shown refusal) if a rule refused
+        it, _BROKEN (recorded) if the page's form was at fault."""
+        self.last_violation = None
         try:
             with transaction.atomic():
                 try:
@@ -106,19 +139,53 @@ class Walker:
                     transaction.set_rollback(True)
         except AssertionError as failure:  # PhoneError: a status other than 200
             self.broken.append((*where, str(failure)))
-            return
+            return _BROKEN
         finally:
             reading.forget()  # the cache saw the rolled-back events
         error = phone.error
         if error is None:
-            return
+            return None
         violation = self.last_violation
         if violation is not None and violation.message in MALFORMED:
             self.broken.append((*where, error))
-        elif violation is None:
+            return _BROKEN
+        if violation is None:
             self.broken.append((*where, f"refused outside the rules: {error}"))
-        else:
-            self.refused.append((*where, error))
+            return _BROKEN
+        return (violation.message, error)
+
+
+_BROKEN = object()
+
+
+def options_of(rendered: RenderedForm):
+    """Each option of each single select other than the one the page chose:
+    (field name, value, label)."""
+    for name, fields in rendered.form.fields.items():
+        field = fields[0] if fields else None
+        if not name or type(field) is not Select or "disabled" in field.attrs:
+            continue
+        for value, _selected, label in field.options:
+            if value != field.value:
+                yield name, value, label
+
+
+def _copy(rendered: RenderedForm) -> RenderedForm:
+    """The same form with its fields as they stand now (filled included)."""
+    from .phone import _parse
+
+    probe = RenderedForm(rendered.url, rendered.htmx, rendered.node, _parse(rendered.node))
+    for name, fields in rendered.form.fields.items():
+        for original, copied in zip(fields, probe.form.fields.get(name, []), strict=False):
+            if isinstance(original, Checkbox):
+                copied.checked = original.checked
+            elif not isinstance(original, Hidden | Submit) and original.value is not None:
+                copied.value = original.value
+    return probe
+
+
+def _first_field(rendered: RenderedForm, name: str):
+    return rendered.form.fields[name][0]
 
 
 def test_every_rendered_form_is_accepted_and_every_command_has_a_form(monkeypatch):
@@ -126,11 +193,15 @@ def test_every_rendered_form_is_accepted_and_every_command_has_a_form(monkeypatc
     FullMatch(walker).play()
 
     assert walker.broken == [], "\n".join(" | ".join(row) for row in walker.broken)
+    assert walker.refused_options == [], "\n".join(
+        " | ".join(row) for row in walker.refused_options
+    )
 
     by_command = defaultdict(set)
     for _checkpoint, _seat, command, message in walker.refused:
         by_command[command].add(message)
-    print("\nRule refusals of rendered forms (legitimate table situations):")
+    print(f"\n{walker.option_taps} options of selects tapped")
+    print("Rule refusals of rendered forms (legitimate table situations):")
     for command, messages in sorted(by_command.items()):
         for message in sorted(messages):
             print(f"  {command}: {message}")
@@ -162,7 +233,7 @@ def test_the_walker_fails_a_form_the_server_cannot_build(monkeypatch):
     [aro] = b.forms("DeclareAro")
     aro.node.select_one("select[name=trooper_id]").decompose()
     walker.tap("broken page", "Bob", b, RenderedForm(aro.url, True, aro.node, _reparse(aro)))
-    assert [row[2] for row in walker.broken] == ["DeclareAro"]
+    assert {row[2].split()[0] for row in walker.broken} == {"DeclareAro"}
     assert "Some information is missing" in walker.broken[0][3]
 
 
@@ -170,3 +241,31 @@ def _reparse(rendered: RenderedForm):
     from .phone import _parse
 
     return _parse(rendered.node)
+
+
+def test_the_walker_fails_an_option_the_server_refuses(monkeypatch):
+    """Not vacuous either: an ARO form offering "Delay the ARO" against a
+    trooper that is neither a Holoecho nor a marker (HE-8) is caught, though
+    the form as rendered (its first option) is accepted."""
+    walker = Walker(monkeypatch)
+    match = FullMatch()
+    match.set_up()
+    match.deploy()
+    a, b = match.a, match.b
+    a.open()
+    a.submit("AdvancePhase", expected="tactical")  # the Order Count
+    b.open()
+    b.submit("DeclineStrategicUse")  # TM-S2 passes
+    a.open()
+    a.submit("AdvancePhase", expected="tactical")
+    a.submit("AdvancePhase", expected="impetuous")
+    a.submit("DeclareSkill", trooper_id="Kaplan", skill="move")
+    b.open()
+    [aro] = b.forms("DeclareAro")
+    skills = aro.node.select_one("select[name=skill]")
+    assert skills.find("option", attrs={"value": "delay_aro"}) is None  # as rendered
+    skills.append(BeautifulSoup('<option value="delay_aro">Delay</option>', "html.parser"))
+    walker.tap("planted option", "Bob", b, RenderedForm(aro.url, True, aro.node, _reparse(aro)))
+    assert walker.broken == []
+    assert [row[2] for row in walker.refused_options] == ["DeclareAro skill='Delay'"]
+    assert "HE-8" in walker.refused_options[0][3]

@@ -136,19 +136,21 @@ def started_in_tactical():
 # ---------------------------------------------------------- placements (RP)
 
 
-def test_only_the_owner_is_shown_the_placement_and_it_stays_until_made_rp_1_rp_3():
+def test_only_the_owner_is_shown_a_same_base_placement_with_no_placed_tap_rp_1_rp_3():
     a, b, ids = started()
     ok(a, a.submit("DeclareSkill", trooper_id=ids[CANARY_NINJA], skill="BS Attack"))  # HD-C2
     b.open()
     assert not b.can("ReportNoRoom") and not b.can("ChooseReplacement")
     assert "Alice has yet to say how a replaced trooper was placed" in b.text
-    ok(a, a.submit("EndOrder"))
-    for name in ("Kaplan", "Hassassin Ayyar"):
-        ok(a, a.submit("DeclareSkill", trooper_id=ids[name], skill="Move"))
-        ok(a, a.submit("EndOrder"))
-    # Orders later the choice is still on Alice's phone (state, not log).
+    # RP-1: same bases, centre on centre: a line and the RP-3 way out, no
+    # "Placed" to tap (issue 19).
+    assert not a.can("ChooseReplacement", trooper_id=ids[CANARY_NINJA])
     assert a.can("ReportNoRoom", trooper_id=ids[CANARY_NINJA])
-    ok(a, a.submit("ChooseReplacement", trooper_id=ids[CANARY_NINJA]))
+    assert "goes centre on centre" in a.text
+    # The next Order starts: the placement stands, nothing left open.
+    ok(a, a.submit("EndOrder"))
+    assert a.can("ReportNoRoom", trooper_id=ids[CANARY_NINJA])
+    ok(a, a.submit("DeclareSkill", trooper_id=ids["Kaplan"], skill="Move"))
     assert not a.can("ReportNoRoom") and state().choices == {}
     b.open()
     assert "has yet to say how" not in b.text
@@ -269,8 +271,13 @@ def test_bob_reads_the_three_written_holoecho_positions_when_hd_ends():
     assert "The real one" not in b.text
 
 
-def test_successfully_discovered_on_a_plain_trooper_is_refused_on_the_phone():
+def test_successfully_discovered_on_a_plain_trooper_is_not_offered_and_refused():
     a, b, ids = started()
     b.open()
-    b.submit("ReportOutcome", outcome="Successfully Discovered", trooper_id=ids["Kaplan"])
+    # Issue 19: the page offers Discovered only on a marker, a Holoecho or a
+    # trooper in Hidden Deployment (HD-C1, HE-5)...
+    assert not b.can("ReportOutcome", outcome="Successfully Discovered", trooper_id=ids["Kaplan"])
+    assert b.can("ReportOutcome", outcome="Hit that forces a Saving Roll", trooper_id=ids["Kaplan"])
+    # ...and the server still refuses it with why (attack: a raw post).
+    forge(b, "ReportOutcome", outcome="discovered", trooper_id=ids["Kaplan"])
     assert "nothing to Discover" in (b.error or "")

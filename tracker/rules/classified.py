@@ -64,19 +64,23 @@ MAX_PROOF = 300
 
 # ITS Season 15 Classified deck (N4), by card name; editable per match and
 # per event. Card texts stay on the cards: the tracker needs only the names.
+# The default deck's names are the cards' identity (sealed, drawn, shown in
+# the audit), so they stay these English strings; a phone shows each in its
+# reader's language (tracker_tags.card_name). A deck an organizer writes is
+# shown as written.
 DEFAULT_DECK = (
-    "Data Scan",
-    "Extreme Prejudice",
-    "HVT: Designation",
-    "HVT: Espionage",
-    "HVT: Inoculation",
-    "HVT: Retroengineering",
-    "Kill the Messenger",
-    "Sabotage",
-    "Telemetry",
-    "Test Run",
-    "Follow Up",
-    "Capture",
+    _("Data Scan"),
+    _("Extreme Prejudice"),
+    _("HVT: Designation"),
+    _("HVT: Espionage"),
+    _("HVT: Inoculation"),
+    _("HVT: Retroengineering"),
+    _("Kill the Messenger"),
+    _("Sabotage"),
+    _("Telemetry"),
+    _("Test Run"),
+    _("Follow Up"),
+    _("Capture"),
 )
 DEFAULT_DRAWN = 2
 DEFAULT_KEPT = 1

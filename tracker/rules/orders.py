@@ -35,6 +35,7 @@ from .state import (
     IMPETUOUS_PHASE,
     IRREGULAR,
     ORDERS,
+    PLACEMENT,
     PLAYING,
     MatchState,
     Order,
@@ -524,6 +525,12 @@ def end_order(state: MatchState, seat: str, command: EndOrder) -> list[Event]:
 
 @applies(OrderStarted)
 def _order_started(state: MatchState, event: OrderStarted) -> MatchState:
+    # RP-1: a same-base replacement goes centre on centre, nothing to choose
+    # and no "Placed" tap (issue 19); its player may still report that it did
+    # not fit (RP-3) until the next Order starts, then the placement stands.
+    for choice in list(state.choices.values()):
+        if choice.kind == PLACEMENT and choice.rule == "RP-1":
+            state = state.without_choice(PLACEMENT, choice.trooper_id)
     turn = state.turn
     assert turn is not None
     extra = dict(turn.extra)

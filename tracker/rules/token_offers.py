@@ -58,6 +58,9 @@ class TokenOffers:
     # TM-S2: the viewer may let the moment pass (turns.DeclineStrategicUse).
     s2_decline: bool = False
     e1: Ids = ()
+    # TM-E1 per trooper: (trooper ids, the Combat Groups each of them may go
+    # to), troopers grouped by those groups: a form each, every pair taken.
+    e1_moves: tuple[tuple[Ids, tuple[int, ...]], ...] = ()
     e2: Ids = ()
     t1: Ids = ()
     t2: Ids = ()
@@ -99,12 +102,14 @@ def token_offers(state: MatchState, seat: str | None) -> TokenOffers:
         return TokenOffers()
     ask = _Asker(state, seat)
     s2 = "TM-S2" in ask.uses
+    moves = _moves(ask)
     return TokenOffers(
         s2_decline=s2 and ask.accepted(DeclineStrategicUse()),
         s2_orders=s2 and ask.accepted(CancelOpponentOrders(groups=_two_orders(state))),
         s2_limit=s2 and ask.accepted(LimitOpponentTokens()),
         s2_fire=ask.each("TM-S2", lambda t: StrategicSuppressiveFire(trooper_id=t.id)),
-        e1=_movable(ask),
+        e1=tuple(i for ids, _groups in moves for i in ids),
+        e1_moves=moves,
         e2=ask.each("TM-E2", lambda t: CancelPossessed(trooper_id=t.id)),
         t1=_coordinable(ask),
         t2=ask.each("TM-T2", lambda t: ForceGutsRoll(trooper_id=t.id, passed=True)),
@@ -123,19 +128,22 @@ def _two_orders(state: MatchState) -> list[str]:
     return choice[:2]
 
 
-def _movable(ask: _Asker) -> Ids:
-    """TM-E1: troopers that some other Combat Group would take."""
+def _moves(ask: _Asker) -> tuple[tuple[Ids, tuple[int, ...]], ...]:
+    """TM-E1: troopers that some other Combat Group would take, grouped by
+    the groups that would (never a full one, never their own)."""
     if "TM-E1" not in ask.uses:
         return ()
-    return tuple(
-        t.id
-        for t in ask.mine
-        if any(
-            ask.accepted(ChangeCombatGroup(trooper_id=t.id, group=g))
+    by_groups: dict[tuple[int, ...], list[str]] = {}
+    for trooper in ask.mine:
+        groups = tuple(
+            g
             for g in range(1, MAX_GROUPS + 1)
-            if g != t.combat_group
+            if g != trooper.combat_group
+            and ask.accepted(ChangeCombatGroup(trooper_id=trooper.id, group=g))
         )
-    )
+        if groups:
+            by_groups.setdefault(groups, []).append(trooper.id)
+    return tuple((tuple(ids), groups) for groups, ids in by_groups.items())
 
 
 def _coordinable(ask: _Asker) -> Ids:

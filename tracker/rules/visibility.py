@@ -14,6 +14,14 @@ from dataclasses import dataclass, field, replace
 
 from .command_tokens import CANCELLED, ORDERS_COUNTED, TOKEN_LIMIT, open_uses, s2_deciding
 from .commitments import canonical_json, fingerprint, verify
+from .declaration_offers import (
+    Offer,
+    ReportOffer,
+    aro_offers,
+    order_offers,
+    report_offers,
+    second_skills,
+)
 from .events import Event
 from .identity import Alias, alias_for, aliases, rename
 from .orders import impetuous_troopers
@@ -189,6 +197,12 @@ class PlayerView:
     impetuous_ids: tuple[str, ...] = ()
     # Open choices on troopers the viewer sees, oldest first (ChoiceView).
     choices: tuple[ChoiceView, ...] = ()
+    # The viewer's own (declaration_offers.py): which trooper may declare
+    # which skill now, for the ARO and Order forms and a second Short Skill.
+    aro_offers: tuple[Offer, ...] = ()
+    order_offers: tuple[Offer, ...] = ()
+    second_skill_offers: tuple[str, ...] = ()
+    report_offers: tuple[ReportOffer, ...] = ()
 
     @property
     def my_choices(self) -> tuple[ChoiceView, ...]:
@@ -414,6 +428,10 @@ def player_view(state: MatchState, viewer: str | None) -> PlayerView:
         **_token_facts(state, viewer),
         impetuous_ids=_impetuous_ids(state, viewer),
         choices=_choices(state, viewer),
+        aro_offers=aro_offers(state, viewer),
+        order_offers=order_offers(state, viewer),
+        second_skill_offers=second_skills(state, viewer),
+        report_offers=report_offers(state, viewer),
     )
 
 

@@ -82,10 +82,3 @@ def current_order(log) -> dict:
             found["source"] = params.get("source", "")
             break
     return found
-
-
-@register.simple_tag
-def holoechoes_shown(view) -> bool:
-    """Whether any trooper this viewer sees is in Holoecho state: only then
-    does a report ask which Holoecho element it hit (issue 19)."""
-    return any(t.holoechoes for seat in view.seats for t in seat.troopers)

@@ -8,9 +8,10 @@ from django.utils.formats import time_format
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.timezone import template_localtime
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import get_language, gettext, gettext_lazy, ngettext
 
 from tracker.labels import label as label_of
+from tracker.rules.classified import DEFAULT_DECK
 from tracker.rules.i18n import Plural, Text
 from tracker.rules.identity import MARKER_NAME, MASK_PENDING
 
@@ -48,6 +49,37 @@ def marker_names(params: dict) -> dict:
     return params
 
 
+# HE-9: with HoloMask the two markers are replaced by models of the same
+# troop type, so the bearer's three elements are three models on the table.
+_AS_MODELS = {
+    "model": gettext_lazy("Model 1"),
+    "marker1": gettext_lazy("Model 2"),
+    "marker2": gettext_lazy("Model 3"),
+}
+
+
+@register.filter
+def element_of(code, trooper):
+    """A Holoecho element's name for this trooper: "Holoecho marker 1", or
+    "Model 2" when HoloMask makes its markers models (HE-9). The opponent
+    reads a masked trooper (view `masked`), the owner its HoloMask trait."""
+    if _as_models(trooper) and code in _AS_MODELS:
+        return str(_AS_MODELS[code])
+    return label_of(code)
+
+
+def _as_models(trooper) -> bool:
+    return getattr(trooper, "masked", False) or "holomask" in getattr(trooper, "traits", ())
+
+
+@register.filter
+def card_name(card):
+    """A Classified card's name in the reader's language when it is one of
+    the default deck's (rules.classified.DEFAULT_DECK); an organizer's own
+    card names are shown as written."""
+    return gettext(card) if card in DEFAULT_DECK else card
+
+
 @register.filter
 def trooper_name(trooper):
     """A trooper's name as this viewer knows it: "Camouflage marker 1" for an
@@ -76,9 +108,19 @@ def log_text(line, view):
     for key in ("seat", "first_turn", "deploys_first", "by"):
         if params.get(key) in ("A", "B"):
             params[f"{key}_name"] = seat_name(view, params[key])
+    raw = dict(params)
     for key in ("phase", "condition", "secret_kind", "skill", "outcome", "element", "real"):
         if key in params:
             params[key] = label_of(params[key])
+    # HE-9: a HoloMask bearer's elements are named as models, as on its forms.
+    find = getattr(view, "trooper", None)
+    holder = find(str(raw["trooper_id"])) if find and raw.get("trooper_id") else None
+    if holder is not None and _as_models(holder):
+        for key in ("element", "real"):
+            if key in raw:
+                params[key] = element_of(raw[key], holder)
+    if "card" in params:
+        params["card"] = card_name(params["card"])
     if "rule" in params:
         params["rule"] = label_of(params["rule"])
     # State tokens a step added or removed (conditions.TrooperStateChanged).
