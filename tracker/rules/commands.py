@@ -62,3 +62,18 @@ def decide(state: MatchState, seat: str, command: Command) -> list[Event]:
             except (KeyError, TypeError, ValueError):
                 refusal.args = (refusal.message,)
         raise
+
+
+def accepts(state: MatchState, seat: str, command: Command) -> bool:
+    """Whether `decide` would take `command`, for the forms' offers
+    (token_offers.py, declaration_offers.py). The handler alone: a refusal
+    asked here is never shown, so it skips decide's renaming for the viewer
+    (identity.aliases), a fifth of what an offer costs (issue 18)."""
+    handler = HANDLERS.get(type(command))
+    if seat not in SEATS or handler is None:
+        return False
+    try:
+        handler(state, seat, command)
+    except RuleViolation:
+        return False
+    return True

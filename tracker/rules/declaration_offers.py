@@ -18,8 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .commands import Command, decide
-from .errors import RuleViolation
+from .commands import Command, accepts
 from .identity import alias_for
 from .orders import ARO_SKILLS, OUTCOME_KINDS, SKILLS, DeclareAro, DeclareSkill, ReportOutcome
 from .queries import trooper_visible
@@ -45,11 +44,7 @@ class Offer:
 
 
 def _accepted(state: MatchState, seat: str, command: Command) -> bool:
-    try:
-        decide(state, seat, command)
-    except RuleViolation:
-        return False
-    return True
+    return accepts(state, seat, command)
 
 
 def _grouped(pairs: list[tuple[Trooper, tuple[str, ...]]]) -> tuple[Offer, ...]:

@@ -12,8 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 
 from .command_tokens import COORDINATED, open_uses
-from .commands import Command, decide
-from .errors import RuleViolation
+from .commands import Command, accepts
 from .identity import aliases
 from .queries import orders_left, trooper_visible
 from .setup import MAX_GROUPS
@@ -83,11 +82,7 @@ class _Asker:
         self.mine = state.troopers_of(seat)
 
     def accepted(self, command: Command) -> bool:
-        try:
-            decide(self.state, self.seat, command)
-        except RuleViolation:
-            return False
-        return True
+        return accepts(self.state, self.seat, command)
 
     def each(self, use: str, build: Callable[[Trooper], Command | None]) -> Ids:
         if use not in self.uses:
