@@ -11,7 +11,8 @@ Holoecho is real, who the Lieutenant is, the reserve) the text the owner's
 own page shows for it (its payload fragment).
 
 Canaries are looked for in every reading of a received item (Readings: any
-case, HTML and JSON escapes undone, markup removed, base64 runs decoded);
+case, HTML and JSON escapes undone, markup removed, base64 runs decoded),
+less the words players published as written (published_words: a proof);
 a sealed map position as its two numbers in any notation (position_in); and
 the row of a trooper a closed choice names must look like another
 trooper's row (row_structure), and a closed secret never carries the id of
