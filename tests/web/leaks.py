@@ -11,7 +11,8 @@ Holoecho is real, who the Lieutenant is, the reserve) the text the owner's
 own page shows for it (its payload fragment).
 
 Canaries are looked for in every reading of a received item (Readings: any
-case, HTML and JSON escapes undone, markup removed, base64 runs decoded);
+case, HTML and JSON escapes undone, markup removed, base64 runs decoded),
+less the words players published as written (published_words: a proof);
 a sealed map position as its two numbers in any notation (position_in); and
 the row of a trooper a closed choice names must look like another
 trooper's row (row_structure), and a closed secret never carries the id of
@@ -199,6 +200,12 @@ def fill(form: Form, rng, typist: Typist) -> dict:
     return data
 
 
+def written(form: Form, data: dict) -> tuple[str, ...]:
+    """What a post carries in the form's free-text fields: typed, or tampered."""
+    free = {f.name for f in form.fields if f.kind in ("text", "textarea")}
+    return tuple(v for k, v in data.items() if k in free and isinstance(v, str))
+
+
 # -------------------------------------------------------------- recording
 
 
@@ -209,6 +216,9 @@ class Received:
     what: str
     data: bytes
     sent: str = ""  # what the viewer posted: an echo of it tells them nothing
+    # What the viewer typed into the free-text fields of the form it posted
+    # (published_words): its own words, whatever the harness put in them.
+    wrote: tuple[str, ...] = ()
 
 
 def _messages_in(response) -> bytes:
@@ -270,10 +280,18 @@ async def barrier(socket, target: int) -> list[str]:
 class Recorder:
     received: list[Received] = field(default_factory=list)
 
-    def add(self, viewer: str, seq: int, what: str, data: bytes | str, sent: str = "") -> None:
+    def add(
+        self,
+        viewer: str,
+        seq: int,
+        what: str,
+        data: bytes | str,
+        sent: str = "",
+        wrote: tuple[str, ...] = (),
+    ) -> None:
         if isinstance(data, str):
             data = data.encode()
-        self.received.append(Received(viewer, seq, what, data, sent))
+        self.received.append(Received(viewer, seq, what, data, sent, wrote))
 
     @property
     def total_bytes(self) -> int:
@@ -320,6 +338,38 @@ def reveal_seqs(match) -> dict[str, int]:
     """secret id -> seq of its SecretRevealed event, from the log itself."""
     rows = MatchEvent.objects.filter(match=match, kind="SecretRevealed").values_list("seq", "data")
     return {json.loads(data)["secret_id"]: seq for seq, data in rows}
+
+
+# A text shorter than the shortest canary (TOKEN's ten characters; ids are
+# twelve) cannot carry one: never taken out of what a viewer received.
+SHORTEST_CANARY = 10
+
+
+def published_words(match, received: Iterable[Received]) -> dict[str, int]:
+    """What players typed into a form's free-text field and the rules then
+    published as they wrote it (a public event of that very action carries
+    the text: CL-5's proof, a Fireteam's name, a dispute's reason), with the
+    seq it was published at.
+
+    Those words are the writer's, not the server's: a tampered post can
+    write a secret's id into a proof (tamper() hands a player every id of
+    the match), and CL-5 shows it on both phones. Their owner chose to say
+    it, or the harness told it to a player who could not have known it
+    (any real way of knowing it would be a leak caught where it happened).
+    A text that stays sealed (a note, a written position, a masked troop
+    type) is in no public event and so is never one of these."""
+    wrote: dict[str, set[str]] = {}
+    for r in received:
+        if r.wrote:
+            action_id = json.loads(r.sent).get("action_id", "")
+            wrote.setdefault(action_id, set()).update(" ".join(t.split()) for t in r.wrote)
+    rows = MatchEvent.objects.filter(match=match, private_to="", action_id__in=list(wrote))
+    published: dict[str, int] = {}
+    for seq, action_id, data in rows.order_by("seq").values_list("seq", "action_id", "data"):
+        for value in json.loads(data).values():
+            if isinstance(value, str) and value in wrote[action_id]:
+                published.setdefault(value, seq)
+    return {text: seq for text, seq in published.items() if len(text) >= SHORTEST_CANARY}
 
 
 SECRET_ITEM = re.compile(
@@ -656,10 +706,16 @@ class Readings:
     flat: list[str]  # the same with markup removed (for words and ids)
 
     @classmethod
-    def of(cls, data: bytes) -> Readings:
+    def of(cls, data: bytes, said: Iterable[str] = ()) -> Readings:
+        """`said`: words players published (published_words), taken out of
+        the text of every reading but not out of its markup: the same id in
+        an attribute (id="secret-…") is no proof's text."""
         texts = [data.decode(errors="replace")]
         texts += _base64_texts(data)
         marked = [_unescape(text).lower() for text in texts]
+        for words in said:
+            outside_tags = re.compile(r"(<[^>]*>)|" + re.escape(_unescape(words).lower()))
+            marked = [outside_tags.sub(lambda m: m.group(1) or " ", text) for text in marked]
         return cls(marked=marked, flat=[TAG.sub("", text) for text in marked])
 
     def find(self, canary: str) -> str | None:
@@ -808,19 +864,29 @@ def row_structure(received: list[Received], sealed: list[Sealed]) -> list[str]:
     return problems
 
 
-def leaks(received: Iterable[Received], sealed: list[Sealed], facts: list[Private]) -> list[str]:
+def leaks(
+    received: Iterable[Received],
+    sealed: list[Sealed],
+    facts: list[Private],
+    published: dict[str, int] | None = None,
+) -> list[str]:
     """Every place a canary reached a viewer before it could open it, in any
     of the forms Readings undoes; a sealed position in any notation; the row
-    of a trooper a closed choice names set apart from the others."""
+    of a trooper a closed choice names set apart from the others. The words
+    players published as written (published_words) are taken out of the
+    text of what each viewer received from their publication on: a canary
+    inside them is their writer's."""
     received = list(received)
+    published = published or {}
     found = []
     for r in received:
         readings = None
+        said = [text for text, seq in published.items() if seq <= r.seq]
         sent = _unescape(r.sent).lower()
         for word, what in _forbidden(r, sealed, facts).items():
             if _unescape(word).lower() in sent:
                 continue  # an echo of what the viewer posted tells them nothing
-            readings = readings or Readings.of(r.data)
+            readings = readings or Readings.of(r.data, said)
             text = readings.find(word)
             if text is not None:
                 at = text.find(_unescape(word).lower())
@@ -831,7 +897,7 @@ def leaks(received: Iterable[Received], sealed: list[Sealed], facts: list[Privat
         for secret in sealed:
             if secret.position is None or secret.open_to(r.viewer, r.seq):
                 continue
-            readings = readings or Readings.of(r.data)
+            readings = readings or Readings.of(r.data, said)
             for text in readings.marked:
                 context = position_in(text, secret.position)
                 if context is not None:
@@ -1030,10 +1096,12 @@ class Table:
     def seq(self) -> int:
         return Match.objects.values_list("seq", flat=True).get(pk=self.match.pk)
 
-    def _record(self, viewer: str, what: str, response, sent: dict | None = None):
+    def _record(
+        self, viewer: str, what: str, response, sent: dict | None = None, wrote: tuple = ()
+    ):
         data = response_bytes(response)
         assert response.status_code < 500, f"{what} answered {response.status_code}"
-        self.recorder.add(viewer, self.seq(), what, data, json.dumps(sent or {}))
+        self.recorder.add(viewer, self.seq(), what, data, json.dumps(sent or {}), wrote)
         if viewer in self.screens and response.status_code == 200:
             self.screens[viewer].update(blocks_in(body_of(data).decode(errors="replace")))
         return response
@@ -1042,7 +1110,15 @@ class Table:
         extra = HTMX if htmx else {}
         return self._record(viewer, f"GET {path}", self.client(viewer).get(path, **extra))
 
-    def post(self, viewer: str, path: str, data: dict, htmx: bool = True, action_id=None):
+    def post(
+        self,
+        viewer: str,
+        path: str,
+        data: dict,
+        htmx: bool = True,
+        action_id=None,
+        wrote: tuple[str, ...] = (),
+    ):
         self.posts += 1
         if action_id is None:
             self.action_ids += 1
@@ -1055,7 +1131,7 @@ class Table:
             self.commands[action_id] = (command, f"{command}({names})", self.tampering)
         client = self.client(viewer)
         response = client.post(path, data, **(HTMX if htmx else {}))
-        self._record(viewer, f"POST {path}", response, data)
+        self._record(viewer, f"POST {path}", response, data, wrote)
         if response.status_code == 302 and viewer in self.clients:
             self.get(viewer, response["Location"])
         return response
@@ -1093,7 +1169,7 @@ class Table:
     def tap(self, seat: str, form: Form, data: dict | None = None, htmx: bool = True):
         if data is None:
             data = fill(form, self.rng, self.typist)
-        return self.post(seat, form.action, data, htmx=htmx)
+        return self.post(seat, form.action, data, htmx=htmx, wrote=written(form, data))
 
     def add_trooper(self, seat: str, kind: str):
         form = next(f for f in self.forms(seat) if f.action.endswith("/draft/add/"))

@@ -147,3 +147,36 @@ def test_leaks_reports_a_canary_in_a_transformed_form_and_spares_the_owner():
     assert len(found) == 2, found
     assert found[0].startswith("B at seq 5 (frame): hd_position s2 of A")
     assert found[1].startswith("spectator at seq 6 (frame): position of hd_position s2")
+
+
+def test_a_canary_inside_words_a_player_published_is_theirs_and_nothing_else_is_spared():
+    """CL-5 shows a proof as its player wrote it: a secret id typed into it
+    (tamper() hands players every id) reaches the opponent as the writer's
+    words, from the proof's seq on. Only that text is taken out: the same id
+    in markup, another canary beside it, the id before the proof was
+    published, and the id when nothing was published are still reported."""
+    mask = Sealed(
+        id=ID,
+        seat="A",
+        kind="holomask_type",
+        revealed_at=None,
+        revealed_rule=None,
+        canaries={ID, "f00dfeedf00dfeedf00dfeedf00dfeed"},
+    )
+    proof = f"Alice accomplished the Classified Objective Telemetry (1 OP): {ID.upper()}"
+    line = f"<li>{proof} <span>CL-5</span></li>".encode()
+    received = [
+        Received("B", 8, "frame", line),
+        Received("spectator", 9, "GET /m/x/export.json", f'{{"proof": "{ID}"}}'.encode()),
+        Received("B", 8, "frame", line + f'<li id="secret-{ID}"></li>'.encode()),
+        Received("B", 8, "frame", line + b"<code>f00dfeedf00dfeedf00dfeedf00dfeed</code>"),
+        Received("B", 7, "frame", f"<p>{ID}</p>".encode()),
+    ]
+    found = leaks(received, [mask], [], published={ID: 8})
+    assert [f.split(" -> ")[0] for f in found] == [
+        f"B at seq 8 (frame): holomask_type {ID} of A",
+        f"B at seq 8 (frame): holomask_type {ID} of A",
+        f"B at seq 7 (frame): holomask_type {ID} of A",
+    ], found
+    assert "secret-" in found[0] and "f00dfeed" in found[1]
+    assert len(leaks(received[:2], [mask], [])) == 2  # nothing published: both reported

@@ -57,6 +57,7 @@ from .leaks import (
     payload_fragments,
     play,
     private_facts,
+    published_words,
     reveal_seqs,
     sealed_secrets,
     uncovered,
@@ -88,7 +89,9 @@ def leaks_in(table: Table) -> list[str]:
     state = load_state(match)
     revealed = reveal_seqs(match)
     sealed = sealed_secrets(state, revealed, owner_pages(table))
-    return leaks(table.recorder.received, sealed, private_facts(state, match, revealed))
+    facts = private_facts(state, match, revealed)
+    published = published_words(match, table.recorder.received)
+    return leaks(table.recorder.received, sealed, facts, published)
 
 
 def check_match(table: Table, stats: Counter, coverage: Counter | None = None) -> None:
@@ -702,3 +705,74 @@ def test_the_harness_reports_the_trooper_of_any_registered_kind_named_to_the_opp
         # Its existence is public (a fingerprint): no canary of it is
         # closed, only the structural check of its link can see the leak.
         assert any(f"the trooper of sealed {kind} " in f for f in found), (kind, found[:5])
+
+
+# ---------- a player's own published words are not a leak (CL-5's proof)
+
+
+def _proof_naming_the_mask(table: Table, writer: str) -> None:
+    """Alice has a HoloMask trooper (HE-9), both players hold Classified
+    Objectives (CL-3); in the Orders Phase `writer` accomplishes one with
+    the id of Alice's HoloMask seal as its proof, all through the forms each
+    phone shows."""
+
+    async def scenario():
+        run = sync_to_async(lambda fn, *args, **kw: fn(*args, **kw))
+        await run(table.create)
+        await table.connect()
+        for step in table.set_up({"A": ["mask"], "B": ["plain"]}, to_orders=True):
+            await run(*step)
+            await table.settle()
+        state = await run(lambda: load_state(Match.objects.get(pk=table.match.pk)))
+        assert state.phase == "playing"
+        mask = next(s for s in state.secrets.values() if s.kind == "holomask_type")
+        await run(_tap, table, writer, "AccomplishClassified", proof=mask.id)
+        await table.settle()
+        await run(table.finale)
+        await table.close()
+
+    async_to_sync(scenario)()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("planted", [False, True])
+@pytest.mark.parametrize("writer", ["A", "B"])
+def test_a_secret_id_written_as_a_classified_proof_is_the_writer_speaking_not_a_leak(
+    writer, planted, settings, monkeypatch
+):
+    """The rare failure of the random run: tamper() hands a player (with
+    devtools) the id of Alice's HoloMask seal, whose very existence is
+    private (HE-9), and the player posts it as the proof of a Classified
+    Objective. CL-5 shows the proof on both phones as written, so the
+    opponent and the spectator read the id: the player's words (its owner's
+    choice, or what the harness told a player who could not know it), not
+    anything the server let out of the seal. As built nothing is reported;
+    with the owner's view of every secret planted in the read path, the
+    seal still is, in the very frames that carry the proof."""
+    from tracker.rules import visibility
+
+    settings.PASSWORD_HASHERS = FAST_PINS
+    if planted:
+        original = visibility._secret_view
+        monkeypatch.setattr(
+            visibility,
+            "_secret_view",
+            lambda secret, viewer, *rest: original(secret, secret.seat, *rest),
+        )
+        monkeypatch.setattr(visibility, "secret_visible", lambda s, v: True)
+    cache.clear()
+    table = Table(random.Random(3), Typist(f"{next(_tags):05d}"), "A", classified=True)
+    _proof_naming_the_mask(table, writer)
+    state = load_state(Match.objects.get(pk=table.match.pk))
+    mask = next(s for s in state.secrets.values() if s.kind == "holomask_type")
+    events = MatchEvent.objects.filter(match=table.match, kind="ClassifiedAccomplished")
+    assert [json.loads(d)["proof"] for d in events.values_list("data", flat=True)] == [mask.id]
+    proof_seq = events.get().seq
+    match = Match.objects.get(pk=table.match.pk)
+    assert published_words(match, table.recorder.received) == {mask.id: proof_seq}
+    found = leaks_in(table)
+    if not planted:
+        assert found == [], found[:3]
+        return
+    mine = [f for f in found if f"holomask_type {mask.id} of A" in f]
+    assert any(f.startswith(f"B at seq {proof_seq} (frame)") for f in mine), found[:5]
