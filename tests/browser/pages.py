@@ -90,12 +90,21 @@ def declare(page, trooper, skill, as_marker=False):
     form.locator("button[type=submit]").click()
 
 
-def report(page, outcome, trooper_label, element=""):
+def report_form(page, trooper_label):
+    """The report form listing `trooper_label`: the card offers a form per kind
+    of target (what may be reported on it, issue 19), the player uses that one."""
     details = page.locator("details.outcome").last
-    if not details.get_attribute("open"):
+    if details.get_attribute("open") is None:  # an open <details> has open=""
         details.locator("summary").click()
-    form = details.locator("form")
+    return details.locator("form").filter(
+        has=page.locator("select[name=trooper_id] option", has_text=trooper_label)
+    )
+
+
+def report(page, outcome, trooper_label, element=""):
+    form = report_form(page, trooper_label)
     form.locator("select[name=outcome]").select_option(outcome)
     form.locator("select[name=trooper_id]").select_option(label=trooper_label)
-    form.locator("select[name=element]").select_option(element)
+    if element or form.locator("select[name=element]").count():
+        form.locator("select[name=element]").select_option(element)
     form.locator("button[type=submit]").click()

@@ -33,13 +33,13 @@ def test_undo_moves_between_the_phones_as_its_own_part(server, phone):
     bob = _seated(phone, server, made["code"], made["B"])
     undo = "#undo button[type=submit]"
 
-    _set_prone(alice, "#trooper-a0000000", True)
-    expect(bob.locator("#trooper-a0000000 .badge")).to_contain_text("Prone")
+    _set_prone(alice, "#trooper-a00000", True)
+    expect(bob.locator("#trooper-a00000 .badge")).to_contain_text("Prone")
     expect(alice.locator(undo)).to_be_visible()
     expect(bob.locator(undo)).to_have_count(0)
     _controls_digest_is_a_fresh_loads(alice)
 
-    _set_prone(bob, "#trooper-b0000000", True)
+    _set_prone(bob, "#trooper-b00000", True)
     expect(bob.locator(undo)).to_be_visible()
     expect(alice.locator(undo)).to_have_count(0)  # pushed: Alice may no longer undo
     _controls_digest_is_a_fresh_loads(alice)
@@ -47,15 +47,15 @@ def test_undo_moves_between_the_phones_as_its_own_part(server, phone):
 
     # Bob undoes from the form his page shows: his trooper is up again.
     bob.locator(undo).click()
-    expect(bob.locator("#trooper-b0000000 .badge")).to_have_count(0)
-    expect(alice.locator("#trooper-b0000000 .badge")).to_have_count(0)
+    expect(bob.locator("#trooper-b00000 .badge")).to_have_count(0)
+    expect(alice.locator("#trooper-b00000 .badge")).to_have_count(0)
 
 
 def test_a_refusal_shows_atop_the_controls_the_phone_shows(server, phone):
     made = _match_in_play(server)
     alice = _seated(phone, server, made["code"], made["A"])
     # The State as it is, sent again: the rules refuse it ("Nothing changed.").
-    alice.locator("#trooper-a0000000 details.change summary").click()
-    alice.locator("#trooper-a0000000 button[type=submit]").click()
+    alice.locator("#trooper-a00000 details.change summary").click()
+    alice.locator("#trooper-a00000 button[type=submit]").click()
     expect(alice.locator("#blk-controls > p.error[role=alert]")).to_be_visible()
     expect(alice.locator("#blk-controls > .card, #blk-controls > div").first).to_be_visible()

@@ -7,7 +7,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from .pages import action_ids, report
+from .pages import action_ids, report, report_form
 from .test_rule_stories import play_until_orders
 
 pytestmark = pytest.mark.browser
@@ -24,7 +24,7 @@ def test_two_taps_on_an_unchanged_form_are_two_actions(server, phone):
     report(bob, "saving_roll", "Kaplan (Alice)")
     expect(log_lines(alice, "Kaplan")).to_have_count(before + 1)
     # The same form, untouched: tap Report again.
-    bob.locator("details.outcome form button[type=submit]").last.click()
+    report_form(bob, "Kaplan (Alice)").locator("button[type=submit]").click()
     expect(log_lines(alice, "Kaplan")).to_have_count(before + 2)
     assert len(reports) == 2 and reports[0] != reports[1], reports
 

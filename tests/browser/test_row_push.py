@@ -46,7 +46,7 @@ def test_a_state_change_reaches_the_opponent_as_one_row(server, phone):
     # Bob's socket opened before the listener: reconnect it by reloading.
     bob.reload()
     expect(bob.locator("#connection")).to_have_text("Live")
-    row = "#trooper-a0000000"
+    row = "#trooper-a00000"
     before = bob.locator("#blk-seat_A").get_attribute("data-h")
 
     alice.locator(f"{row} details.change summary").click()
@@ -54,7 +54,7 @@ def test_a_state_change_reaches_the_opponent_as_one_row(server, phone):
     alice.locator(f"{row} button[type=submit]").click()
 
     expect(bob.locator(f"{row} .badge")).to_contain_text("Prone")
-    pushed = [f for f in frames if "trooper-a0000000" in f]
+    pushed = [f for f in frames if "trooper-a00000" in f]
     assert pushed, frames
     assert 'id="blk-seat_A"' not in pushed[-1]
     assert '<li hx-swap-oob="true"' in pushed[-1]
