@@ -771,10 +771,19 @@ def _public_badges() -> set[str]:
     """The badges a row shows for its public state (seat.html): conditions,
     tokens, Marker, Ignores Retreat! (and, by prefix, the Holoecho list and
     the Fireteam a trooper is in: both public, HE-10)."""
+    from django.utils import translation
+
     from tracker.labels import LABELS
     from tracker.rules.state import CONDITIONS, TOKENS
 
-    return {str(LABELS[c]) for c in (*CONDITIONS, *TOKENS)} | {"Marker", "Ignores Retreat!"}
+    # In both languages: the harness reads Spanish and English phones, and a
+    # check run outside a request must not depend on the language an earlier
+    # test left active.
+    badges = {"Marker", "Ignores Retreat!"}
+    for language in ("en", "es"):
+        with translation.override(language):
+            badges |= {str(LABELS[c]) for c in (*CONDITIONS, *TOKENS)}
+    return badges
 
 
 def row_shape(row: str, trooper_id: str) -> str:
