@@ -213,10 +213,9 @@ def test_every_rendered_form_is_accepted_and_every_command_has_a_form(monkeypatc
     assert {"draft/add", "draft/remove"} <= walker.rendered
 
 
-def test_the_walker_fails_a_form_the_server_cannot_build(monkeypatch):
-    """Not vacuous: a page whose ARO form lost a field the command needs
-    (its trooper) is caught."""
-    walker = Walker(monkeypatch)
+def bobs_aro_card():
+    """Bob's phone and its ARO form, once Alice's Kaplan declares a Move:
+    the scripted match through its first Order Count and TM-S2."""
     match = FullMatch()
     match.set_up()
     match.deploy()
@@ -231,6 +230,14 @@ def test_the_walker_fails_a_form_the_server_cannot_build(monkeypatch):
     a.submit("DeclareSkill", trooper_id="Kaplan", skill="move")
     b.open()
     [aro] = b.forms("DeclareAro")
+    return b, aro
+
+
+def test_the_walker_fails_a_form_the_server_cannot_build(monkeypatch):
+    """Not vacuous: a page whose ARO form lost a field the command needs
+    (its trooper) is caught."""
+    walker = Walker(monkeypatch)
+    b, aro = bobs_aro_card()
     aro.node.select_one("select[name=trooper_id]").decompose()
     walker.tap("broken page", "Bob", b, RenderedForm(aro.url, True, aro.node, _reparse(aro)))
     assert {row[2].split()[0] for row in walker.broken} == {"DeclareAro"}
@@ -248,20 +255,7 @@ def test_the_walker_fails_an_option_the_server_refuses(monkeypatch):
     trooper that is neither a Holoecho nor a marker (HE-8) is caught, though
     the form as rendered (its first option) is accepted."""
     walker = Walker(monkeypatch)
-    match = FullMatch()
-    match.set_up()
-    match.deploy()
-    a, b = match.a, match.b
-    a.open()
-    a.submit("AdvancePhase", expected="tactical")  # the Order Count
-    b.open()
-    b.submit("DeclineStrategicUse")  # TM-S2 passes
-    a.open()
-    a.submit("AdvancePhase", expected="tactical")
-    a.submit("AdvancePhase", expected="impetuous")
-    a.submit("DeclareSkill", trooper_id="Kaplan", skill="move")
-    b.open()
-    [aro] = b.forms("DeclareAro")
+    b, aro = bobs_aro_card()
     skills = aro.node.select_one("select[name=skill]")
     assert skills.find("option", attrs={"value": "delay_aro"}) is None  # as rendered
     skills.append(BeautifulSoup('<option value="delay_aro">Delay</option>', "html.parser"))
