@@ -61,7 +61,7 @@ def main() -> None:
     profiler.start()
     for n in range(count):
         letter = "AB"[n % 2]
-        trooper = f"{letter.lower()}0000{n % 10:03d}"
+        trooper = f"{letter.lower()}{n % 10:05d}"
         data = {"trooper_id": trooper, "condition": "normal", "action_id": f"prof-{n:06d}"}
         prone[trooper] = not prone.get(trooper, False)
         if prone[trooper]:
