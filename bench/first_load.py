@@ -1,5 +1,6 @@
 """The first-load bytes of `make bench` alone, with each page's bytes per
-part: `python bench/first_load.py` (about 20 s; one match, embedded setup).
+part: `python bench/first_load.py [troopers]` (about 20 s; one match with
+that many troopers a side, 10 by default, embedded setup).
 
 Reuses bench/run.py's recipe (migrate, collectstatic, one match, daphne) and
 bench.load.first_load, so the numbers are the ones `make bench` writes.
@@ -26,7 +27,7 @@ def main() -> None:
         env = base_env(tmp)
         manage(env, "manage.py", "migrate", "--noinput", "-v0")
         manage(env, "manage.py", "collectstatic", "--noinput", "-v0")
-        matches = json.loads(manage(env, "bench/setup_matches.py", "1"))
+        matches = json.loads(manage(env, "bench/setup_matches.py", "1", *sys.argv[1:2]))
         server = Server(env, tmp / "daphne.log").start()
         detail: dict[str, dict[str, int]] = {}
         try:

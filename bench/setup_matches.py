@@ -151,8 +151,10 @@ def main() -> None:
     # deliberate slowness of PBKDF2 (about 0.3 s a seat on this machine).
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     count = int(sys.argv[1])
-    original = actions.create_match(name="Bench", points_limit=300)
-    bring_to_play(original, {letter: army(letter) for letter in "AB"})
+    # Troopers a list (argv[2]): issue 18's sizes are for 25-trooper lists.
+    troopers = int(sys.argv[2]) if len(sys.argv) > 2 else TROOPERS
+    original = actions.create_match(name="Bench", points_limit=max(300, 20 * troopers))
+    bring_to_play(original, {letter: army(letter, troopers) for letter in "AB"})
     original.refresh_from_db()
     events = list(original.events.order_by("seq"))
     seat_rows = list(original.seats.order_by("letter"))

@@ -1,0 +1,69 @@
+"""bench/run.py's goals table (issue 18): each goal says met or not met from
+the run's own figures, never from a wish."""
+
+from __future__ import annotations
+
+from bench import run
+
+
+def row(setup: str, matches: int, **values) -> dict:
+    base = {
+        "setup": setup,
+        "matches": matches,
+        "cpu_ms": 20.0,
+        "p99": 900.0,
+        "served_per_s": 40.0,
+        "offered_per_s": 40.0,
+        "shed": 0,
+        "lost": 0,
+        "duplicated": 0,
+        "floors": [{"p99": 10.0}, {"p99": 20.0}],
+    }
+    return {**base, **values}
+
+
+def verdicts(lines: list[str]) -> dict[str, str]:
+    found = {}
+    for line in lines:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 3 and cells[0] not in ("goal", "---"):
+            found[cells[0]] = cells[2]
+    return found
+
+
+def test_a_goal_is_met_only_when_the_run_meets_it():
+    night = row("night", 150, p99=140.0)
+    big = {"answer_kb": 4.0, "push_kb": 9.0, "first_load": 40 * 1024}
+    scaled = [row("one process", 30, served_per_s=30.0), row("two", 30, served_per_s=55.0)]
+    lines = run.goals(
+        [row("embedded", 10, cpu_ms=5.5), row("embedded", 50, cpu_ms=5.9, p99=25.0)],
+        night,
+        scaled,
+        big,
+        seconds=540,
+    )
+    found = verdicts(lines)
+    assert set(found.values()) == {"met"}, found
+
+    slow = run.goals(
+        [row("embedded", 10, cpu_ms=5.5), row("embedded", 50, cpu_ms=6.1)],
+        {**night, "shed": 1},
+        [scaled[0], {**scaled[1], "served_per_s": 50.0}],
+        {**big, "first_load": 51 * 1024},
+        seconds=601,
+    )
+    found = verdicts(slow)
+    assert found["server CPU per served action ≤ 6 ms on one process (stretch: 4)"] == "**not met**"
+    assert found["150-table night: 0 shed, 0 lost or doubled, p99 ≤ 150 ms"] == "**not met**"
+    assert found["two processes ≥ 1.8× one's served actions/s"] == "**not met**"
+    assert found["`make bench` under 10 minutes"] == "**not met**"
+    assert found["50 matches, 1 action/s: p99 ≤ 50 ms and ≤ 3× the bare relay"] == "**not met**"
+    assert any("first load" in goal and v == "**not met**" for goal, v in found.items())
+
+
+def test_a_goal_the_run_did_not_measure_says_so():
+    found = verdicts(run.goals([], None, [], None, seconds=60))
+    assert found["150-table night: 0 shed, 0 lost or doubled, p99 ≤ 150 ms"] == "not measured"
+    assert found["server CPU per served action ≤ 6 ms on one process (stretch: 4)"] == (
+        "not measured"
+    )
