@@ -45,7 +45,14 @@ from tracker.rules.state import (
     TOKENS,
     TRAITS,
 )
-from tracker.templatetags.tracker_tags import PARTS, trooper_row_html, undo_html
+from tracker.templatetags.tracker_tags import (
+    PARTS,
+    line_reads,
+    log_row_html,
+    recent_row_html,
+    trooper_row_html,
+    undo_html,
+)
 
 # "recent" (issue 19): the last three log lines, a block of its own so that
 # a new line never re-sends the controls a player may be typing in.
@@ -181,15 +188,27 @@ class Parts:
         return mark_safe(PLACEHOLDER)  # noqa: S308 (a constant of ours)
 
 
+# Blocks whose parts are one list, the log's lines: in their skeleton the run
+# of parts is one PLACEHOLDER (Shape.listed), so a new line in and the oldest
+# out (the log holds the newest reading.RECENT events) are spliced without
+# rendering the block around them again.
+LISTS = frozenset({"log", "recent"})
+_RUN = re.compile(f"(?:{re.escape(PLACEHOLDER)})+")
+
+
 @dataclass(frozen=True)
 class Shape:
     """A rendered block as its skeleton and its parts: what a push compares
-    to send only the parts whose input changed (changed_parts)."""
+    to send only the parts whose input changed (changed_parts). A listed
+    shape's skeleton holds one PLACEHOLDER for all its parts, in order."""
 
     skeleton: str
     parts: tuple[tuple[str, object, str], ...]
+    listed: bool = False
 
     def html(self) -> str:
+        if self.listed:
+            return self.skeleton.replace(PLACEHOLDER, "".join(h for _i, _v, h in self.parts))
         pieces = self.skeleton.split(PLACEHOLDER)
         out = [pieces[0]]
         for (_ident, _inputs, part), piece in zip(self.parts, pieces[1:], strict=True):
@@ -200,6 +219,7 @@ class Shape:
         return Shape(
             self.skeleton,
             tuple((i, inputs, html) if i == ident else (i, v, h) for i, v, h in self.parts),
+            self.listed,
         )
 
 
@@ -237,6 +257,12 @@ def _render_block(name: str, context: dict) -> str:
         template, {**context, "block": name, "letter": letter, PARTS: parts}
     )
     stats["blocks"] += 1
+    if name in LISTS:
+        listed = _RUN.sub(PLACEHOLDER, skeleton)
+        # One run of parts, or the block is kept as any other (an empty list
+        # has no run: its input says when it fills, block_inputs.log).
+        if listed.count(PLACEHOLDER) == 1:
+            return _finish(Shape(listed, tuple(parts.items), listed=True))
     return _finish(Shape(skeleton, tuple(parts.items)))
 
 
@@ -292,6 +318,21 @@ def fresh_parts(name: str, context: dict) -> dict[str, tuple[object, object]]:
             key, html = trooper_row_html(t, view, code, conditions, tokens)
             rows[f"trooper-{t.id}"] = (key, lambda html=html: html)
         return rows
+    if name in LISTS:
+        # The lines in the order the block shows them (newest first), each
+        # rendered only when asked (a line already shown is not).
+        view, times, log = context["view"], context["times"], context["log"]
+        lines = log[-3:] if name == "recent" else log
+        row_html = recent_row_html if name == "recent" else log_row_html
+        found = {}
+        for line in reversed(lines):
+            when = times.get(line.seq)
+            inputs = (name, line, when, line_reads(line, view))
+            found[f"{name}-{line.seq}"] = (
+                inputs,
+                lambda line=line, when=when: row_html(line, when, view)[1],
+            )
+        return found
     return {}
 
 
@@ -348,6 +389,8 @@ def _splice(html: str, fresh: dict[str, tuple[object, object]]) -> str | None:
     shape = shape_of(html)
     if shape is None:
         return None
+    if shape.listed:
+        return _splice_list(html, shape, fresh)
     parts, changed = [], False
     for ident, before, part in shape.parts:
         if ident not in fresh:
@@ -358,6 +401,25 @@ def _splice(html: str, fresh: dict[str, tuple[object, object]]) -> str | None:
             stats["parts"] += 1
         parts.append((ident, inputs, part))
     return _finish(Shape(shape.skeleton, tuple(parts))) if changed else html
+
+
+def _splice_list(html: str, shape: Shape, fresh: dict[str, tuple[object, object]]) -> str:
+    """A listed block with the parts of `fresh`, in its order: a part it
+    showed with the same input kept, any other (a new line) rendered, one
+    no longer in `fresh` (the oldest line) dropped."""
+    shown = {ident: (inputs, part) for ident, inputs, part in shape.parts}
+    parts, changed = [], list(fresh) != [ident for ident, _v, _h in shape.parts]
+    for ident, (inputs, render) in fresh.items():
+        kept = shown.get(ident)
+        if kept is not None and kept[0] == inputs:
+            parts.append((ident, inputs, kept[1]))
+        else:
+            parts.append((ident, inputs, render()))
+            stats["parts"] += 1
+            changed = True
+    if not changed:
+        return html
+    return _finish(Shape(shape.skeleton, tuple(parts), listed=True))
 
 
 @dataclass
