@@ -192,7 +192,8 @@ class Parts:
 # of parts is one PLACEHOLDER (Shape.listed), so a new line in and the oldest
 # out (the log holds the newest reading.RECENT events) are spliced without
 # rendering the block around them again.
-LISTS = frozenset({"log", "recent"})
+# Each list block's list element, by id: a push adds the new lines at its top.
+LISTS = {"log": "log-list", "recent": "recent"}
 _RUN = re.compile(f"(?:{re.escape(PLACEHOLDER)})+")
 
 
@@ -200,11 +201,12 @@ _RUN = re.compile(f"(?:{re.escape(PLACEHOLDER)})+")
 class Shape:
     """A rendered block as its skeleton and its parts: what a push compares
     to send only the parts whose input changed (changed_parts). A listed
-    shape's skeleton holds one PLACEHOLDER for all its parts, in order."""
+    shape's skeleton holds one PLACEHOLDER for all its parts, in order, and
+    `listed` is the id of their list element."""
 
     skeleton: str
     parts: tuple[tuple[str, object, str], ...]
-    listed: bool = False
+    listed: str = ""
 
     def html(self) -> str:
         if self.listed:
@@ -262,7 +264,7 @@ def _render_block(name: str, context: dict) -> str:
         # One run of parts, or the block is kept as any other (an empty list
         # has no run: its input says when it fills, block_inputs.log).
         if listed.count(PLACEHOLDER) == 1:
-            return _finish(Shape(listed, tuple(parts.items), listed=True))
+            return _finish(Shape(listed, tuple(parts.items), listed=LISTS[name]))
     return _finish(Shape(skeleton, tuple(parts.items)))
 
 
@@ -419,7 +421,7 @@ def _splice_list(html: str, shape: Shape, fresh: dict[str, tuple[object, object]
             changed = True
     if not changed:
         return html
-    return _finish(Shape(shape.skeleton, tuple(parts), listed=True))
+    return _finish(Shape(shape.skeleton, tuple(parts), listed=shape.listed))
 
 
 @dataclass
@@ -607,6 +609,8 @@ def oob_frame(blocks: dict[str, str], seq: int, rows: dict[str, list[str]] | Non
 def swapped(part: str) -> str:
     """A part's HTML swapped in by its id: hx-swap-oob on its first tag."""
     start = part.index("<") + 1
+    if "hx-swap-oob=" in part[: part.index(">")]:
+        return part  # already placed (a list's lines added or deleted)
     end = start
     while end < len(part) and part[end].isalnum():
         end += 1
@@ -625,6 +629,8 @@ def changed_parts(old: str, new: str) -> list[str] | None:
     old_shape, new_shape = shape_of(old), shape_of(new)
     if old_shape is None or new_shape is None or old_shape.skeleton != new_shape.skeleton:
         return None
+    if old_shape.listed and new_shape.listed:
+        return _list_delta(old_shape, new_shape)
     if [i for i, _v, _h in old_shape.parts] != [i for i, _v, _h in new_shape.parts]:
         return None
     return [
@@ -634,6 +640,28 @@ def changed_parts(old: str, new: str) -> list[str] | None:
         )
         if inputs != before
     ]
+
+
+def _list_delta(old: Shape, new: Shape) -> list[str] | None:
+    """What turns listed block `old` into `new` on the phone, as parts swapped
+    in by themselves: the lines gone deleted, the new ones (all above those
+    kept: the newest) added at the top of the list, a kept line whose input
+    changed swapped. None when the lines kept moved or a new one goes below
+    them (the whole block goes then)."""
+    before = {ident: inputs for ident, inputs, _h in old.parts}
+    now = [ident for ident, _v, _h in new.parts]
+    kept = [ident for ident in now if ident in before]
+    added = len(now) - len(kept)
+    if now[added:] != kept or kept != [i for i, _v, _h in old.parts if i in set(now)]:
+        return None
+    gone = [f'<li id="{ident}" hx-swap-oob="delete"></li>' for ident in before if ident not in now]
+    changed = [
+        swapped(html) for ident, inputs, html in new.parts[added:] if inputs != before[ident]
+    ]
+    if added:
+        rows = "".join(html for _i, _v, html in new.parts[:added])
+        changed.append(f'<ol hx-swap-oob="afterbegin:#{new.listed}">{rows}</ol>')
+    return gone + changed
 
 
 def blocks_for(match: Match, seat: Seat | None) -> tuple[int, dict[str, str]]:
