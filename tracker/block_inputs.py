@@ -7,14 +7,17 @@ input means the same HTML, so the previous HTML and its digest are reused.
 Each input is built from the viewer's own Seen (reading.seen_by, the one
 read path) and holds every value the block's templates read, and no more:
 a value left out would leave a stale block, a value put in for nothing only
-costs a render. So the projections are coarse (whole views, whole logs), and
-leave out only what a block demonstrably never reads:
+costs a render. So the projections are coarse (whole views), and leave out
+only what a block demonstrably never reads:
 
 - the view's seq (no block shows it: match.html's seq marker is not a block);
 - a trooper's state tokens, outside the seat blocks (only trooper_row.html
   shows them; the controls read conditions, never tokens);
 - "can undo" outside its own fragment (rendering.UNDO), so that "Undo my last
   change" moving to the other player does not re-render the controls.
+- the log, outside the lines the header's banners and rulings show; the log
+  and recent blocks show each line as a part of its own (rendering.LISTS),
+  so their skeletons read nothing of it.
 
 A template that starts reading a new value must have it in its block's
 input here. tests/web/test_render_once.py plays a whole match with

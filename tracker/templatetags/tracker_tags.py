@@ -169,24 +169,27 @@ def line_reads(line, view) -> tuple:
     are named as models (HE-9: a HoloMask, which can end and so change the
     text of a line already shown)."""
     trooper_id = (line.params or {}).get("trooper_id")
-    return (_names(view), bool(trooper_id) and str(trooper_id) in _as_models_ids(view))
+    names, models = _view_reads(view)
+    return (names, bool(trooper_id) and str(trooper_id) in models)
 
 
-# The last view asked about and its troopers named as models: every line of
-# one render asks of the same view (identity, not equality: a new view is a
-# new render).
-_models_of: tuple = (None, frozenset())
+# The last view asked about, its players' names and its troopers named as
+# models: every line of a render asks of the same view (identity, not
+# equality: a new view is a new render; the one held cannot be freed, so its
+# id is never another's).
+_reads_of: tuple = (None, (), frozenset())
 
 
-def _as_models_ids(view) -> frozenset:
-    global _models_of
-    seen, ids = _models_of
+def _view_reads(view) -> tuple[tuple, frozenset]:
+    global _reads_of
+    seen, names, models = _reads_of
     if seen is not view:
-        ids = frozenset(
+        names = _names(view)
+        models = frozenset(
             t.id for s in getattr(view, "seats", ()) for t in s.troopers if _as_models(t)
         )
-        _models_of = (view, ids)
-    return ids
+        _reads_of = (view, names, models)
+    return names, models
 
 
 def line_key(line) -> tuple:
