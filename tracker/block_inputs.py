@@ -7,14 +7,17 @@ input means the same HTML, so the previous HTML and its digest are reused.
 Each input is built from the viewer's own Seen (reading.seen_by, the one
 read path) and holds every value the block's templates read, and no more:
 a value left out would leave a stale block, a value put in for nothing only
-costs a render. So the projections are coarse (whole views, whole logs), and
-leave out only what a block demonstrably never reads:
+costs a render. So the projections are coarse (whole views), and leave out
+only what a block demonstrably never reads:
 
 - the view's seq (no block shows it: match.html's seq marker is not a block);
 - a trooper's state tokens, outside the seat blocks (only trooper_row.html
   shows them; the controls read conditions, never tokens);
 - "can undo" outside its own fragment (rendering.UNDO), so that "Undo my last
   change" moving to the other player does not re-render the controls.
+- the log, outside the lines the header's banners and rulings show; the log
+  and recent blocks show each line as a part of its own (rendering.LISTS),
+  so their skeletons read nothing of it.
 
 A template that starts reading a new value must have it in its block's
 input here. tests/web/test_render_once.py plays a whole match with
@@ -31,7 +34,8 @@ import dataclasses
 from operator import attrgetter
 
 from tracker.rules.visibility import PlayerView, SeatView, TrooperView
-from tracker.templatetags.phone_tags import current_order
+from tracker.templatetags.phone_tags import banners_for, current_order
+from tracker.templatetags.tracker_tags import line_reads
 
 # An input view is a tuple of the view's own frozen values (dataclasses
 # compared field by field): equal inputs, equal HTML. It is compared with the
@@ -62,20 +66,85 @@ def _names(view) -> tuple:
     return tuple((s.seat, s.name, s.claimed) for s in view.seats)
 
 
+# What header.html shows of the view itself (its title, phase, turn and
+# Orders left), choices.html (the open choices), notices.html (the result,
+# the organizer's views) and rulings.html (the Order in progress).
+_HEADER_VIEW = attrgetter(
+    "viewer",
+    "name",
+    "settings",
+    "phase",
+    "round",
+    "turn_phase",
+    "active_seat",
+    "orders_left",
+    "order",
+    "choices",
+    "result",
+    "organizer_views",
+)
+
+
+def _naming(trooper) -> tuple | None:
+    # All tracker_tags.trooper_name reads of a trooper.
+    if trooper is None:
+        return None
+    return (trooper.id, trooper.name, trooper.masked, trooper.marker_number)
+
+
 def header(seen) -> tuple:
-    # The banners and rulings read the log and the view, the notices the
-    # result and the organizer's views. The log first: it differs most often.
-    return ("header", tuple(seen.log), _untokened(seen.view))
+    """The header reads of the log only its banners (phone_tags.banners_for:
+    lines of a few kinds) and rulings (the HD-/HE-/RP- lines among the last
+    eight), and of the troopers only the names of those rulings.html names;
+    so a State tap, or any line of another kind, leaves it as it was."""
+    view = seen.view
+    banners = tuple(
+        (
+            b["line"],
+            b["kind"],
+            b["secret"],
+            b["asks"],
+            line_reads(b["line"], view),
+            # secret_payload.html names the trooper a payload names (named_in).
+            _naming(view.trooper((b["secret"].payload or {}).get("trooper_id") or ""))
+            if b["secret"] is not None
+            else None,
+        )
+        for b in banners_for(view, seen.log)
+    )
+    rulings = tuple((line, line_reads(line, view)) for line in ruling_lines(seen.log))
+    stuck = tuple(_naming(t) for s in view.seats for t in s.troopers if t.no_room)
+    order = view.order
+    acting = None
+    if order is not None:
+        acting = view.trooper(order.trooper_id)
+        acting = (acting.seat, bool(acting.holoechoes), _naming(acting)) if acting else None
+    return ("header", _HEADER_VIEW(view), _names(view), banners, rulings, stuck, acting)
+
+
+def ruling_lines(log) -> list:
+    """The lines rulings.html shows: of the last eight, those of a rule of
+    Hidden Deployment, Holoecho or replacement, reveals and reports apart."""
+    return [
+        line
+        for line in log[-8:]
+        if line.rule
+        and line.kind not in ("SecretRevealed", "OutcomeReported")
+        and line.rule[:3] in ("HD-", "HE-", "RP-")
+    ]
 
 
 def recent(seen) -> tuple:
-    # A log line's text reads the line and the players' names only
-    # (tracker_tags.log_text, the key of its memo).
-    return ("recent", tuple(seen.log[-3:]), _names(seen.view))
+    # Its lines are parts (rendering.LISTS, each line's input tracker_tags'
+    # recent_row_html): the skeleton reads only whether there is a line.
+    return ("recent", bool(seen.log))
 
 
 def log(seen) -> tuple:
-    return ("log", tuple(seen.log), _names(seen.view))
+    # Its lines are parts (log_row_html's input: the line, its time, the
+    # names it reads); the skeleton reads nothing, but an empty list has no
+    # run of parts to splice into (rendering._render_block).
+    return ("log", bool(seen.log))
 
 
 def seat(seen, letter: str) -> tuple:

@@ -45,7 +45,14 @@ from tracker.rules.state import (
     TOKENS,
     TRAITS,
 )
-from tracker.templatetags.tracker_tags import PARTS, trooper_row_html, undo_html
+from tracker.templatetags.tracker_tags import (
+    PARTS,
+    line_reads,
+    log_row_html,
+    recent_row_html,
+    trooper_row_html,
+    undo_html,
+)
 
 # "recent" (issue 19): the last three log lines, a block of its own so that
 # a new line never re-sends the controls a player may be typing in.
@@ -181,15 +188,29 @@ class Parts:
         return mark_safe(PLACEHOLDER)  # noqa: S308 (a constant of ours)
 
 
+# Blocks whose parts are one list, the log's lines: in their skeleton the run
+# of parts is one PLACEHOLDER (Shape.listed), so a new line in and the oldest
+# out (the log holds the newest reading.RECENT events) are spliced without
+# rendering the block around them again.
+# Each list block's list element, by id: a push adds the new lines at its top.
+LISTS = {"log": "log-list", "recent": "recent"}
+_RUN = re.compile(f"(?:{re.escape(PLACEHOLDER)})+")
+
+
 @dataclass(frozen=True)
 class Shape:
     """A rendered block as its skeleton and its parts: what a push compares
-    to send only the parts whose input changed (changed_parts)."""
+    to send only the parts whose input changed (changed_parts). A listed
+    shape's skeleton holds one PLACEHOLDER for all its parts, in order, and
+    `listed` is the id of their list element."""
 
     skeleton: str
     parts: tuple[tuple[str, object, str], ...]
+    listed: str = ""
 
     def html(self) -> str:
+        if self.listed:
+            return self.skeleton.replace(PLACEHOLDER, "".join(h for _i, _v, h in self.parts))
         pieces = self.skeleton.split(PLACEHOLDER)
         out = [pieces[0]]
         for (_ident, _inputs, part), piece in zip(self.parts, pieces[1:], strict=True):
@@ -200,6 +221,7 @@ class Shape:
         return Shape(
             self.skeleton,
             tuple((i, inputs, html) if i == ident else (i, v, h) for i, v, h in self.parts),
+            self.listed,
         )
 
 
@@ -237,6 +259,12 @@ def _render_block(name: str, context: dict) -> str:
         template, {**context, "block": name, "letter": letter, PARTS: parts}
     )
     stats["blocks"] += 1
+    if name in LISTS:
+        listed = _RUN.sub(PLACEHOLDER, skeleton)
+        # One run of parts, or the block is kept as any other (an empty list
+        # has no run: its input says when it fills, block_inputs.log).
+        if listed.count(PLACEHOLDER) == 1:
+            return _finish(Shape(listed, tuple(parts.items), listed=LISTS[name]))
     return _finish(Shape(skeleton, tuple(parts.items)))
 
 
@@ -292,6 +320,21 @@ def fresh_parts(name: str, context: dict) -> dict[str, tuple[object, object]]:
             key, html = trooper_row_html(t, view, code, conditions, tokens)
             rows[f"trooper-{t.id}"] = (key, lambda html=html: html)
         return rows
+    if name in LISTS:
+        # The lines in the order the block shows them (newest first), each
+        # rendered only when asked (a line already shown is not).
+        view, times, log = context["view"], context["times"], context["log"]
+        lines = log[-3:] if name == "recent" else log
+        row_html = recent_row_html if name == "recent" else log_row_html
+        found = {}
+        for line in reversed(lines):
+            when = times.get(line.seq)
+            inputs = (name, line, when, line_reads(line, view))
+            found[f"{name}-{line.seq}"] = (
+                inputs,
+                lambda line=line, when=when: row_html(line, when, view)[1],
+            )
+        return found
     return {}
 
 
@@ -348,6 +391,8 @@ def _splice(html: str, fresh: dict[str, tuple[object, object]]) -> str | None:
     shape = shape_of(html)
     if shape is None:
         return None
+    if shape.listed:
+        return _splice_list(html, shape, fresh)
     parts, changed = [], False
     for ident, before, part in shape.parts:
         if ident not in fresh:
@@ -358,6 +403,25 @@ def _splice(html: str, fresh: dict[str, tuple[object, object]]) -> str | None:
             stats["parts"] += 1
         parts.append((ident, inputs, part))
     return _finish(Shape(shape.skeleton, tuple(parts))) if changed else html
+
+
+def _splice_list(html: str, shape: Shape, fresh: dict[str, tuple[object, object]]) -> str:
+    """A listed block with the parts of `fresh`, in its order: a part it
+    showed with the same input kept, any other (a new line) rendered, one
+    no longer in `fresh` (the oldest line) dropped."""
+    shown = {ident: (inputs, part) for ident, inputs, part in shape.parts}
+    parts, changed = [], list(fresh) != [ident for ident, _v, _h in shape.parts]
+    for ident, (inputs, render) in fresh.items():
+        kept = shown.get(ident)
+        if kept is not None and kept[0] == inputs:
+            parts.append((ident, inputs, kept[1]))
+        else:
+            parts.append((ident, inputs, render()))
+            stats["parts"] += 1
+            changed = True
+    if not changed:
+        return html
+    return _finish(Shape(shape.skeleton, tuple(parts), listed=shape.listed))
 
 
 @dataclass
@@ -545,6 +609,8 @@ def oob_frame(blocks: dict[str, str], seq: int, rows: dict[str, list[str]] | Non
 def swapped(part: str) -> str:
     """A part's HTML swapped in by its id: hx-swap-oob on its first tag."""
     start = part.index("<") + 1
+    if "hx-swap-oob=" in part[: part.index(">")]:
+        return part  # already placed (a list's lines added or deleted)
     end = start
     while end < len(part) and part[end].isalnum():
         end += 1
@@ -563,6 +629,8 @@ def changed_parts(old: str, new: str) -> list[str] | None:
     old_shape, new_shape = shape_of(old), shape_of(new)
     if old_shape is None or new_shape is None or old_shape.skeleton != new_shape.skeleton:
         return None
+    if old_shape.listed and new_shape.listed:
+        return _list_delta(old_shape, new_shape)
     if [i for i, _v, _h in old_shape.parts] != [i for i, _v, _h in new_shape.parts]:
         return None
     return [
@@ -572,6 +640,28 @@ def changed_parts(old: str, new: str) -> list[str] | None:
         )
         if inputs != before
     ]
+
+
+def _list_delta(old: Shape, new: Shape) -> list[str] | None:
+    """What turns listed block `old` into `new` on the phone, as parts swapped
+    in by themselves: the lines gone deleted, the new ones (all above those
+    kept: the newest) added at the top of the list, a kept line whose input
+    changed swapped. None when the lines kept moved or a new one goes below
+    them (the whole block goes then)."""
+    before = {ident: inputs for ident, inputs, _h in old.parts}
+    now = [ident for ident, _v, _h in new.parts]
+    kept = [ident for ident in now if ident in before]
+    added = len(now) - len(kept)
+    if now[added:] != kept or kept != [i for i, _v, _h in old.parts if i in set(now)]:
+        return None
+    gone = [f'<li id="{ident}" hx-swap-oob="delete"></li>' for ident in before if ident not in now]
+    changed = [
+        swapped(html) for ident, inputs, html in new.parts[added:] if inputs != before[ident]
+    ]
+    if added:
+        rows = "".join(html for _i, _v, html in new.parts[:added])
+        changed.append(f'<ol hx-swap-oob="afterbegin:#{new.listed}">{rows}</ol>')
+    return gone + changed
 
 
 def blocks_for(match: Match, seat: Seat | None) -> tuple[int, dict[str, str]]:

@@ -471,6 +471,18 @@
     }
   });
 
+  /* A list's new lines (the log's, the recent ones: rendering._list_delta)
+     are added at its top, and come both in the answer to a tap and in the
+     push for it: a line the list already shows is not added twice. */
+  document.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    var list = evt.detail.target;
+    var fragment = evt.detail.fragment;
+    if (!list || list.tagName !== "OL" || !fragment || !fragment.querySelectorAll) { return; }
+    Array.prototype.forEach.call(fragment.querySelectorAll("li[id]"), function (line) {
+      if (document.getElementById(line.id)) { line.remove(); }
+    });
+  });
+
   /* The answer to this phone's own request and the socket's pushes travel on
      two connections. If a push for a newer seq landed first, the answer shows
      the past: swapping it in would roll the page back, and the socket only

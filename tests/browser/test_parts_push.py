@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.test_row_push import _match_in_play, _seated
+from tracker import reading
 
 pytestmark = pytest.mark.browser
 
@@ -59,3 +60,40 @@ def test_a_refusal_shows_atop_the_controls_the_phone_shows(server, phone):
     alice.locator("#trooper-a00000 button[type=submit]").click()
     expect(alice.locator("#blk-controls > p.error[role=alert]")).to_be_visible()
     expect(alice.locator("#blk-controls > .card, #blk-controls > div").first).to_be_visible()
+
+
+def _lines(page, block: str) -> list[str]:
+    return page.locator(f"{block} li").all_inner_texts()
+
+
+def test_new_log_lines_are_added_at_the_top_and_the_oldest_drop_off(server, phone):
+    """The log shows the newest events only (reading.RECENT): a push adds the
+    new line atop the log and the recent lines and deletes the one that fell
+    off, and what each phone then shows is what a fresh load shows, digest
+    and lines."""
+    made = _match_in_play(server)
+    alice = _seated(phone, server, made["code"], made["A"])
+    bob = _seated(phone, server, made["code"], made["B"])
+    for n, (page, row) in enumerate(
+        [(alice, "#trooper-a00000"), (bob, "#trooper-b00000"), (alice, "#trooper-a00000")]
+    ):
+        shown = _lines(bob, "#blk-log")
+        _set_prone(page, row, n < 2)
+        expect(bob.locator("#blk-log li").first).not_to_have_text(shown[0])
+        # A short log grows by the line; the recent three drop their oldest.
+        assert _lines(bob, "#blk-log")[1:] == shown[: reading.RECENT - 1]
+        recent = [line[5:].strip() for line in _lines(bob, "#blk-recent")]
+        assert recent == [line[5:].strip() for line in _lines(bob, "#blk-log")[:3]]
+    for page in (alice, bob):
+        expect(page.locator("#blk-log li").first).to_contain_text("Fusilier 0 is no longer Prone")
+        before = {
+            b: (_lines(page, b), page.locator(b).get_attribute("data-h"))
+            for b in ("#blk-log", "#blk-recent")
+        }
+        page.reload()
+        expect(page.locator("#connection")).to_have_text("Live")
+        after = {
+            b: (_lines(page, b), page.locator(b).get_attribute("data-h"))
+            for b in ("#blk-log", "#blk-recent")
+        }
+        assert before == after

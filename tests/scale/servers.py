@@ -508,10 +508,15 @@ def seq_of(source: str) -> int:
 
 
 # A part of a block sent on its own (rendering.changed_parts): a trooper row,
-# or the Undo form's <div id="undo"> (issue 18).
+# the Undo form's <div id="undo"> or a log line (issue 18).
 _ROW_PUSH = re.compile(
-    r'<(li|div) hx-swap-oob="true"[^>]*\bid="(trooper-[^"]+|undo)".*?</\1>', re.S
+    r'<(li|div) hx-swap-oob="true"[^>]*\bid="(trooper-[^"]+|undo|log-\d+|recent-\d+)".*?</\1>',
+    re.S,
 )
+# A list's lines gone, and its new lines added at its top (rendering._list_delta).
+_LINE_GONE = re.compile(r'<li id="([^"]+)" hx-swap-oob="delete"></li>')
+_LINES_ADDED = re.compile(r'<ol hx-swap-oob="afterbegin:#([^"]+)">(.*?)</ol>', re.S)
+_LINE = re.compile(r'<li\b[^>]*\bid="([^"]+)".*?</li>', re.S)
 _BLOCK_NOTES = re.compile(r'id="seq"[^>]*data-blocks="([^"]*)"')
 
 
@@ -526,6 +531,23 @@ def apply_frame(shown: dict[str, str], frame: str) -> dict[str, str]:
         for name, block in shown.items():
             if f'id="{ident}"' in block:
                 shown[name] = old.sub(lambda _m, new=new: new, block, count=1)
+    for gone in _LINE_GONE.finditer(frame):
+        line = re.compile(rf'<li [^>]*\bid="{re.escape(gone.group(1))}"[^>]*>.*?</li>', re.S)
+        shown = {name: line.sub("", block, count=1) for name, block in shown.items()}
+    for added in _LINES_ADDED.finditer(frame):
+        top = re.compile(rf'<ol [^>]*\bid="{re.escape(added.group(1))}"[^>]*>')
+        for name, block in shown.items():
+            found = top.search(block)
+            if found is None:
+                continue
+            # As app.js: a line already shown (the answer's, then the push's)
+            # is not added twice.
+            new = "".join(
+                normalise(m.group(0))
+                for m in _LINE.finditer(added.group(2))
+                if f'id="{m.group(1)}"' not in block
+            )
+            shown[name] = block[: found.end()] + new + block[found.end() :]
     notes = _BLOCK_NOTES.search(frame)
     for note in notes.group(1).split(",") if notes else []:
         name, digest = note.split(":")

@@ -133,6 +133,48 @@ def test_a_block_goes_as_parts_only_when_nothing_but_parts_changed():
     assert "<section" not in frame and 'data-blocks="seat_A:' in frame
 
 
+def test_a_list_block_goes_as_its_new_lines_and_the_ids_of_those_gone():
+    """The log holds the newest events only (reading.RECENT): a new line
+    comes in at the top and the oldest drops off. The phone is sent the new
+    line, added at the top of the list, and the id of the one to delete; a
+    line kept whose input changed (a marker's name now known) is swapped; a
+    list whose kept lines moved goes whole."""
+
+    def make(lines):
+        parts = tuple(
+            (f"log-{n}", ("log", n, text), f'<li id="log-{n}">{text}</li>') for n, text in lines
+        )
+        skeleton = f'<section id="blk-log"><ol id="log-list">{rendering.PLACEHOLDER}</ol></section>'
+        return rendering._finish(rendering.Shape(skeleton, parts, listed="log-list"))
+
+    old = make([(3, "c"), (2, "b"), (1, "a")])
+    assert '<ol id="log-list"><li id="log-3">c</li><li id="log-2">b</li>' in old
+    assert rendering.changed_parts(old, make([(4, "d"), (3, "c"), (2, "B")])) == [
+        '<li id="log-1" hx-swap-oob="delete"></li>',
+        '<li hx-swap-oob="true" id="log-2">B</li>',
+        '<ol hx-swap-oob="afterbegin:#log-list"><li id="log-4">d</li></ol>',
+    ]
+    assert rendering.changed_parts(old, make([(3, "c"), (2, "b"), (1, "a")])) == []
+    assert rendering.changed_parts(old, make([(3, "c"), (4, "d"), (2, "b")])) is None
+    assert rendering.changed_parts(old, make([(2, "b"), (3, "c")])) is None
+
+
+def test_a_new_line_renders_one_part_not_the_log():
+    """Issue 18: a State tap adds one line to the log and the recent lines:
+    that line is rendered (twice: once for each block), not the blocks."""
+    from tests.web.phone_flows import started
+
+    a, _b, _ids = started()
+    kaplan = a.trooper_id("Kaplan")
+    a.open()
+    before = dict(rendering.stats)
+    _tap_unreloaded(a, "SetTrooperState", trooper_id=kaplan, condition="normal", tokens=["prone"])
+    assert a.error is None
+    # Seat A's row, the Undo part, and the new line in the log and in recent.
+    assert rendering.stats["blocks"] - before["blocks"] == 0
+    assert rendering.stats["parts"] - before["parts"] <= 4
+
+
 def test_an_answer_carries_only_what_changed_for_a_phone_that_names_its_blocks():
     """A tap names the blocks the page shows (X-Tracker-Shown, as app.js
     sends it): the answer leaves out those that did not change and sends a
@@ -153,8 +195,12 @@ def test_an_answer_carries_only_what_changed_for_a_phone_that_names_its_blocks()
     assert 'id="blk-seat_A"' not in body and 'id="blk-header"' not in body
     note = re.search(r'data-blocks="([^"]*)"', body).group(1)
     noted = dict(pair.split(":") for pair in note.split(","))
-    # Alice may undo now: the controls go as their Undo part only.
-    assert set(noted) <= {"seat_A", "controls"} and "seat_A" in noted
+    # Alice may undo now: the controls go as their Undo part only; the log
+    # and the recent lines as their new line, added at the top.
+    assert set(noted) <= {"seat_A", "controls", "log", "recent"} and "seat_A" in noted
+    assert 'id="blk-log"' not in body and 'id="blk-recent"' not in body
+    assert body.count('<ol hx-swap-oob="afterbegin:#log-list">') == 1
+    assert body.count('<ol hx-swap-oob="afterbegin:#recent">') == 1
     digest = noted["seat_A"]
     # The page after the tap shows the seat block with the digest noted.
     assert f'<section data-h="{digest}" id="blk-seat_A"' in a.html
@@ -204,9 +250,10 @@ def test_a_tap_refused_as_late_renders_nothing_and_reads_no_log():
 
 def test_a_state_tap_renders_only_the_blocks_it_touches():
     """Issue 18 (LiveView's change tracking): a trooper's State tap changes
-    that trooper's seat, the log and the header (which reads the log); the
-    controls (the costliest block) and the other seat keep the HTML of the
-    last render, since their inputs did not change."""
+    that trooper's row and adds a log line; the controls (the costliest
+    block), the header (its banners and rulings read no such line) and the
+    other seat keep the HTML of the last render, since their inputs did not
+    change."""
     from tests.web.phone_flows import started
 
     a, _b, _ids = started()

@@ -153,14 +153,43 @@ def rule_chip(line, text: str) -> str:
 @register.simple_tag
 def log_line(line, view):
     """A log line's text and its rule chip (rule_chip), for banners, rulings
-    and the recent lines; memoized as log_row is (the line and the players'
-    names are all log_text reads of the view)."""
-    key = ("line", line_key(line), _names(view), get_language())
+    and the recent lines; memoized as log_row is (line_reads: all log_text
+    reads of the view)."""
+    key = ("line", line_key(line), line_reads(line, view), get_language())
     html = _log_rows.get(key)
     if html is None:
         text = log_text(line, view)
         html = _log_rows.put(key, format_html("{}{}", text, rule_chip(line, text)))
     return html
+
+
+def line_reads(line, view) -> tuple:
+    """What log_text reads of the view for `line`: the players' names and,
+    when the line names a trooper, whether that trooper's Holoecho elements
+    are named as models (HE-9: a HoloMask, which can end and so change the
+    text of a line already shown)."""
+    trooper_id = (line.params or {}).get("trooper_id")
+    names, models = _view_reads(view)
+    return (names, bool(trooper_id) and str(trooper_id) in models)
+
+
+# The last view asked about, its players' names and its troopers named as
+# models: every line of a render asks of the same view (identity, not
+# equality: a new view is a new render; the one held cannot be freed, so its
+# id is never another's).
+_reads_of: tuple = (None, (), frozenset())
+
+
+def _view_reads(view) -> tuple[tuple, frozenset]:
+    global _reads_of
+    seen, names, models = _reads_of
+    if seen is not view:
+        names = _names(view)
+        models = frozenset(
+            t.id for s in getattr(view, "seats", ()) for t in s.troopers if _as_models(t)
+        )
+        _reads_of = (view, names, models)
+    return names, models
 
 
 def line_key(line) -> tuple:
@@ -266,30 +295,67 @@ def trooper_row(context, t):
 
 
 # Log lines: a line's text depends on the line (its seq, message and the
-# names it carries, repr'd), the time of its event, the players' names and
-# the language; nothing else.
+# names it carries), the time of its event, line_reads (the players' names,
+# HE-9's models) and the language; nothing else.
 _log_rows = Memo(20_000)
 
 
-@register.simple_tag(takes_context=True)
-def log_row(context, line):
-    """One <li> of the log block (log.html), memoized."""
-    view = context["view"]
-    when = context["times"].get(line.seq)
-    key = (line_key(line), when, _names(view), get_language())
+def log_row_html(line, when, view) -> tuple[tuple, str]:
+    """(input, HTML) of one <li> of the log block (log.html): the input is
+    every value the row reads (the line, its event's time, line_reads);
+    rendering.py splices rows by it. Memoized by the same values."""
+    inputs = ("log", line, when, line_reads(line, view))
+    key = ("log", line_key(line), when, inputs[3], get_language())
     html = _log_rows.get(key)
     if html is None:
         shown = time_format(template_localtime(when), "H:i") if when else ""
         text = log_text(line, view)
         html = format_html(
-            '<li data-seq="{}"><span class="when">{}</span> {}{}</li>',
+            '<li id="log-{}" data-seq="{}"><span class="when">{}</span> {}{}</li>',
+            line.seq,
             line.seq,
             shown,
             text,
             rule_chip(line, text),
         )
         _log_rows.put(key, html)
-    return html
+    return inputs, html
+
+
+def recent_row_html(line, when, view) -> tuple[tuple, str]:
+    """(input, HTML) of one line of the recent block (recent.html), as
+    log_row_html is of the log's."""
+    inputs = ("recent", line, when, line_reads(line, view))
+    key = ("recent", line_key(line), when, inputs[3], get_language())
+    html = _log_rows.get(key)
+    if html is None:
+        shown = time_format(template_localtime(when), "H:i") if when else ""
+        html = format_html(
+            '<li id="recent-{}" data-seq="{}"><span class="when">{}</span>{}</li>',
+            line.seq,
+            line.seq,
+            shown,
+            log_line(line, view),
+        )
+        _log_rows.put(key, html)
+    return inputs, html
+
+
+@register.simple_tag(takes_context=True)
+def log_row(context, line):
+    """One <li> of the log block (log.html); a part of the block when
+    rendering.py collects them (the newest line is rendered alone)."""
+    inputs, html = log_row_html(line, context["times"].get(line.seq), context["view"])
+    parts = context.get(PARTS)
+    return parts.add(f"log-{line.seq}", inputs, html) if parts is not None else html
+
+
+@register.simple_tag(takes_context=True)
+def recent_row(context, line):
+    """One <li> of the recent block (recent.html), a part as log_row's."""
+    inputs, html = recent_row_html(line, context["times"].get(line.seq), context["view"])
+    parts = context.get(PARTS)
+    return parts.add(f"recent-{line.seq}", inputs, html) if parts is not None else html
 
 
 def undo_html(view, code: str) -> str:
