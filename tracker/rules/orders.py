@@ -20,7 +20,7 @@ module keeps the Order and its accounting; the rule modules hook in:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .commands import Command, handles
 from .conditions import visible_trooper
@@ -41,6 +41,7 @@ from .state import (
     Order,
     Trooper,
     frozen_map,
+    replace,
 )
 
 
