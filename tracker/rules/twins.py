@@ -1,0 +1,52 @@
+"""Troopers that no handler can tell apart, so that the forms' offers ask
+the handlers once per kind of trooper rather than once per trooper
+(issue 18; declaration_offers.py).
+
+Two troopers are twins in a state when they differ only in their id, their
+name and their place in the army list, and neither id is named anywhere in
+the state but as its own key in the trooper map: no secret (a Lieutenant, a
+written position, a sealed Holoecho, a HoloMask), no Order or ARO in
+progress, no spent Order of its own, no open choice, no undo step. A handler
+then reads each of them only through the same fields and the same state, so
+it answers a command about one as it answers the same command about the
+other. Names appear only in the handlers' messages, and the army-list order
+only in the hooks that walk a whole army at the start or end of a turn,
+never in a decision about one trooper.
+
+Anything the check cannot read as a plain value makes a trooper no twin
+(`key` is None): asking too often is safe, sharing too widely is not.
+tests/rules/test_fast_offers.py checks the offers against asking every pair
+at every state of the rules tests' scripted matches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import fields
+
+from .state import MatchState, Trooper, replace
+
+# What a handler may read of a trooper: every field but these three.
+_ANONYMOUS = ("id", "name", "position")
+_KEY_FIELDS = tuple(f.name for f in fields(Trooper) if f.name not in _ANONYMOUS)
+
+
+def twin_key(state: MatchState) -> Callable[[Trooper], Hashable | None]:
+    """key(trooper): equal for twins, None for a trooper the state names."""
+    named = _everything_but_own_ids(state)
+
+    def key(trooper: Trooper) -> Hashable | None:
+        if trooper.id in named:
+            return None
+        return tuple(getattr(trooper, name) for name in _KEY_FIELDS)
+
+    return key
+
+
+def _everything_but_own_ids(state: MatchState) -> str:
+    """The state written out, each trooper without its own id: a trooper id
+    found in it is named by something else (a substring match may also find
+    an id inside a longer one: that only makes fewer twins)."""
+    rest = [getattr(state, f.name) for f in fields(MatchState) if f.name != "troopers"]
+    troopers = [replace(trooper, id="") for trooper in state.troopers.values()]
+    return repr((rest, troopers))
