@@ -6,17 +6,21 @@ Two troopers are twins in a state when they differ only in their id, their
 name and their place in the army list, and neither id is named anywhere in
 the state but as its own key in the trooper map: no secret (a Lieutenant, a
 written position, a sealed Holoecho, a HoloMask), no Order or ARO in
-progress, no spent Order of its own, no open choice, no undo step. A handler
-then reads each of them only through the same fields and the same state, so
-it answers a command about one as it answers the same command about the
-other. Names appear only in the handlers' messages, and the army-list order
-only in the hooks that walk a whole army at the start or end of a turn,
-never in a decision about one trooper.
+progress, no spent Order of its own, no open choice. A handler then reads
+each of them only through the same fields and the same state, so it answers
+a command about one as it answers the same command about the other. Names
+appear only in the handlers' messages, and the army-list order only in the
+hooks that walk a whole army at the start or end of a turn, never in a
+decision about one trooper. The undo steps are not searched: they name
+every trooper a State tap touched since the last other event, and only
+UndoLastStep decides by them (conditions.py; evolve asks only whether there
+are any), a command the offers do not ask.
 
 Anything the check cannot read as a plain value makes a trooper no twin
 (`key` is None): asking too often is safe, sharing too widely is not.
 tests/rules/test_fast_offers.py checks the offers against asking every pair
-at every state of the rules tests' scripted matches.
+at every state of the rules tests' scripted matches and of matches played
+by what they offer.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ from .state import MatchState, Trooper, replace
 # What a handler may read of a trooper: every field but these three.
 _ANONYMOUS = ("id", "name", "position")
 _KEY_FIELDS = tuple(f.name for f in fields(Trooper) if f.name not in _ANONYMOUS)
+# What may name a trooper elsewhere in the state (the trooper map apart).
+_READ_BY_HANDLERS = tuple(f.name for f in fields(MatchState) if f.name not in ("troopers", "undo"))
 
 
 def twin_key(state: MatchState) -> Callable[[Trooper], Hashable | None]:
@@ -47,6 +53,6 @@ def _everything_but_own_ids(state: MatchState) -> str:
     """The state written out, each trooper without its own id: a trooper id
     found in it is named by something else (a substring match may also find
     an id inside a longer one: that only makes fewer twins)."""
-    rest = [getattr(state, f.name) for f in fields(MatchState) if f.name != "troopers"]
+    rest = [getattr(state, name) for name in _READ_BY_HANDLERS]
     troopers = [replace(trooper, id="") for trooper in state.troopers.values()]
     return repr((rest, troopers))
