@@ -3,7 +3,9 @@
 for both seats: the Order, ARO, second Short Skill, report and Command Token
 offers. The reference below is the way offers were computed before the
 shortcuts: every trooper × choice asked of `rules.decide`, each state step
-built by dataclasses.replace (not the rules' faster copy, state.replace)."""
+built by dataclasses.replace (not the rules' faster copy, state.replace).
+The matches made here (`played`, and two made to order) hold twins
+(twins.py) beside troopers the state names."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import pytest
 from tracker import rules
 from tracker.rules import player_view, twins
 from tracker.rules import state as state_module
+from tracker.rules import token_offers as token_offers_module
 from tracker.rules.conditions import SetTrooperState
 from tracker.rules.declaration_offers import (
     ORDER_SKILLS,
@@ -241,7 +244,10 @@ def fast(state: MatchState, seat: str):
 
 
 def reference(state: MatchState, seat: str):
-    with slow_steps():
+    """The offers as every pair asked gives them: the Command Token offers
+    with no twins (token_offers asks every trooper then)."""
+    with slow_steps(), pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(token_offers_module, "twin_key", lambda state: lambda trooper: None)
         return (
             reference_aro(state, seat),
             reference_orders(state, seat),

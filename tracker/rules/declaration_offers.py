@@ -21,7 +21,7 @@ built on every action, and asking each pair was most of their cost (issue
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .commands import Command, accepts
@@ -29,7 +29,7 @@ from .identity import alias_for
 from .orders import ARO_SKILLS, OUTCOME_KINDS, SKILLS, DeclareAro, DeclareSkill, ReportOutcome
 from .queries import trooper_visible
 from .state import DEPLOYMENT, IMPETUOUS_PHASE, ORDERS, PLAYING, MatchState, Trooper
-from .twins import twin_key
+from .twins import once_per_twin, twin_key
 
 # What the Order form lists first (an ARO-only or a sealed skill has no
 # place there: sealed ones have a command of their own, ActivateHoloecho).
@@ -55,19 +55,7 @@ def _accepted(state: MatchState, seat: str, command: Command) -> bool:
 
 
 def _once_per_twin(state: MatchState, ask: Callable[[Trooper], tuple[str, ...]]):
-    """`ask`, answered once for each set of twins in `state`."""
-    key = twin_key(state)
-    answers: dict[Hashable, tuple[str, ...]] = {}
-
-    def answer(trooper: Trooper) -> tuple[str, ...]:
-        twin = key(trooper)
-        if twin is None:
-            return ask(trooper)
-        if twin not in answers:
-            answers[twin] = ask(trooper)
-        return answers[twin]
-
-    return answer
+    return once_per_twin(twin_key(state), ask)
 
 
 def _grouped(pairs: list[tuple[Trooper, tuple[str, ...]]]) -> tuple[Offer, ...]:

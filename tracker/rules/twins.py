@@ -27,8 +27,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import fields
+from typing import TypeVar
 
 from .state import MatchState, Trooper, replace
+
+T = TypeVar("T")
 
 # What a handler may read of a trooper: every field but these three.
 _ANONYMOUS = ("id", "name", "position")
@@ -47,6 +50,22 @@ def twin_key(state: MatchState) -> Callable[[Trooper], Hashable | None]:
         return tuple(getattr(trooper, name) for name in _KEY_FIELDS)
 
     return key
+
+
+def once_per_twin(key: Callable[[Trooper], Hashable | None], ask: Callable[[Trooper], T]):
+    """`ask`, asked once for each set of twins (`key`, from twin_key) and
+    for each trooper that has none; never kept beyond one view."""
+    answers: dict[Hashable, T] = {}
+
+    def answer(trooper: Trooper) -> T:
+        twin = key(trooper)
+        if twin is None:
+            return ask(trooper)
+        if twin not in answers:
+            answers[twin] = ask(trooper)
+        return answers[twin]
+
+    return answer
 
 
 def _everything_but_own_ids(state: MatchState) -> str:
