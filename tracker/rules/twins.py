@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import fields
+from operator import attrgetter
 from typing import TypeVar
 
 from .state import MatchState, Trooper, replace
@@ -43,11 +44,10 @@ _READ_BY_HANDLERS = tuple(f.name for f in fields(MatchState) if f.name not in ("
 def twin_key(state: MatchState) -> Callable[[Trooper], Hashable | None]:
     """key(trooper): equal for twins, None for a trooper the state names."""
     named = _everything_but_own_ids(state)
+    fields_of = attrgetter(*_KEY_FIELDS)
 
     def key(trooper: Trooper) -> Hashable | None:
-        if trooper.id in named:
-            return None
-        return tuple(getattr(trooper, name) for name in _KEY_FIELDS)
+        return None if trooper.id in named else fields_of(trooper)
 
     return key
 
