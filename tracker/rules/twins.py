@@ -42,12 +42,34 @@ _READ_BY_HANDLERS = tuple(f.name for f in fields(MatchState) if f.name not in ("
 
 
 def twin_key(state: MatchState) -> Callable[[Trooper], Hashable | None]:
-    """key(trooper): equal for twins, None for a trooper the state names."""
+    """key(trooper): equal for twins, None for a trooper the state names.
+    The last state's is kept (each view asks it for every offer, both views
+    of an action ask it of the same state): it is the state's alone, read
+    from no viewer, and says only which answers may be shared, never one."""
+    global _last
+    last = _last  # one read: another thread may replace it meanwhile
+    if last is not None and last[0] is state:
+        return last[1]
+    key = _twin_key(state)
+    _last = (state, key)
+    return key
+
+
+# (state, its twin_key): the state held, so its id is never another's.
+_last: tuple[MatchState, Callable[[Trooper], Hashable | None]] | None = None
+
+
+def _twin_key(state: MatchState) -> Callable[[Trooper], Hashable | None]:
     named = _everything_but_own_ids(state)
     fields_of = attrgetter(*_KEY_FIELDS)
+    # Each offer asks the key of every trooper; the search of `named` is
+    # most of what a key costs, so it is made once per trooper.
+    keys: dict[str, Hashable | None] = {}
 
     def key(trooper: Trooper) -> Hashable | None:
-        return None if trooper.id in named else fields_of(trooper)
+        if trooper.id not in keys:
+            keys[trooper.id] = None if trooper.id in named else fields_of(trooper)
+        return keys[trooper.id]
 
     return key
 
