@@ -106,8 +106,8 @@ def recording(monkeypatch):
 
 @pytest.fixture(scope="module")
 def scripted():
-    """(states, games) of every argument-free test of SCRIPTED, and of
-    matches played by what they offer (`played`)."""
+    """(the states of every argument-free test of SCRIPTED, the states of
+    the matches made here, every Game of both)."""
     with pytest.MonkeyPatch.context() as monkeypatch, recording(monkeypatch) as (states, games):
         for name in SCRIPTED:
             module = importlib.import_module(f"tests.rules.{name}")
