@@ -35,7 +35,7 @@ from __future__ import annotations
 import hashlib
 import string
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .commands import Command, handles
 from .commitments import commit, verify
@@ -44,7 +44,7 @@ from .events import Event
 from .evolve import applies
 from .i18n import _
 from .sealing import ANY_NUMBER, CARD, SecretKind, SecretsSealed, register_kind, reveal
-from .state import DEPLOYMENT, PLAYING, SETUP, MatchState, Secret, frozen_map
+from .state import DEPLOYMENT, PLAYING, SETUP, MatchState, Secret, frozen_map, replace
 
 CLASSIFIED = "classified"  # one held card
 CLASSIFIED_DRAW = "classified_draw"  # the seed, the deck and the cards drawn

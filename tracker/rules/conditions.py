@@ -8,7 +8,7 @@ change, a token spent) closes the window, because those cannot be taken back.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import ClassVar
 
 from .commands import Command, handles
@@ -26,6 +26,7 @@ from .state import (
     MatchState,
     Trooper,
     UndoStep,
+    replace,
 )
 
 

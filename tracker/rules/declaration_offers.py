@@ -12,10 +12,16 @@ Order left offers none of its troopers.
 A form has one trooper select and one skill select, so troopers are grouped
 by the skills they may declare: each group is a form of its own, and every
 trooper × skill pair a form offers is one the server takes.
+
+Twins (twins.py: troopers no handler can tell apart) are asked once per
+view, the first one's answers given to the others: both seats' views are
+built on every action, and asking each pair was most of their cost (issue
+18). Never across views: a view asks for one seat, on one state.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .commands import Command, accepts
@@ -23,6 +29,7 @@ from .identity import alias_for
 from .orders import ARO_SKILLS, OUTCOME_KINDS, SKILLS, DeclareAro, DeclareSkill, ReportOutcome
 from .queries import trooper_visible
 from .state import DEPLOYMENT, IMPETUOUS_PHASE, ORDERS, PLAYING, MatchState, Trooper
+from .twins import once_per_twin, twin_key
 
 # What the Order form lists first (an ARO-only or a sealed skill has no
 # place there: sealed ones have a command of their own, ActivateHoloecho).
@@ -45,6 +52,10 @@ class Offer:
 
 def _accepted(state: MatchState, seat: str, command: Command) -> bool:
     return accepts(state, seat, command)
+
+
+def _once_per_twin(state: MatchState, ask: Callable[[Trooper], tuple[str, ...]]):
+    return once_per_twin(twin_key(state), ask)
 
 
 def _grouped(pairs: list[tuple[Trooper, tuple[str, ...]]]) -> tuple[Offer, ...]:
@@ -71,11 +82,9 @@ def aro_offers(state: MatchState, seat: str | None) -> tuple[Offer, ...]:
     alias = alias_for(state, actor, seat)
     target = alias.ref if alias is not None else actor.id
     element = actor.holoechoes[0] if actor.holoechoes else ""
-    pairs = []
-    for trooper in state.troopers_of(seat):
-        if trooper.out_of_action or trooper.condition != "normal":
-            continue
-        skills = tuple(
+
+    def skills(trooper: Trooper) -> tuple[str, ...]:
+        return tuple(
             name
             for name in ARO_SKILLS
             if _accepted(
@@ -89,7 +98,13 @@ def aro_offers(state: MatchState, seat: str | None) -> tuple[Offer, ...]:
                 ),
             )
         )
-        pairs.append((trooper, skills))
+
+    asked = _once_per_twin(state, skills)
+    pairs = []
+    for trooper in state.troopers_of(seat):
+        if trooper.out_of_action or trooper.condition != "normal":
+            continue
+        pairs.append((trooper, asked(trooper)))
     return _grouped(pairs)
 
 
@@ -100,16 +115,20 @@ def order_offers(state: MatchState, seat: str | None) -> tuple[Offer, ...]:
         return ()
     if turn.phase != ORDERS or turn.order is not None:
         return ()
-    pairs = []
-    for trooper in state.troopers_of(seat):
-        if trooper.out_of_action or trooper.reserved or trooper.condition != "normal":
-            continue
-        skills = tuple(
+
+    def skills(trooper: Trooper) -> tuple[str, ...]:
+        return tuple(
             name
             for name in ORDER_SKILLS
             if _accepted(state, seat, DeclareSkill(trooper_id=trooper.id, skill=name))
         )
-        pairs.append((trooper, skills))
+
+    asked = _once_per_twin(state, skills)
+    pairs = []
+    for trooper in state.troopers_of(seat):
+        if trooper.out_of_action or trooper.reserved or trooper.condition != "normal":
+            continue
+        pairs.append((trooper, asked(trooper)))
     return _grouped(pairs)
 
 
@@ -147,24 +166,35 @@ def report_offers(state: MatchState, seat: str | None) -> tuple[ReportOffer, ...
     (HE-3). A trooper in Hidden Deployment is not on the table (HD-2)."""
     if seat is None or state.phase not in (PLAYING, DEPLOYMENT):
         return ()
-    groups: dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]] = {}
-    for trooper in state.troopers.values():
-        if not trooper_visible(trooper, seat) or trooper.condition == "dead":
-            continue
-        alias = alias_for(state, trooper, seat)
-        ref = alias.ref if alias is not None else trooper.id
-        elements = tuple(trooper.holoechoes)
-        outcomes = tuple(
+
+    def outcomes_on(trooper: Trooper) -> tuple[str, ...]:
+        ref = _ref(state, trooper, seat)
+        return tuple(
             outcome
             for outcome in OUTCOME_KINDS
             if all(
                 _accepted(state, seat, ReportOutcome(outcome=outcome, trooper_id=ref, element=e))
-                for e in (elements or ("",))
+                for e in (trooper.holoechoes or ("",))
             )
         )
+
+    asked = _once_per_twin(state, outcomes_on)
+    groups: dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]] = {}
+    for trooper in state.troopers.values():
+        if not trooper_visible(trooper, seat) or trooper.condition == "dead":
+            continue
+        ref = _ref(state, trooper, seat)
+        elements = tuple(trooper.holoechoes)
+        outcomes = asked(trooper)
         if outcomes:
             groups.setdefault((outcomes, elements), []).append(ref)
     ordered = sorted(groups.items(), key=lambda item: -len(item[0][0]))
     return tuple(
         ReportOffer(tuple(ids), outcomes, elements) for (outcomes, elements), ids in ordered
     )
+
+
+def _ref(state: MatchState, trooper: Trooper, seat: str) -> str:
+    """The trooper as this phone names it (a marker by its reference)."""
+    alias = alias_for(state, trooper, seat)
+    return alias.ref if alias is not None else trooper.id

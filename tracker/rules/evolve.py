@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from typing import TypeVar
 
 from .events import Event
-from .state import MatchState
+from .state import MatchState, replace
 
 E = TypeVar("E", bound=Event)
 APPLIERS: dict[type, Callable[[MatchState, Event], MatchState]] = {}

@@ -19,7 +19,7 @@ through `sealing.reveal`, so the placement below applies to them too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from .errors import InvalidInput, NotAllowed
 from .events import Event
@@ -56,6 +56,7 @@ from .state import (
     Secret,
     Trooper,
     frozen_map,
+    replace,
 )
 
 # Outcomes that end HD, reported by the owner (the opponent cannot name a

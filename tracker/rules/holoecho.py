@@ -26,7 +26,7 @@ Deployment first and then calls `end_holoecho` (FAQ HD + Holoecho).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .commands import Command, handles
 from .conditions import visible_trooper
@@ -73,6 +73,7 @@ from .state import (
     MatchState,
     Secret,
     Trooper,
+    replace,
 )
 
 # Outcome reported on one element -> (rule if it is the real one, rule if a decoy).

@@ -20,13 +20,13 @@ module keeps the Order and its accounting; the rule modules hook in:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .commands import Command, handles
 from .conditions import visible_trooper
 from .errors import InvalidInput, NotAllowed
 from .events import Event
-from .evolve import applies, evolve_all
+from .evolve import applies, evolve, evolve_all
 from .i18n import _
 from .state import (
     ACTIVATE_ROLL,
@@ -41,6 +41,7 @@ from .state import (
     Order,
     Trooper,
     frozen_map,
+    replace,
 )
 
 
@@ -240,12 +241,23 @@ def skill_named(name: str) -> Skill:
 
 def _run(state: MatchState, events: list[Event], hooks, *args) -> list[Event]:
     """Run hooks in order, each seeing the state after the events so far."""
-    after = evolve_all(state, events)
+    return _run_from(evolve_all(state, events), events, hooks, *args)[0]
+
+
+def _run_from(
+    after: MatchState, events: list[Event], hooks, *args
+) -> tuple[list[Event], MatchState]:
+    """_run from `after`, the state once `events` are applied, and the state
+    after the hooks' events too: a declaration runs three lists of hooks in
+    turn, and evolving its events once rather than once per list is most of
+    what the Order and ARO offers cost (issue 18). Evolving is pure, so the
+    state after a + b is the state after a, then b: the same hooks see the
+    same states."""
     for hook in hooks:
         more = hook(after, *args)
         events = events + more
         after = evolve_all(after, more)
-    return events
+    return events, after
 
 
 def order_source(state: MatchState, trooper: Trooper) -> str:
@@ -375,13 +387,14 @@ def declare(state: MatchState, seat: str, command: DeclareSkill) -> list[Event]:
     declaration = Declaration(
         seat=seat, trooper_id=trooper.id, skill=skill, as_marker=bool(command.as_marker)
     )
-    events = _run(state, events, DECLARATION_HOOKS, declaration)
-    events = _run(state, events, BEFORE_SKILL, seat, trooper, skill, False)
-    events.append(
-        SkillDeclared(trooper_id=trooper.id, trooper_name=trooper.name, seat=seat, skill=skill.name)
+    events, after = _run_from(evolve_all(state, events), events, DECLARATION_HOOKS, declaration)
+    events, after = _run_from(after, events, BEFORE_SKILL, seat, trooper, skill, False)
+    declared = SkillDeclared(
+        trooper_id=trooper.id, trooper_name=trooper.name, seat=seat, skill=skill.name
     )
-    after_trooper = evolve_all(state, events).troopers[trooper.id]
-    return _run(state, events, AFTER_SKILL, seat, after_trooper, skill, False)
+    events.append(declared)
+    after = evolve(after, declared)
+    return _run_from(after, events, AFTER_SKILL, seat, after.troopers[trooper.id], skill, False)[0]
 
 
 @handles(DeclareAro)
@@ -422,21 +435,20 @@ def declare_aro(state: MatchState, seat: str, command: DeclareAro) -> list[Event
         target_id=target_id,
         target_element=element,
     )
-    events = _run(state, [], DECLARATION_HOOKS, declaration)
-    events = _run(state, events, BEFORE_SKILL, seat, trooper, skill, True)
-    events.append(
-        SkillDeclared(
-            trooper_id=trooper.id,
-            trooper_name=trooper.name,
-            seat=seat,
-            skill=skill.name,
-            aro=True,
-            target_id=target_id,
-            target_element=element,
-        )
+    events, after = _run_from(state, [], DECLARATION_HOOKS, declaration)
+    events, after = _run_from(after, events, BEFORE_SKILL, seat, trooper, skill, True)
+    declared = SkillDeclared(
+        trooper_id=trooper.id,
+        trooper_name=trooper.name,
+        seat=seat,
+        skill=skill.name,
+        aro=True,
+        target_id=target_id,
+        target_element=element,
     )
-    after_trooper = evolve_all(state, events).troopers[trooper.id]
-    return _run(state, events, AFTER_SKILL, seat, after_trooper, skill, True)
+    events.append(declared)
+    after = evolve(after, declared)
+    return _run_from(after, events, AFTER_SKILL, seat, after.troopers[trooper.id], skill, True)[0]
 
 
 @handles(ReportOutcome)

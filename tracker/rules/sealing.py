@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from .command_tokens import spend_token
@@ -36,6 +36,7 @@ from .state import (
     Secret,
     Trooper,
     frozen_map,
+    replace,
 )
 from .turns import MATCH_ENDING, start_first_turn
 

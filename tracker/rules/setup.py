@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 
 from .commands import Command, handles
 from .errors import InvalidInput, NotAllowed
@@ -21,6 +21,7 @@ from .state import (
     MatchState,
     Trooper,
     other_seat,
+    replace,
 )
 
 MAX_TROOPERS = 30

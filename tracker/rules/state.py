@@ -6,8 +6,9 @@ else may hand a MatchState to a template, a socket or an export.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 
 SEATS = ("A", "B")
@@ -99,6 +100,52 @@ STATES = "states"
 TURN_PHASES = (TACTICAL, IMPETUOUS_PHASE, ORDERS, STATES)
 
 COMMAND_TOKENS_PER_GAME = 4
+
+
+# Per dataclass: its field names if `replace` may copy its instances without
+# running __init__, else None (dataclasses.replace is then used).
+_COPYABLE: dict[type, frozenset[str] | None] = {}
+
+
+def _copyable_fields(cls: type) -> frozenset[str] | None:
+    """The field names of `cls` when a copy of an instance's __dict__ is
+    exactly what dataclasses.replace would build: a plain (not slotted)
+    dataclass whose every attribute is an __init__ field set as given, with
+    no __post_init__ to run and no InitVar to pass again."""
+    if cls not in _COPYABLE:
+        declared = getattr(cls, "__dataclass_fields__", None)
+        plain = (
+            declared is not None
+            and "__slots__" not in cls.__dict__
+            and not hasattr(cls, "__post_init__")
+            # fields() leaves out InitVars and ClassVars: none may be declared.
+            and len(fields(cls)) == len(declared)
+            and all(f.init for f in declared.values())
+        )
+        _COPYABLE[cls] = frozenset(declared) if plain else None
+    return _COPYABLE[cls]
+
+
+def replace(obj, /, **changes):
+    """dataclasses.replace, several times faster for the frozen records of
+    the rules (issue 18): every state step copies the big MatchState, and
+    the forms' offers take thousands of steps per view (declaration_offers.py
+    asks the handlers, which evolve). The rules' dataclasses keep only their
+    fields in __dict__ and run nothing in __init__, so copying the __dict__
+    builds the same object __init__ would; anything else (a __post_init__, an
+    InitVar, slots) goes through dataclasses.replace. An unknown field is
+    refused alike (TypeError)."""
+    names = _copyable_fields(type(obj))
+    if names is None:
+        return dataclasses.replace(obj, **changes)
+    if not names.issuperset(changes):
+        unknown = ", ".join(sorted(set(changes) - names))
+        raise TypeError(f"{type(obj).__name__} has no field(s) {unknown}")
+    copy = object.__new__(type(obj))
+    attributes = copy.__dict__
+    attributes.update(obj.__dict__)
+    attributes.update(changes)
+    return copy
 
 
 def frozen_map(value: Mapping | None = None) -> Mapping:

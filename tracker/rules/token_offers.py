@@ -4,12 +4,16 @@ Each offer is asked of the same handlers that decide the command, so a phone
 shows a use, a trooper or a target only when the server would accept it now:
 the offer and the refusal cannot drift apart. Only the viewer's own troopers
 and troopers it can see are ever tried or named.
+
+A use offered per trooper is asked once per set of twins (twins.py:
+troopers no handler can tell apart) in one view (issue 18).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
+from typing import TypeVar
 
 from .command_tokens import COORDINATED, open_uses
 from .commands import Command, accepts
@@ -33,8 +37,10 @@ from .token_uses import (
     StrategicSuppressiveFire,
 )
 from .turns import DeclineStrategicUse
+from .twins import once_per_twin, twin_key
 
 Ids = tuple[str, ...]
+A = TypeVar("A")
 
 
 @dataclass(frozen=True)
@@ -80,16 +86,24 @@ class _Asker:
         self.seat = seat
         self.uses = open_uses(state, seat)
         self.mine = state.troopers_of(seat)
+        self.twin = twin_key(state)
 
     def accepted(self, command: Command) -> bool:
         return accepts(self.state, self.seat, command)
 
+    def per_twin(self, ask: Callable[[Trooper], A]) -> Callable[[Trooper], A]:
+        """`ask` about a trooper, asked once per set of twins."""
+        return once_per_twin(self.twin, ask)
+
     def each(self, use: str, build: Callable[[Trooper], Command | None]) -> Ids:
+        """The troopers for which `build(trooper)`, a command about that
+        trooper alone, is accepted."""
         if use not in self.uses:
             return ()
-        return tuple(
-            t.id for t in self.mine if (command := build(t)) is not None and self.accepted(command)
+        taken = self.per_twin(
+            lambda t: (command := build(t)) is not None and self.accepted(command)
         )
+        return tuple(t.id for t in self.mine if taken(t))
 
 
 def token_offers(state: MatchState, seat: str | None) -> TokenOffers:
@@ -129,13 +143,18 @@ def _moves(ask: _Asker) -> tuple[tuple[Ids, tuple[int, ...]], ...]:
     if "TM-E1" not in ask.uses:
         return ()
     by_groups: dict[tuple[int, ...], list[str]] = {}
-    for trooper in ask.mine:
-        groups = tuple(
+
+    def groups_for(trooper: Trooper) -> tuple[int, ...]:
+        return tuple(
             g
             for g in range(1, MAX_GROUPS + 1)
             if g != trooper.combat_group
             and ask.accepted(ChangeCombatGroup(trooper_id=trooper.id, group=g))
         )
+
+    asked = ask.per_twin(groups_for)
+    for trooper in ask.mine:
+        groups = asked(trooper)
         if groups:
             by_groups.setdefault(groups, []).append(trooper.id)
     return tuple((tuple(ids), groups) for groups, ids in by_groups.items())
@@ -145,12 +164,15 @@ def _coordinable(ask: _Asker) -> Ids:
     """TM-T1: troopers that could join a Coordinated Order with a groupmate."""
     if "TM-T1" not in ask.uses:
         return ()
-    found: list[str] = []
-    for trooper in ask.mine:
+
+    # Per twin too: swapping two twins maps the mates of one onto the mates
+    # of the other, and no handler tells the swapped commands apart.
+    def with_a_mate(trooper: Trooper) -> bool:
         mates = [t for t in ask.mine if t.combat_group == trooper.combat_group and t != trooper]
-        if any(ask.accepted(CoordinatedOrder(trooper_ids=[trooper.id, m.id])) for m in mates):
-            found.append(trooper.id)
-    return tuple(found)
+        return any(ask.accepted(CoordinatedOrder(trooper_ids=[trooper.id, m.id])) for m in mates)
+
+    asked = ask.per_twin(with_a_mate)
+    return tuple(t.id for t in ask.mine if asked(t))
 
 
 def _rerolls(ask: _Asker, use: str, command: type[Command]) -> tuple[Reroll, ...]:

@@ -6,7 +6,7 @@ use is checked and spent.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .command_tokens import COORDINATED, spend_token
 from .commands import Command, handles
@@ -29,6 +29,7 @@ from .state import (
     MatchState,
     Trooper,
     frozen_map,
+    replace,
 )
 from .token_uses import ends_hiding, move_pool_order, on_table, own_trooper, with_turn_extra
 

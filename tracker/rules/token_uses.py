@@ -15,7 +15,7 @@ exists; a hidden trooper acting as if it declared is revealed first).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .command_tokens import CANCELLED, STRATEGIC_USED, TOKEN_LIMIT, spend_token
 from .commands import Command, handles
@@ -37,6 +37,7 @@ from .state import (
     MatchState,
     Trooper,
     frozen_map,
+    replace,
 )
 
 CANCEL_COUNT = 2  # TM-S2: Regular Orders cancelled

@@ -7,7 +7,7 @@ RT-A) and at phase changes; this module only keeps the clock.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .command_tokens import ORDERS_COUNTED, S2_DECLINED, s2_deciding
 from .commands import Command, handles
@@ -26,6 +26,7 @@ from .state import (
     Turn,
     frozen_map,
     other_seat,
+    replace,
 )
 
 # fn(state_after_turn_started) -> events; e.g. the Retreat! check (RT-A).

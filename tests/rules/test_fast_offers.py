@@ -1,0 +1,488 @@
+"""The forms' offers (issue 18) are what asking the handlers every pair gave
+(issue 19), at every state the rules tests' scripted matches pass through,
+for both seats: the Order, ARO, second Short Skill, report and Command Token
+offers. The reference below is the way offers were computed before the
+shortcuts: every trooper × choice asked of `rules.decide`, each state step
+built by dataclasses.replace (not the rules' faster copy, state.replace).
+The matches made here (`played`, and two made to order) hold twins
+(twins.py) beside troopers the state names."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import inspect
+import random
+from contextlib import contextmanager, suppress
+
+import pytest
+
+from tracker import rules
+from tracker.rules import player_view, twins
+from tracker.rules import state as state_module
+from tracker.rules import token_offers as token_offers_module
+from tracker.rules.conditions import SetTrooperState
+from tracker.rules.declaration_offers import (
+    ORDER_SKILLS,
+    SECOND_SKILLS,
+    Offer,
+    ReportOffer,
+    aro_offers,
+    order_offers,
+    report_offers,
+    second_skills,
+)
+from tracker.rules.errors import RuleViolation
+from tracker.rules.identity import alias_for
+from tracker.rules.orders import (
+    ARO_SKILLS,
+    OUTCOME_KINDS,
+    DeclareAro,
+    DeclareSkill,
+    EndOrder,
+    ReportOutcome,
+)
+from tracker.rules.queries import trooper_visible
+from tracker.rules.state import (
+    CAMOUFLAGE,
+    DEPLOYMENT,
+    HIDDEN_DEPLOYMENT,
+    HOLOPROJECTOR,
+    IMPETUOUS,
+    IMPETUOUS_PHASE,
+    INFILTRATION,
+    IRREGULAR,
+    LIEUTENANT_CANDIDATE,
+    ORDERS,
+    PLAYING,
+    SEATS,
+    MatchState,
+    Trooper,
+)
+from tracker.rules.token_offers import token_offers
+from tracker.rules.token_tactical import IgnoreRetreat, MakeOrderRegular
+from tracker.rules.token_uses import CancelPossessed, ChangeCombatGroup
+
+from .game import Game, trooper
+from .steps import advance, let_s2_pass, set_state, to_phase, to_turn
+
+# The scripted matches: every test of these modules that takes no argument.
+SCRIPTED = (
+    "test_classified",
+    "test_command_tokens",
+    "test_declaration_offers",
+    "test_fireteams",
+    "test_hidden_deployment",
+    "test_holoecho",
+    "test_holomask",
+    "test_impetuous_phase",
+    "test_markers",
+    "test_match_flow",
+    "test_replacement",
+    "test_retreat",
+    "test_seat_moves",
+    "test_secret_kinds",
+)
+
+
+@contextmanager
+def recording(monkeypatch):
+    """Every state a Game reaches, and every Game, while the block runs."""
+    states: list[MatchState] = []
+    games: list[Game] = []
+    apply = Game.apply
+
+    def recorded(self, events):
+        if not self.events:
+            games.append(self)
+        out = apply(self, events)
+        states.append(self.state)
+        return out
+
+    monkeypatch.setattr(Game, "apply", recorded)
+    yield states, games
+    monkeypatch.setattr(Game, "apply", apply)
+
+
+@pytest.fixture(scope="module")
+def scripted():
+    """(the states of every argument-free test of SCRIPTED, the states of
+    the matches made here, every Game of both)."""
+    with pytest.MonkeyPatch.context() as monkeypatch, recording(monkeypatch) as (states, games):
+        for name in SCRIPTED:
+            module = importlib.import_module(f"tests.rules.{name}")
+            for attribute, test in vars(module).items():
+                argument_free = callable(test) and not inspect.signature(test).parameters
+                if attribute.startswith("test_") and argument_free:
+                    test()
+        first_played = len(states)
+        for seed in range(2):
+            played(seed, 150)
+        irregulars_one_spent()
+        one_twin_ignores_retreat()
+    # The states of the rules tests, then those of the matches made here.
+    return _unique(states[:first_played]), _unique(states[first_played:]), games
+
+
+def _unique(states: list[MatchState]) -> list[MatchState]:
+    return list({id(s): s for s in states}.values())
+
+
+@contextmanager
+def slow_steps():
+    """Every rule module's `replace` back to dataclasses.replace."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        for module in vars(rules).values():
+            if (
+                inspect.ismodule(module)
+                and getattr(module, "replace", None) is state_module.replace
+            ):
+                monkeypatch.setattr(module, "replace", dataclasses.replace)
+        yield
+
+
+# ------------------------------------------------ the reference: ask all
+
+
+def _asked(state, seat, command) -> bool:
+    try:
+        rules.decide(state, seat, command)
+    except RuleViolation:
+        return False
+    return True
+
+
+def _grouped(pairs):
+    groups: dict = {}
+    for trooper_, skills in pairs:
+        if skills:
+            groups.setdefault(skills, []).append(trooper_.id)
+    ordered = sorted(groups.items(), key=lambda item: -len(item[0]))
+    return tuple(Offer(tuple(ids), skills) for skills, ids in ordered)
+
+
+def reference_aro(state: MatchState, seat: str):
+    turn = state.turn
+    if state.phase != PLAYING or turn is None or turn.order is None or turn.seat == seat:
+        return ()
+    actor = state.troopers.get(turn.order.trooper_id)
+    if actor is None:
+        return ()
+    alias = alias_for(state, actor, seat)
+    target = alias.ref if alias is not None else actor.id
+    element = actor.holoechoes[0] if actor.holoechoes else ""
+    pairs = []
+    for t in state.troopers_of(seat):
+        if t.out_of_action or t.condition != "normal":
+            continue
+        aro = [DeclareAro(trooper_id=t.id, skill=s, target_id=target, target_element=element)
+               for s in ARO_SKILLS]  # fmt: skip
+        pairs.append((t, tuple(c.skill for c in aro if _asked(state, seat, c))))
+    return _grouped(pairs)
+
+
+def reference_orders(state: MatchState, seat: str):
+    turn = state.turn
+    if state.phase != PLAYING or turn is None or turn.seat != seat:
+        return ()
+    if turn.phase != ORDERS or turn.order is not None:
+        return ()
+    pairs = []
+    for t in state.troopers_of(seat):
+        if t.out_of_action or t.reserved or t.condition != "normal":
+            continue
+        pairs.append(
+            (t, tuple(s for s in ORDER_SKILLS if _asked(state, seat, DeclareSkill(trooper_id=t.id, skill=s))))
+        )  # fmt: skip
+    return _grouped(pairs)
+
+
+def reference_second(state: MatchState, seat: str):
+    turn = state.turn
+    if state.phase != PLAYING or turn is None or turn.seat != seat:
+        return ()
+    if turn.order is None or turn.phase not in (ORDERS, IMPETUOUS_PHASE):
+        return ()
+    actor = turn.order.trooper_id
+    return tuple(
+        s for s in SECOND_SKILLS if _asked(state, seat, DeclareSkill(trooper_id=actor, skill=s))
+    )
+
+
+def reference_reports(state: MatchState, seat: str):
+    if state.phase not in (PLAYING, DEPLOYMENT):
+        return ()
+    groups: dict = {}
+    for t in state.troopers.values():
+        if not trooper_visible(t, seat) or t.condition == "dead":
+            continue
+        alias = alias_for(state, t, seat)
+        ref = alias.ref if alias is not None else t.id
+        elements = tuple(t.holoechoes)
+        outcomes = tuple(
+            o
+            for o in OUTCOME_KINDS
+            if all(
+                _asked(state, seat, ReportOutcome(outcome=o, trooper_id=ref, element=e))
+                for e in (elements or ("",))
+            )
+        )
+        if outcomes:
+            groups.setdefault((outcomes, elements), []).append(ref)
+    ordered = sorted(groups.items(), key=lambda item: -len(item[0][0]))
+    return tuple(ReportOffer(tuple(ids), o, e) for (o, e), ids in ordered)
+
+
+def fast(state: MatchState, seat: str):
+    return (
+        aro_offers(state, seat),
+        order_offers(state, seat),
+        second_skills(state, seat),
+        report_offers(state, seat),
+        token_offers(state, seat),
+    )
+
+
+def reference(state: MatchState, seat: str):
+    """The offers as every pair asked gives them: the Command Token offers
+    with no twins (token_offers asks every trooper then)."""
+    with slow_steps(), pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(token_offers_module, "twin_key", lambda state: lambda trooper: None)
+        return (
+            reference_aro(state, seat),
+            reference_orders(state, seat),
+            reference_second(state, seat),
+            reference_reports(state, seat),
+            token_offers(state, seat),
+        )
+
+
+@pytest.fixture(scope="module")
+def referenced(scripted):
+    """(state, seat, the reference offers) for every state and seat, asked
+    once, the rules tests' states then this module's."""
+    tested, made, _games = scripted
+    return tuple(
+        [(state, seat, reference(state, seat)) for state in states for seat in SEATS]
+        for states in (tested, made)
+    )
+
+
+def mismatches(referenced) -> list[tuple[int, str, int]]:
+    """(seq, seat, which offer) wherever the offers differ from the reference."""
+    twins._last = None  # a planted shortcut applies from the first state on
+    found = []
+    for state, seat, theirs in referenced:
+        for n, (mine, answer) in enumerate(zip(fast(state, seat), theirs, strict=True)):
+            if mine != answer:
+                found.append((state.seq, seat, n))
+    return found
+
+
+def irregulars_one_spent() -> Game:
+    """Twin Irregular troopers alone in a Combat Group with no Regular
+    Order: once one has spent its Irregular Order, only the other may be
+    activated (the turn names the spent one)."""
+    a = [
+        trooper("Lieutenant", 20, group=2, traits=[LIEUTENANT_CANDIDATE]),
+        *(trooper("Warband", 8, group=1, traits=[IRREGULAR]) for _ in range(2)),
+    ]
+    game = Game.started(a, [trooper("Fusilier", 10)], first="A")
+    to_phase(game, ORDERS)
+    first = game.state.troopers_of("A")[1]
+    game.do("A", DeclareSkill(trooper_id=first.id, skill="move"))
+    game.do("A", EndOrder())
+    return game
+
+
+def one_twin_ignores_retreat() -> Game:
+    """Alice in Retreat! (RT-A), one of two twins ignoring it (TM-T4): only
+    the other is held to movement, Dodge and Reset (RT-3)."""
+    a = [trooper("Big", 76), *(trooper("Small", 12) for _ in range(2))]
+    game = Game.started(a, [trooper("Fusilier", 10)], first="A")
+    set_state(game, "Big", "unconscious", by="B")
+    to_turn(game, 2, "A")
+    let_s2_pass(game)
+    first = game.state.troopers_of("A")[1]
+    game.do("A", IgnoreRetreat(trooper_id=first.id))
+    to_phase(game, ORDERS)
+    return game
+
+
+# ------------------------------------- a match played by what it offers
+
+
+def army(letter: str) -> list[dict]:
+    """Twins (identical Fusiliers in two Combat Groups, some Impetuous or
+    Irregular ones) beside troopers the state names (a Lieutenant, Hidden
+    Deployment, Camouflage, Infiltration, a Holoprojector)."""
+    plain = [trooper(f"{letter} Fusilier", 10, group=1) for _ in range(4)]
+    plain += [trooper(f"{letter} Rifle", 10, group=2) for _ in range(3)]
+    plain += [trooper(f"{letter} Berserk", 12, group=2, traits=[IMPETUOUS]) for _ in range(2)]
+    plain += [trooper(f"{letter} Warband", 8, group=1, traits=[IRREGULAR]) for _ in range(2)]
+    return [
+        trooper(f"{letter} Lieutenant", 20, traits=[LIEUTENANT_CANDIDATE]),
+        trooper(f"{letter} Ninja", 30, traits=[HIDDEN_DEPLOYMENT, CAMOUFLAGE]),
+        trooper(f"{letter} Yaogat", 25, traits=[HIDDEN_DEPLOYMENT, INFILTRATION]),
+        trooper(f"{letter} Hassassin", 40, traits=[HOLOPROJECTOR]),
+        *plain,
+    ]
+
+
+def _seal(letter: str, real: str) -> dict:
+    return {
+        "lieutenant": f"{letter} Lieutenant",
+        "hd": {f"{letter} Ninja": "behind the wall", f"{letter} Yaogat": "in the tower"},
+        "holoecho": {f"{letter} Hassassin": real},
+    }
+
+
+def _moves(game: Game, rng: random.Random) -> list:
+    """(seat, command) candidates: the offered ones, and a phone's other taps."""
+    state = game.state
+    moves = []
+    for seat in SEATS:
+        for offer in order_offers(state, seat):
+            moves.append((seat, DeclareSkill(trooper_id=rng.choice(offer.trooper_ids),
+                                             skill=rng.choice(offer.skills))))  # fmt: skip
+        for skill in second_skills(state, seat):
+            moves.append((seat, DeclareSkill(trooper_id=state.turn.order.trooper_id, skill=skill)))
+        actor = state.turn.order.trooper_id if state.turn and state.turn.order else ""
+        for offer in aro_offers(state, seat):
+            target = player_view(state, seat).order.trooper_id if actor else ""
+            element = state.troopers[actor].holoechoes[:1] if actor else ()
+            moves.append((seat, DeclareAro(trooper_id=rng.choice(offer.trooper_ids),
+                                           skill=rng.choice(offer.skills), target_id=target,
+                                           target_element=element[0] if element else "")))  # fmt: skip
+        for offer in report_offers(state, seat):
+            moves.append((seat, ReportOutcome(outcome=rng.choice(offer.outcomes),
+                                              trooper_id=rng.choice(offer.trooper_ids),
+                                              element=rng.choice(offer.elements or ("",)))))  # fmt: skip
+        tokens = token_offers(state, seat)
+        for ids, groups in tokens.e1_moves:
+            moves.append((seat, ChangeCombatGroup(trooper_id=ids[0], group=groups[0])))
+        for use, command in (
+            ("t3", MakeOrderRegular),
+            ("t4", IgnoreRetreat),
+            ("e2", CancelPossessed),
+        ):
+            for trooper_id in getattr(tokens, use)[:1]:
+                moves.append((seat, command(trooper_id=trooper_id)))
+        mine = [t for t in state.troopers_of(seat) if not t.hidden and t.condition != "dead"]
+        if mine:
+            tapped = rng.choice(mine)
+            condition = rng.choice(["normal", "normal", "normal", "unconscious"])
+            marks = rng.sample(
+                ["prone", "immobilized_a", "possessed", "isolated"], rng.randint(0, 2)
+            )
+            moves.append(
+                (seat, SetTrooperState(trooper_id=tapped.id, condition=condition, tokens=marks))
+            )
+    if state.turn and state.turn.order is not None:
+        moves += [(state.turn.seat, EndOrder())] * 3
+    return moves
+
+
+def played(seed: int, steps: int) -> Game:
+    """A match of twins and named troopers, played `steps` taps by a seeded
+    random choice among what the phones offer, and the turns advanced."""
+    rng = random.Random(seed)
+    game = Game.started(
+        army("A"), army("B"), seal_a=_seal("A", "marker1"), seal_b=_seal("B", "model")
+    )
+    for _ in range(steps):
+        if game.state.phase != PLAYING:
+            break
+        turn = game.state.turn
+        if turn.order is None and (turn.phase != ORDERS or rng.random() < 0.08):
+            advance(game)
+            continue
+        moves = _moves(game, rng)
+        seat, command = rng.choice(moves)
+        # A state tap or an End Order may be refused: the phone offers those anyway.
+        with suppress(RuleViolation):
+            game.do(seat, command)
+    return game
+
+
+# ---------------------------------------------------------------- tests
+
+
+def test_the_scripted_matches_pass_through_many_offer_situations(scripted, referenced):
+    tested, made, _games = scripted
+    assert len(tested) > 2000 and len(made) > 300
+    # The reference's answers (the offers equal them, below).
+    offered = [answers for part in referenced for _state, _seat, answers in part]
+    assert sum(1 for o in offered if o[0]) > 20  # AROs against an Order
+    assert sum(1 for o in offered if o[1]) > 50  # Orders Phase
+    assert sum(1 for o in offered if o[2]) > 20  # a second Short Skill
+    assert sum(1 for o in offered if o[3]) > 200  # reports
+    assert sum(1 for o in offered if o[4]) > 20  # Command Token uses
+    # States with twins beside troopers the state names.
+    shared = [s for s in made if _has_twins(s) and any(_named(s, t) for t in s.troopers.values())]
+    assert len(shared) > 100
+
+
+def _has_twins(state):
+    key = twins.twin_key(state)
+    keys = [key(t) for t in state.troopers.values()]
+    found = [k for k in keys if k is not None]
+    return len(found) > len(set(found))
+
+
+def _named(state, trooper_):
+    return twins.twin_key(state)(trooper_) is None
+
+
+def test_the_offers_are_what_asking_every_pair_gives(referenced):
+    tested, made = referenced
+    assert mismatches(tested + made) == []
+
+
+@pytest.mark.parametrize("left_out", ["combat_group", "ignores_retreat"])
+def test_the_check_finds_a_wrong_shortcut(referenced, monkeypatch, left_out):
+    """A planted shortcut (a field left out of the twin key: troopers that
+    differ in it answer for each other) is caught, in the matches made here
+    (the rules tests' have few twins)."""
+    _tested, made = referenced
+    planted = tuple(f for f in twins._KEY_FIELDS if f != left_out)
+    monkeypatch.setattr(twins, "_KEY_FIELDS", planted)
+    assert mismatches(made) != []
+
+
+def test_the_check_finds_a_shortcut_that_ignores_who_is_named(referenced, monkeypatch):
+    _tested, made = referenced
+    monkeypatch.setattr(twins, "_everything_but_own_ids", lambda state: "")
+    assert mismatches(made) != []
+
+
+def test_states_built_by_the_fast_copy_equal_those_built_by_init(scripted):
+    """Each scripted match's log replayed both ways gives equal states."""
+    _tested, _made, games = scripted
+    for game in games:
+        fast_replay = rules.replay(game.events)
+        with slow_steps():
+            assert rules.replay(game.events) == fast_replay
+    assert len(games) > 100
+
+
+def test_the_fast_copy_refuses_an_unknown_field_like_dataclasses_replace():
+    one = Trooper(**{k: v for k, v in trooper("Fusilier").items() if k != "traits"}, seat="A")
+    assert state_module.replace(one, condition="dead") == dataclasses.replace(one, condition="dead")
+    with pytest.raises(TypeError):
+        state_module.replace(one, conditon="dead")
+    with pytest.raises(TypeError):
+        dataclasses.replace(one, conditon="dead")
+
+
+def test_a_dataclass_with_post_init_is_copied_through_init():
+    @dataclasses.dataclass(frozen=True)
+    class Checked:
+        value: int
+
+        def __post_init__(self):
+            if self.value < 0:
+                raise ValueError(self.value)
+
+    with pytest.raises(ValueError):
+        state_module.replace(Checked(1), value=-1)

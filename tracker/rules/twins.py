@@ -1,0 +1,99 @@
+"""Troopers that no handler can tell apart, so that the forms' offers ask
+the handlers once per kind of trooper rather than once per trooper
+(issue 18; declaration_offers.py).
+
+Two troopers are twins in a state when they differ only in their id, their
+name and their place in the army list, and neither id is named anywhere in
+the state but as its own key in the trooper map: no secret (a Lieutenant, a
+written position, a sealed Holoecho, a HoloMask), no Order or ARO in
+progress, no spent Order of its own, no open choice. A handler then reads
+each of them only through the same fields and the same state, so it answers
+a command about one as it answers the same command about the other. Names
+appear only in the handlers' messages, and the army-list order only in the
+hooks that walk a whole army at the start or end of a turn, never in a
+decision about one trooper. The undo steps are not searched: they name
+every trooper a State tap touched since the last other event, and only
+UndoLastStep decides by them (conditions.py; evolve asks only whether there
+are any), a command the offers do not ask.
+
+Anything the check cannot read as a plain value makes a trooper no twin
+(`key` is None): asking too often is safe, sharing too widely is not.
+tests/rules/test_fast_offers.py checks the offers against asking every pair
+at every state of the rules tests' scripted matches and of matches played
+by what they offer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import fields
+from operator import attrgetter
+from typing import TypeVar
+
+from .state import MatchState, Trooper, replace
+
+T = TypeVar("T")
+
+# What a handler may read of a trooper: every field but these three.
+_ANONYMOUS = ("id", "name", "position")
+_KEY_FIELDS = tuple(f.name for f in fields(Trooper) if f.name not in _ANONYMOUS)
+# What may name a trooper elsewhere in the state (the trooper map apart).
+_READ_BY_HANDLERS = tuple(f.name for f in fields(MatchState) if f.name not in ("troopers", "undo"))
+
+
+def twin_key(state: MatchState) -> Callable[[Trooper], Hashable | None]:
+    """key(trooper): equal for twins, None for a trooper the state names.
+    The last state's is kept (each view asks it for every offer, both views
+    of an action ask it of the same state): it is the state's alone, read
+    from no viewer, and says only which answers may be shared, never one."""
+    global _last
+    last = _last  # one read: another thread may replace it meanwhile
+    if last is not None and last[0] is state:
+        return last[1]
+    key = _twin_key(state)
+    _last = (state, key)
+    return key
+
+
+# (state, its twin_key): the state held, so its id is never another's.
+_last: tuple[MatchState, Callable[[Trooper], Hashable | None]] | None = None
+
+
+def _twin_key(state: MatchState) -> Callable[[Trooper], Hashable | None]:
+    named = _everything_but_own_ids(state)
+    fields_of = attrgetter(*_KEY_FIELDS)
+    # Each offer asks the key of every trooper; the search of `named` is
+    # most of what a key costs, so it is made once per trooper.
+    keys: dict[str, Hashable | None] = {}
+
+    def key(trooper: Trooper) -> Hashable | None:
+        if trooper.id not in keys:
+            keys[trooper.id] = None if trooper.id in named else fields_of(trooper)
+        return keys[trooper.id]
+
+    return key
+
+
+def once_per_twin(key: Callable[[Trooper], Hashable | None], ask: Callable[[Trooper], T]):
+    """`ask`, asked once for each set of twins (`key`, from twin_key) and
+    for each trooper that has none; never kept beyond one view."""
+    answers: dict[Hashable, T] = {}
+
+    def answer(trooper: Trooper) -> T:
+        twin = key(trooper)
+        if twin is None:
+            return ask(trooper)
+        if twin not in answers:
+            answers[twin] = ask(trooper)
+        return answers[twin]
+
+    return answer
+
+
+def _everything_but_own_ids(state: MatchState) -> str:
+    """The state written out, each trooper without its own id: a trooper id
+    found in it is named by something else (a substring match may also find
+    an id inside a longer one: that only makes fewer twins)."""
+    rest = [getattr(state, name) for name in _READ_BY_HANDLERS]
+    troopers = [replace(trooper, id="") for trooper in state.troopers.values()]
+    return repr((rest, troopers))
