@@ -52,6 +52,7 @@ from tracker.templatetags.tracker_tags import (
     recent_row_html,
     trooper_row_html,
     undo_html,
+    unmemoized,
 )
 
 # "recent" (issue 19): the last three log lines, a block of its own so that
@@ -375,7 +376,10 @@ class StaleBlock(AssertionError):
 
 def _check(seen: Seen, seat: Seat | None, blocks: dict[str, str]) -> None:
     counted = stats["blocks"]
-    whole = render_blocks(seen, seat)
+    # From the templates, not the rows' memos: a memo key missing a value
+    # would hand this render the stale row too (tracker_tags.unmemoized).
+    with unmemoized():
+        whole = render_blocks(seen, seat)
     stats["blocks"] = counted  # the check's renders are not the code's
     stale = [
         name for name in BLOCKS if digest_of_block(blocks[name]) != digest_of_block(whole[name])

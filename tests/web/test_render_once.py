@@ -344,3 +344,26 @@ def test_a_whole_match_shows_what_a_render_from_scratch_would(language, monkeypa
     FullMatch(language=language).play()
     assert rendering.stats["reused"] > before["reused"]
     assert rendering.stats["parts"] > before["parts"]
+
+
+def test_the_render_check_renders_rows_from_their_templates_not_their_memos():
+    """The check above is the safety net for the rows' memo keys too: were
+    its render from scratch to read the memos, a key missing a value would
+    hand it the very stale row it checks. Here every memoized log line is
+    made wrong, as such a key would leave it; the check's own render must
+    not show them (it compares the true blocks with a true render)."""
+    from tests.web.phone_flows import started
+    from tracker.models import Match, Seat
+    from tracker.reading import seen_by
+    from tracker.templatetags import tracker_tags
+
+    a, _b, _ids = started()
+    match = Match.objects.get(code=a.code)
+    seat = Seat.objects.get(match=match, letter="A")
+    seen = seen_by(match, "A")
+    blocks = rendering.render_blocks(seen, seat)
+    memo = tracker_tags._log_rows
+    with memo._lock:
+        for key in memo._rows:
+            memo._rows[key] = "<li>not what this line says</li>"
+    rendering._check(seen, seat, blocks)

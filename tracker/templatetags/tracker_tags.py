@@ -1,6 +1,7 @@
 import json
 import threading
 from collections import OrderedDict
+from contextlib import contextmanager
 
 from django import template
 from django.template.loader import render_to_string
@@ -232,6 +233,8 @@ class Memo:
         self._lock = threading.Lock()
 
     def get(self, key: tuple) -> str | None:
+        if getattr(_unmemoized, "on", False):
+            return None
         with self._lock:
             html = self._rows.get(key)
             if html is not None:
@@ -239,11 +242,30 @@ class Memo:
             return html
 
     def put(self, key: tuple, html: str) -> str:
+        if getattr(_unmemoized, "on", False):
+            return html
         with self._lock:
             self._rows[key] = html
             while len(self._rows) > self.size:
                 self._rows.popitem(last=False)
         return html
+
+
+# Set on a thread while it renders from scratch (rendering.CHECK): a memo
+# whose key leaves out a value its row reads would give the check the same
+# stale row as the render it checks, so the check reads and fills no memo.
+_unmemoized = threading.local()
+
+
+@contextmanager
+def unmemoized():
+    """Rows rendered on this thread from their templates, no memo read or filled."""
+    was = getattr(_unmemoized, "on", False)
+    _unmemoized.on = True
+    try:
+        yield
+    finally:
+        _unmemoized.on = was
 
 
 # Trooper rows: the row template gets an isolated context of exactly the
