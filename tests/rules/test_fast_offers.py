@@ -10,6 +10,7 @@ The matches made here (`played`, and two made to order) hold twins
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import inspect
 import random
@@ -486,3 +487,47 @@ def test_a_dataclass_with_post_init_is_copied_through_init():
 
     with pytest.raises(ValueError):
         state_module.replace(Checked(1), value=-1)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Plain:
+    value: int
+
+
+class _Derived(_Plain):
+    """A subclass with an __init__ of its own (a value worked out from a field)."""
+
+    def __init__(self, value: int) -> None:
+        super().__init__(value)
+        object.__setattr__(self, "double", 2 * value)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Validated:
+    value: int
+
+    def __init__(self, value: int) -> None:  # a hand-written __init__: dataclass keeps it
+        if value < 0:
+            raise ValueError(value)
+        object.__setattr__(self, "value", value)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Cached:
+    value: int
+
+    @functools.cached_property
+    def double(self) -> int:
+        return 2 * self.value
+
+
+def test_the_fast_copy_builds_what_init_builds_whatever_the_class_does_in_it():
+    """state.replace must stay dataclasses.replace for any dataclass a rule
+    module may add: a subclass's own __init__, a hand-written __init__ and a
+    cached value are all as __init__ (or a first read) makes them."""
+    assert state_module.replace(_Derived(1), value=5).double == 10
+    with pytest.raises(ValueError):
+        state_module.replace(_Validated(1), value=-1)
+    cached = _Cached(1)
+    assert cached.double == 2
+    assert state_module.replace(cached, value=5).double == 10

@@ -113,14 +113,20 @@ def _copyable_fields(cls: type) -> frozenset[str] | None:
     dataclass whose every attribute is an __init__ field set as given, with
     no __post_init__ to run and no InitVar to pass again."""
     if cls not in _COPYABLE:
-        declared = getattr(cls, "__dataclass_fields__", None)
+        # The class's own: a subclass that is no dataclass of its own may
+        # have an __init__ of its own (and slots may come from a base).
+        declared = cls.__dict__.get("__dataclass_fields__")
+        init = cls.__dict__.get("__init__")
         plain = (
             declared is not None
-            and "__slots__" not in cls.__dict__
+            and not any("__slots__" in c.__dict__ for c in cls.__mro__[:-1])
             and not hasattr(cls, "__post_init__")
             # fields() leaves out InitVars and ClassVars: none may be declared.
             and len(fields(cls)) == len(declared)
             and all(f.init for f in declared.values())
+            # The __init__ @dataclass wrote (a hand-written one it keeps may
+            # check or work out values): its functions are compiled from text.
+            and getattr(getattr(init, "__code__", None), "co_filename", "") == "<string>"
         )
         _COPYABLE[cls] = frozenset(declared) if plain else None
     return _COPYABLE[cls]
@@ -136,7 +142,9 @@ def replace(obj, /, **changes):
     InitVar, slots) goes through dataclasses.replace. An unknown field is
     refused alike (TypeError)."""
     names = _copyable_fields(type(obj))
-    if names is None:
+    # Anything in __dict__ but the fields (a cached_property's value, set
+    # on a first read) is not copied: __init__ would not have set it.
+    if names is None or len(obj.__dict__) != len(names):
         return dataclasses.replace(obj, **changes)
     if not names.issuperset(changes):
         unknown = ", ".join(sorted(set(changes) - names))
