@@ -141,17 +141,21 @@ def replace(obj, /, **changes):
     builds the same object __init__ would; anything else (a __post_init__, an
     InitVar, slots) goes through dataclasses.replace. An unknown field is
     refused alike (TypeError)."""
-    names = _copyable_fields(type(obj))
+    cls = type(obj)
+    names = _COPYABLE[cls] if cls in _COPYABLE else _copyable_fields(cls)
+    if names is None:
+        return dataclasses.replace(obj, **changes)
+    source = obj.__dict__
     # Anything in __dict__ but the fields (a cached_property's value, set
     # on a first read) is not copied: __init__ would not have set it.
-    if names is None or len(obj.__dict__) != len(names):
+    if len(source) != len(names):
         return dataclasses.replace(obj, **changes)
     if not names.issuperset(changes):
         unknown = ", ".join(sorted(set(changes) - names))
-        raise TypeError(f"{type(obj).__name__} has no field(s) {unknown}")
-    copy = object.__new__(type(obj))
+        raise TypeError(f"{cls.__name__} has no field(s) {unknown}")
+    copy = object.__new__(cls)
     attributes = copy.__dict__
-    attributes.update(obj.__dict__)
+    attributes.update(source)
     attributes.update(changes)
     return copy
 
