@@ -183,11 +183,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return "ok" if self._authenticate(code) else "unknown"
 
     def _authenticate(self, code: str) -> bool:
-        match = Match.objects.filter(code=code).first()
+        match, seat = seats.match_and_seat(self.scope["session"], code)
         if match is None:
             return False
         self.match_id = match.pk
-        self.letter = seats.seat_of(self.scope["session"], match)
+        self.letter = seat.letter if seat is not None else None
         return True
 
     async def disconnect(self, close_code):
