@@ -10,7 +10,8 @@ matches play one tap per match per second, and the CPU per second of the
 same phones only pinging (no taps) beforehand, so that the pings' share can
 be told apart. SERVE_CPU_QUIET=n connects n more matches' phones that
 stay quiet, as make bench's larger sizes' phones do. With SERVE_CPU_PYSPY=path, py-spy records the server (raw
-format, 200 Hz) while the taps run: `py-spy` must be beside this Python.
+format, 200 Hz, threads holding the GIL) while the taps run, and the
+pings alone to the same path with -pings before .txt: `py-spy` must be beside this Python.
 """
 
 from __future__ import annotations
@@ -36,6 +37,17 @@ from bench.run import PY, Server, base_env, manage, prepare  # noqa: E402
 QUIET = int(os.environ.get("SERVE_CPU_QUIET", "0"))
 
 
+def _spy(server: Server, path: str, seconds: float) -> subprocess.Popen:
+    """py-spy on the server for `seconds`: only threads holding the GIL (CPU)."""
+    return subprocess.Popen(
+        [str(Path(PY).parent / "py-spy"), "record", "--pid", str(server.process.pid)]
+        + ["--rate", "200", "--format", "raw", "-o", path, "--duration", str(int(seconds))]
+        + ["--nonblocking", "--gil"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
 async def measure(
     server: Server, matches: list[dict], count: int, seconds: float, pyspy: str
 ) -> dict:
@@ -45,31 +57,13 @@ async def measure(
             await fleet.connect(matches)
             await fleet.only_ping(count)
             await asyncio.sleep(2)
+            spy = _spy(server, pyspy.replace(".txt", "-pings.txt"), seconds) if pyspy else None
             before = server.cpu()
             await asyncio.sleep(seconds)
             ping_cpu = (server.cpu() - before) / seconds
-            spy = None
-            if pyspy:
-                spy = subprocess.Popen(
-                    [
-                        str(Path(PY).parent / "py-spy"),
-                        "record",
-                        "--pid",
-                        str(server.process.pid),
-                        "--rate",
-                        "200",
-                        "--format",
-                        "raw",
-                        "-o",
-                        pyspy,
-                        "--duration",
-                        str(int(seconds)),
-                        "--nonblocking",
-                        "--gil",
-                    ],
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                )
+            if spy is not None:
+                spy.wait(timeout=60)
+            spy = _spy(server, pyspy, seconds) if pyspy else None
             result = await fleet.play(count, seconds, cpu=server.cpu)
             if spy is not None:
                 spy.wait(timeout=60)
