@@ -110,6 +110,9 @@ def _append_once(
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         if action_id:
+            # A query of its own, after the lock: folded into the locking
+            # SELECT, PostgreSQL would read it in the snapshot taken before
+            # waiting for the lock, blind to a repeat committed meanwhile.
             # No ordering: the model's ("match", "seq") joins the match table
             # to sort by its own ordering, for rows of one match.
             done = list(
