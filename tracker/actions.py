@@ -199,8 +199,13 @@ def record_hand_off(match: Match, seat: str, by: str, by_name: str = "") -> Outc
 
 def written(match_id: int, rows: list[MatchEvent], seq: int) -> None:
     """After the commit: the read path's cached state takes the rows in hand
-    (reading.written), then the sockets hear of `seq`."""
-    reading.written(match_id, rows)
+    (reading.written), then the sockets hear of `seq`. The commit is done:
+    nothing here may fail the request, and a state not handed on is only
+    read again by the next render."""
+    try:
+        reading.written(match_id, rows)
+    except Exception:
+        log.exception("state of match %s not extended at seq %s", match_id, seq)
     notify(match_id, seq)
 
 
