@@ -7,16 +7,17 @@ moved on. Views, the organizer pages and management commands all call it.
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
-from tracker import announce, rules
+from tracker import announce, reading, rules
 from tracker.models import Match, MatchEvent, Seat
 from tracker.reading import load_state
 from tracker.rules import results
@@ -35,6 +36,19 @@ class Outcome:
     seq: int
     appended: int
     duplicate: bool = False
+    # The match row's columns that actions change (MATCH_COLUMNS), as the
+    # write path left them under the lock: what a read of the row right
+    # after the commit gives, so the answer's render reads it no more.
+    row: dict = field(default_factory=dict, compare=False)
+
+    def bring_up_to_date(self, match: Match) -> Match:
+        """`match` (read before the action) with the row as this outcome left it."""
+        for name, value in self.row.items():
+            setattr(match, name, value)
+        return match
+
+
+MATCH_COLUMNS = ("seq", "last_hash", "status", "result")
 
 
 class Busy(Exception):
@@ -96,13 +110,19 @@ def _append_once(
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         if action_id:
+            # A query of its own, after the lock: folded into the locking
+            # SELECT, PostgreSQL would read it in the snapshot taken before
+            # waiting for the lock, blind to a repeat committed meanwhile.
+            # No ordering: the model's ("match", "seq") joins the match table
+            # to sort by its own ordering, for rows of one match.
             done = list(
-                MatchEvent.objects.filter(match=match, action_id=action_id).values_list(
-                    "seq", flat=True
-                )
+                MatchEvent.objects.filter(match=match, action_id=action_id)
+                .order_by()
+                .values_list("seq", flat=True)
             )
             if done:
-                return Outcome(seq=max(done), appended=0, duplicate=True)
+                row = {name: getattr(match, name) for name in MATCH_COLUMNS}
+                return Outcome(seq=max(done), appended=0, duplicate=True, row=row)
         # Checked once the lock is held, as late as it can be: a tap that
         # waited for the lock past its deadline is refused too.
         if deadline is not None and time.time() > deadline:
@@ -129,14 +149,17 @@ def _append_once(
             rows.append(row)
         MatchEvent.objects.bulk_create(rows)
         new_state = rules.evolve_all(state, events)
-        Match.objects.filter(pk=match.pk).update(
-            seq=seq,
-            last_hash=prev_hash,
-            status=_status_for(new_state, match.status),
-            result=results.result_of(new_state),
-        )
-        transaction.on_commit(lambda: notify(match.pk, seq))
-        return Outcome(seq=seq, appended=len(rows))
+        row = {
+            "seq": seq,
+            "last_hash": prev_hash,
+            "status": _status_for(new_state, match.status),
+            "result": results.result_of(new_state),
+        }
+        Match.objects.filter(pk=match.pk).update(**row)
+        transaction.on_commit(lambda: written(match.pk, rows, seq))
+        # As the JSON column gives it back (lists, never tuples).
+        row["result"] = json.loads(json.dumps(row["result"]))
+        return Outcome(seq=seq, appended=len(rows), row=row)
 
 
 def _salted(event: rules.Event) -> rules.Event:
@@ -172,6 +195,18 @@ def record_hand_off(match: Match, seat: str, by: str, by_name: str = "") -> Outc
         return None
     command = MoveSeat(by=by, by_name=by_name)
     return append(match.pk, by, lambda state: rules.decide(state, seat, command))
+
+
+def written(match_id: int, rows: list[MatchEvent], seq: int) -> None:
+    """After the commit: the read path's cached state takes the rows in hand
+    (reading.written), then the sockets hear of `seq`. The commit is done:
+    nothing here may fail the request, and a state not handed on is only
+    read again by the next render."""
+    try:
+        reading.written(match_id, rows)
+    except Exception:
+        log.exception("state of match %s not extended at seq %s", match_id, seq)
+    notify(match_id, seq)
 
 
 def notify(match_id: int, seq: int) -> None:

@@ -22,12 +22,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import logging
+import threading
 import time
+from collections import OrderedDict
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer, WebsocketConsumer
 from django.conf import settings
 from django.core.cache import cache
@@ -115,8 +119,68 @@ def shown_digests(scope) -> set[str]:
     return parse_shown(query.get("h", [""])[0])
 
 
+def _seat_rows(match_id: int) -> list[Seat]:
+    """The match's seat rows, each with the match (one query); [] for none."""
+    rows = list(Seat.objects.select_related("match").filter(match_id=match_id))
+    if rows:
+        for row in rows[1:]:
+            row.match = rows[0].match
+    return rows
+
+
+# (match id, code) -> the newest read of its seat rows (seat_rows_since).
+_rows_read: OrderedDict[tuple[int, str], list[Seat]] = OrderedDict()
+_rows_lock = threading.Lock()
+_ROWS_KEPT = 4096
+# Held while a match's seats are read (striped by match): see seat_rows_since.
+_reading = [threading.Lock() for _ in range(64)]
+
+
+def _kept(key: tuple[int, str], seq: int) -> list[Seat] | None:
+    with _rows_lock:
+        kept = _rows_read.get(key)
+    return kept if kept is not None and kept[0].match.seq >= seq else None
+
+
+def seat_rows_since(match_id: int, code: str, seq: int) -> list[Seat]:
+    """The match's seat rows with the match, as read at or after the commit
+    of seq `seq` (their match.seq is `seq` or later). A push for `seq` needs
+    no fresher read: nothing takes a seat from a phone without a seq. A PIN
+    move changes the seat, then appends its event (a read at that seq sees
+    the move); a hand-off appends its event, then changes the seat (a read
+    after that seq's announcement may miss it, as each socket's own read
+    did; the next seq's read sees it, and a resync or a connect always
+    reads afresh). The newest read is shared by the match's sockets in this
+    process, each given copies of its own (renders mutate nothing, but the
+    rows are model instances, and threads share none)."""
+    key = (match_id, code)
+    kept = _kept(key, seq)
+    if kept is None:
+        # The match's sockets push on several threads at once: one reads,
+        # the others wait for its read rather than make the same one.
+        with _reading[hash(key) % len(_reading)]:
+            kept = _kept(key, seq)
+            if kept is None:
+                kept = _seat_rows(match_id)
+                if not kept or kept[0].match.code != code:
+                    return kept
+                with _rows_lock:
+                    newest = _rows_read.get(key)
+                    if newest is None or newest[0].match.seq <= kept[0].match.seq:
+                        _rows_read[key] = kept
+                        _rows_read.move_to_end(key)
+                        while len(_rows_read) > _ROWS_KEPT:
+                            _rows_read.popitem(last=False)
+    match = copy.copy(kept[0].match)
+    rows = [copy.copy(row) for row in kept]
+    for row in rows:
+        row.match = match
+    return rows
+
+
 class MatchConsumer(AsyncWebsocketConsumer):
     match_id: int | None = None
+    code = ""
     letter: str | None = None
     language: str = ""
     # What this socket sent, block by block (name -> HTML): what the phone shows.
@@ -138,7 +202,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.pending: asyncio.Task | None = None
         self.shown = {}
         self.language = language_of(self.scope)
-        code = self.scope["url_route"]["kwargs"]["code"]
+        code = self.code = self.scope["url_route"]["kwargs"]["code"]
         # Counting, authentication and the first frame run on the connects'
         # threads, never behind other sockets' pushes (issue 17): a phone
         # gets its socket back while pushes lag.
@@ -157,6 +221,20 @@ class MatchConsumer(AsyncWebsocketConsumer):
             newest=self._newest_for_pong,
         )
         await self._push(full=True, shown=shown_digests(self.scope))
+
+    async def dispatch(self, message):
+        """As Channels' AsyncConsumer.dispatch, without its
+        aclose_old_connections() before every handler: that is a hop to
+        asgiref's one thread-sensitive thread and back, for every ping and
+        every push (issue 18: most of a pong's CPU), to close database
+        connections this consumer never opens there. Its database work runs
+        on the sockets' own threads (tracker/socket_threads.py), where
+        database_sync_to_async closes old connections before and after each
+        call; websocket_disconnect still closes them once, at the end."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     def _newest_for_pong(self) -> int | None:
         """The seq a pong tells the phone: the match's newest (as this process
@@ -183,11 +261,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return "ok" if self._authenticate(code) else "unknown"
 
     def _authenticate(self, code: str) -> bool:
-        match = Match.objects.filter(code=code).first()
+        match, seat = seats.match_and_seat(self.scope["session"], code)
         if match is None:
             return False
         self.match_id = match.pk
-        self.letter = seats.seat_of(self.scope["session"], match)
+        self.letter = seat.letter if seat is not None else None
         return True
 
     async def disconnect(self, close_code):
@@ -314,12 +392,18 @@ class MatchConsumer(AsyncWebsocketConsumer):
     def _render_push(self):
         if settings.SLOW_PUSH_RENDER_SECONDS:  # a test's backlog (settings.py)
             time.sleep(settings.SLOW_PUSH_RENDER_SECONDS)
-        return self._render()
+        # The match's sockets in this process push the same seq at once:
+        # one read of the seats serves them all (seat_rows_since).
+        return self._render(since=self.wanted)
 
-    def _render(self):
+    def _render(self, since: int | None = None):
         # Re-read the seats each time: a PIN move takes the seat from this
-        # phone. One query brings the match with them.
-        rows = list(Seat.objects.select_related("match").filter(match_id=self.match_id))
+        # phone. One query brings the match with them. `since`: a read made
+        # once seq `since` was committed will do (a push for it).
+        if since is None:
+            rows = _seat_rows(self.match_id)
+        else:  # (the code too: a test database may give a pk to a new match)
+            rows = seat_rows_since(self.match_id, self.code, since)
         if not rows:
             raise Match.DoesNotExist
         match = rows[0].match

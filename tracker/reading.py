@@ -45,8 +45,12 @@ def _extend(match_id: int, loaded: Loaded, upto: int) -> Loaded:
     rows = MatchEvent.objects.filter(
         match_id=match_id, seq__gt=loaded.state.seq, seq__lte=upto
     ).only("seq", "kind", "data", "created_at")
+    return _extended(loaded, rows.order_by("seq"))
+
+
+def _extended(loaded: Loaded, rows) -> Loaded:
     state, times, recent = loaded.state, dict(loaded.times), list(loaded.recent)
-    for row in rows.order_by("seq"):
+    for row in rows:
         event = event_of(row)
         state = rules.evolve(state, event)
         times[row.seq] = row.created_at
@@ -68,6 +72,25 @@ def load_all(match: Match) -> Loaded:
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
     return cached
+
+
+def written(match_id: int, rows: list[MatchEvent]) -> None:
+    """The write path's rows, once committed (tracker/actions.py): the cached
+    state, if it is the one they were decided on, is extended with them
+    from the rows in hand, exactly as from a read of them (their stored
+    text parsed), so the answer's render does not read back what was just
+    written. A cache at any other seq is left for load_all to bring on."""
+    if not rows:
+        return
+    with _lock:
+        cached = _cache.get(match_id)
+    if cached is None or cached.state.seq != rows[0].seq - 1:
+        return
+    extended = _extended(cached, rows)
+    with _lock:
+        if _cache.get(match_id) is cached:  # no newer state took its place meanwhile
+            _cache[match_id] = extended
+            _cache.move_to_end(match_id)
 
 
 def load(match: Match) -> tuple[MatchState, dict[int, datetime]]:

@@ -46,6 +46,23 @@ def held_seat(session, match: Match, rows: list[Seat] | None = None) -> Seat | N
     return None
 
 
+def match_and_seat(session, code: str) -> tuple[Match | None, Seat | None]:
+    """The match with this code and the Seat row this session holds in it,
+    in one query (the match comes with its seat rows), besides the
+    session's own. (None, None) for no such match. The seat rows carry the
+    returned Match as their `match`."""
+    rows = list(Seat.objects.select_related("match").filter(match__code=code))
+    if not rows:
+        # A match has its two seats from its creation (actions.create_match):
+        # without any, it is unknown, or a row made by hand (tests).
+        match = Match.objects.filter(code=code).first()
+        return match, None
+    match = rows[0].match
+    for row in rows:
+        row.match = match
+    return match, held_seat(session, match, rows)
+
+
 def has_sat(session, match: Match) -> bool:
     """Whether this session holds or has ever held a seat of `match`: it
     claimed one or moved one here with its PIN, even if the seat has moved

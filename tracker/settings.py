@@ -269,9 +269,11 @@ else:
     # Expiry as the Redis layer above (its default is 60 s). Here capacity is
     # per socket (each has its own queue): 1,000 pushes waiting for one socket
     # is far past anything a socket that folds them into one render sees.
+    # Channels' own, sweeping for expired messages once a second rather than
+    # on every message (tracker/memory_layer.py, issue 18).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels.layers.InMemoryChannelLayer",
+            "BACKEND": "tracker.memory_layer.SweepingInMemoryChannelLayer",
             "CONFIG": {
                 "capacity": 1000,
                 "expiry": int(os.environ.get("CHANNEL_EXPIRY_SECONDS", "300")),

@@ -75,6 +75,14 @@ def _match(code: str) -> Match:
     return get_object_or_404(Match, code=code)
 
 
+def _match_and_seat(request, code: str) -> tuple[Match, Seat | None]:
+    """The match and the Seat row this browser holds in it (one query)."""
+    match, seat = seats.match_and_seat(request.session, code)
+    if match is None:
+        raise Http404
+    return match, seat
+
+
 def _seat_obj(match: Match, letter: str | None) -> Seat | None:
     return match.seats.get(letter=letter) if letter else None
 
@@ -264,8 +272,7 @@ def seat_link(request, code: str, token: str):
 
 @require_GET
 def match_page(request, code: str):
-    match = _match(code)
-    seat = seats.held_seat(request.session, match)
+    match, seat = _match_and_seat(request, code)
     letter = seat.letter if seat is not None else None
     hosts = _hosts(request, match)
     seq, blocks = viewer_blocks(match, letter, seat)
@@ -350,18 +357,22 @@ def _respond(
     extra: dict | None = None,
     seat: Seat | None = None,
     before: dict[str, str] | None = None,
+    current: bool = False,
 ):
     """After an action: the fresh blocks for htmx, or back to the page.
     `extra`: what only this answer shows (a pasted list and its problems).
     `seat`: the viewer's Seat row if the caller holds a current one (its
     draft unchanged by this request); read again otherwise. `before`: this
     viewer's blocks as rendered before the action (rendering.peek_blocks).
+    `current`: `match` holds the row as the write path left it
+    (actions.Outcome.bring_up_to_date): not read again.
 
     A phone names the blocks it shows (X-Tracker-Shown, static/tracker/app.js):
     the answer then leaves those out and sends a changed block's rows only,
     as its socket does. Without the header, every block goes."""
     if request.htmx:
-        match.refresh_from_db()
+        if not current:
+            match.refresh_from_db()
         if seat is None or seat.letter != letter:
             seat = _seat_obj(match, letter)
         if extra:
@@ -388,8 +399,7 @@ def _respond(
 @require_POST
 def act(request, code: str, command: str):
     """Every player action of the match page posts here."""
-    match = _match(code)
-    seat = seats.held_seat(request.session, match)
+    match, seat = _match_and_seat(request, code)
     if seat is None:
         return forbidden(request, _("Only the two players can act in this match."))
     letter = seat.letter
@@ -407,7 +417,7 @@ def act(request, code: str, command: str):
     before = peek_blocks(match, letter, seat) if names_blocks else {}
     try:
         built = build_command(command, request.POST, match, seat)
-        actions.perform(match, letter, built, action_id, deadline_of(request))
+        outcome = actions.perform(match, letter, built, action_id, deadline_of(request))
     except rules.RuleViolation as error:
         return _respond(request, match, letter, rule_message(error), seat=seat, before=before)
     except actions.TooLate:
@@ -418,8 +428,10 @@ def act(request, code: str, command: str):
         # Shed as the server sheds a tap it cannot take (tracker/http.py):
         # 503 with Retry-After, which app.js sends again with the same id.
         return busy_response(request)
-    # No command changes a seat's draft: the row read above is still current.
-    return _respond(request, match, letter, seat=seat, before=before)
+    # No command changes a seat's draft: the row read above is still current;
+    # the match row is as the write path left it.
+    outcome.bring_up_to_date(match)
+    return _respond(request, match, letter, seat=seat, before=before, current=True)
 
 
 def late_refusal(request, match: Match, letter: str):

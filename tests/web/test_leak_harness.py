@@ -257,7 +257,7 @@ def test_the_harness_reports_a_leak_planted_in_the_read_path(plant, settings, mo
     assert any("(frame)" in f for f in found) and any("(GET " in f for f in found), plant
 
 
-def _stale_render(self):
+def _stale_render(self, since=None):
     """A consumer that keeps the seat it found at connect()."""
     from tracker.rendering import blocks_for
 
