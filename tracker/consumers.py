@@ -31,7 +31,6 @@ from collections import OrderedDict
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qs
 
-from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer, WebsocketConsumer
 from django.conf import settings
 from django.core.cache import cache
@@ -221,20 +220,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
             newest=self._newest_for_pong,
         )
         await self._push(full=True, shown=shown_digests(self.scope))
-
-    async def dispatch(self, message):
-        """As Channels' AsyncConsumer.dispatch, without its
-        aclose_old_connections() before every handler: that is a hop to
-        asgiref's one thread-sensitive thread and back, for every ping and
-        every push (issue 18: most of a pong's CPU), to close database
-        connections this consumer never opens there. Its database work runs
-        on the sockets' own threads (tracker/socket_threads.py), where
-        database_sync_to_async closes old connections before and after each
-        call; websocket_disconnect still closes them once, at the end."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
     def _newest_for_pong(self) -> int | None:
         """The seq a pong tells the phone: the match's newest (as this process
