@@ -29,8 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.load import Fleet, percentile, session  # noqa: E402
-from bench.run import PY, Server, base_env, manage, prepare  # noqa: E402
+from bench.load import Fleet, session  # noqa: E402
+from bench.run import PY, Server, base_env, manage, prepare, tracker_row  # noqa: E402
 
 # Matches whose phones connect and stay quiet (no pings, no taps) while the
 # first MATCHES play, as make bench's larger sizes' phones do.
@@ -69,22 +69,15 @@ async def measure(
                 spy.wait(timeout=60)
         finally:
             await fleet.close()
-    return {
-        "matches": count,
-        "quiet_matches": len(matches) - count,
-        "seconds": seconds,
-        "served": result.served,
-        "cpu_ms_per_action": 1000 * result.cpu / max(result.served, 1),
-        "ping_only_cpu_ms_per_s": 1000 * ping_cpu,
-        "p50_ms": percentile(result.latencies, 50) * 1000,
-        "p99_ms": percentile(result.latencies, 99) * 1000,
-        "errors": len(result.errors),
-        "error_sample": sorted(set(result.errors))[:3],
-        "lost": result.lost,
-        "duplicated": result.duplicated,
-        "resyncs": result.resyncs,
-        "load": os.getloadavg()[0],
-    }
+    row = tracker_row("serve", count, result, [server])
+    row.update(
+        quiet_matches=len(matches) - count,
+        seconds=seconds,
+        served=result.served,
+        ping_only_cpu_ms_per_s=1000 * ping_cpu,
+        load=os.getloadavg()[0],
+    )
+    return row
 
 
 def main() -> None:

@@ -610,11 +610,16 @@ def oob_frame(blocks: dict[str, str], seq: int, rows: dict[str, list[str]] | Non
     return "".join(parts)
 
 
+class Placed(str):
+    """A fragment that says itself where it goes (a list's lines added at
+    its top, a line deleted): sent as it is, not swapped by its id."""
+
+
 def swapped(part: str) -> str:
     """A part's HTML swapped in by its id: hx-swap-oob on its first tag."""
+    if isinstance(part, Placed):
+        return part
     start = part.index("<") + 1
-    if "hx-swap-oob=" in part[: part.index(">")]:
-        return part  # already placed (a list's lines added or deleted)
     end = start
     while end < len(part) and part[end].isalnum():
         end += 1
@@ -658,13 +663,19 @@ def _list_delta(old: Shape, new: Shape) -> list[str] | None:
     added = len(now) - len(kept)
     if now[added:] != kept or kept != [i for i, _v, _h in old.parts if i in set(now)]:
         return None
-    gone = [f'<li id="{ident}" hx-swap-oob="delete"></li>' for ident in before if ident not in now]
+    gone = [
+        Placed(f'<li id="{ident}" hx-swap-oob="delete"></li>')
+        for ident in before
+        if ident not in now
+    ]
     changed = [
-        swapped(html) for ident, inputs, html in new.parts[added:] if inputs != before[ident]
+        Placed(swapped(html))
+        for ident, inputs, html in new.parts[added:]
+        if inputs != before[ident]
     ]
     if added:
         rows = "".join(html for _i, _v, html in new.parts[:added])
-        changed.append(f'<ol hx-swap-oob="afterbegin:#{new.listed}">{rows}</ol>')
+        changed.append(Placed(f'<ol hx-swap-oob="afterbegin:#{new.listed}">{rows}</ol>'))
     return gone + changed
 
 

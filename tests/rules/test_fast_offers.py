@@ -23,11 +23,14 @@ from tracker.rules import player_view, twins
 from tracker.rules import state as state_module
 from tracker.rules import token_offers as token_offers_module
 from tracker.rules.conditions import SetTrooperState
+
+# The reference groups troopers as the code does (_grouped): what it does
+# otherwise is ask every pair.
 from tracker.rules.declaration_offers import (
     ORDER_SKILLS,
     SECOND_SKILLS,
-    Offer,
     ReportOffer,
+    _grouped,
     aro_offers,
     order_offers,
     report_offers,
@@ -151,15 +154,6 @@ def _asked(state, seat, command) -> bool:
     except RuleViolation:
         return False
     return True
-
-
-def _grouped(pairs):
-    groups: dict = {}
-    for trooper_, skills in pairs:
-        if skills:
-            groups.setdefault(skills, []).append(trooper_.id)
-    ordered = sorted(groups.items(), key=lambda item: -len(item[0]))
-    return tuple(Offer(tuple(ids), skills) for skills, ids in ordered)
 
 
 def reference_aro(state: MatchState, seat: str):

@@ -198,6 +198,16 @@ PLANTS = {
         ["hd_position"],
     ),
 }
+
+
+def plant_in_read_path(monkeypatch, name: str) -> None:
+    """PLANTS[name] planted in the read path (tracker/rules/visibility.py)."""
+    from tracker.rules import visibility
+
+    attribute, patch, _expected = PLANTS[name]
+    monkeypatch.setattr(visibility, attribute, patch(getattr(visibility, attribute)))
+
+
 FULL_TABLE = {"A": ["hd_he", "hd_camo", "he"], "B": ["hd", "he", "lieutenant"]}
 
 
@@ -209,16 +219,10 @@ def test_the_harness_reports_a_classified_card_shown_to_the_opponent(
     """Classified canaries (CL-3, CL-6): with the owner's view of every secret
     planted, the cards kept are reported through their owner's text, their
     held-card ids and the draw's seed; as built, nothing is."""
-    from tracker.rules import visibility
 
     settings.PASSWORD_HASHERS = FAST_PINS
     if planted:
-        original = visibility._secret_view
-        monkeypatch.setattr(
-            visibility,
-            "_secret_view",
-            lambda secret, viewer, *rest: original(secret, secret.seat, *rest),
-        )
+        plant_in_read_path(monkeypatch, "sealed payloads shown")
     found, kept = [], 0
     for seed in range(2):
         cache.clear()
@@ -240,11 +244,10 @@ def test_the_harness_reports_a_classified_card_shown_to_the_opponent(
 def test_the_harness_reports_a_leak_planted_in_the_read_path(plant, settings, monkeypatch):
     """The harness is not vacuous: break visibility.player_view one way at a
     time and the same kind of match it plays above must be reported."""
-    from tracker.rules import visibility
 
     settings.PASSWORD_HASHERS = FAST_PINS
-    name, patch, expected = PLANTS[plant]
-    monkeypatch.setattr(visibility, name, patch(getattr(visibility, name)))
+    expected = PLANTS[plant][2]
+    plant_in_read_path(monkeypatch, plant)
     found = []
     for seed in range(3):
         cache.clear()
@@ -753,12 +756,7 @@ def test_a_secret_id_written_as_a_classified_proof_is_the_writer_speaking_not_a_
 
     settings.PASSWORD_HASHERS = FAST_PINS
     if planted:
-        original = visibility._secret_view
-        monkeypatch.setattr(
-            visibility,
-            "_secret_view",
-            lambda secret, viewer, *rest: original(secret, secret.seat, *rest),
-        )
+        plant_in_read_path(monkeypatch, "sealed payloads shown")
         monkeypatch.setattr(visibility, "secret_visible", lambda s, v: True)
     cache.clear()
     table = Table(random.Random(3), Typist(f"{next(_tags):05d}"), "A", classified=True)

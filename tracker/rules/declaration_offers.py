@@ -21,7 +21,7 @@ built on every action, and asking each pair was most of their cost (issue
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .commands import Command, accepts
@@ -56,6 +56,16 @@ def _accepted(state: MatchState, seat: str, command: Command) -> bool:
 
 def _once_per_twin(state: MatchState, ask: Callable[[Trooper], tuple[str, ...]]):
     return once_per_twin(twin_key(state), ask)
+
+
+def _offered(
+    state: MatchState,
+    troopers: Iterable[Trooper],
+    skills: Callable[[Trooper], tuple[str, ...]],
+) -> tuple[Offer, ...]:
+    """`troopers` grouped by the skills each may declare, asked once per twin."""
+    asked = _once_per_twin(state, skills)
+    return _grouped([(trooper, asked(trooper)) for trooper in troopers])
 
 
 def _grouped(pairs: list[tuple[Trooper, tuple[str, ...]]]) -> tuple[Offer, ...]:
@@ -99,13 +109,8 @@ def aro_offers(state: MatchState, seat: str | None) -> tuple[Offer, ...]:
             )
         )
 
-    asked = _once_per_twin(state, skills)
-    pairs = []
-    for trooper in state.troopers_of(seat):
-        if trooper.out_of_action or trooper.condition != "normal":
-            continue
-        pairs.append((trooper, asked(trooper)))
-    return _grouped(pairs)
+    ready = (t for t in state.troopers_of(seat) if not t.out_of_action and t.condition == "normal")
+    return _offered(state, ready, skills)
 
 
 def order_offers(state: MatchState, seat: str | None) -> tuple[Offer, ...]:
@@ -123,13 +128,12 @@ def order_offers(state: MatchState, seat: str | None) -> tuple[Offer, ...]:
             if _accepted(state, seat, DeclareSkill(trooper_id=trooper.id, skill=name))
         )
 
-    asked = _once_per_twin(state, skills)
-    pairs = []
-    for trooper in state.troopers_of(seat):
-        if trooper.out_of_action or trooper.reserved or trooper.condition != "normal":
-            continue
-        pairs.append((trooper, asked(trooper)))
-    return _grouped(pairs)
+    ready = (
+        t
+        for t in state.troopers_of(seat)
+        if not (t.out_of_action or t.reserved) and t.condition == "normal"
+    )
+    return _offered(state, ready, skills)
 
 
 def second_skills(state: MatchState, seat: str | None) -> tuple[str, ...]:
