@@ -21,7 +21,12 @@ GENESIS_HASH = "0" * 64
 
 
 def new_code() -> str:
-    return secrets.token_urlsafe(9)
+    """12 URL-safe characters, never starting with "-": a code typed after a
+    command-line flag (`verify_matches --receipt CODE:SEQ:HASH`) that starts
+    with "-" is read as another flag (1 match in 64 before)."""
+    while (code := secrets.token_urlsafe(9)).startswith("-"):
+        pass
+    return code
 
 
 def new_token() -> str:

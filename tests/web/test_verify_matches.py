@@ -156,12 +156,12 @@ def test_a_receipt_shorter_than_32_digits_is_refused(alice, bob):
     match = fresh(a.match)
     head = match.last_hash
     for short in (head[:12], f"{head[:4]}-{head[4:8]}-{head[8:12]}".upper(), head[:31]):
-        out, error = verify("--receipt", f"{match.code}:{match.seq}:{short}")
+        out, error = verify(f"--receipt={match.code}:{match.seq}:{short}")
         assert error is not None, short
         digits = len(short.replace("-", ""))
         assert f"This code has {digits} digits: a receipt is checked on at least 32" in error
         assert "ok" not in out
-    out, error = verify("--receipt", f"{match.code}:{match.seq}:not-a-hash-at-all-not-a-hash-xx")
+    out, error = verify(f"--receipt={match.code}:{match.seq}:not-a-hash-at-all-not-a-hash-xx")
     assert error is not None and "This is not a receipt code" in error
 
 
@@ -172,9 +172,25 @@ def test_a_receipt_of_32_digits_or_the_whole_hash_is_checked(alice, bob):
     match = fresh(a.match)
     head = match.last_hash
     for code in (audit.receipt_code(head), head[:32], head):
-        out, error = verify("--receipt", f"{match.code}:{match.seq}:{code}")
+        out, error = verify(f"--receipt={match.code}:{match.seq}:{code}")
         assert error is None, error
         assert f"receipt of match {match.code} at seq {match.seq}: ok" in out
     wrong = ("0" if head[0] != "0" else "1") + head[1:32]
-    out, error = verify("--receipt", f"{match.code}:{match.seq}:{wrong}")
+    out, error = verify(f"--receipt={match.code}:{match.seq}:{wrong}")
     assert error is not None and f"BROKEN receipt of match {match.code}" in out
+
+
+def test_a_match_code_never_starts_with_a_dash_and_an_old_one_still_verifies(alice, bob):
+    """A receipt whose match code began with "-" (1 in 64 before) was read as
+    another flag after `--receipt`: new codes never start so, and an old one
+    still verifies through `--receipt=CODE:SEQ:HASH`, the form the README gives."""
+    from tracker import audit
+    from tracker.models import new_code
+
+    assert not any(new_code().startswith("-") for _ in range(5000))
+    a, _b = finished(alice, bob)
+    Match.objects.filter(pk=a.match.pk).update(code="-" + a.match.code[1:])
+    match = fresh(a.match)
+    out, error = verify(f"--receipt={match.code}:{match.seq}:{audit.receipt_code(match.last_hash)}")
+    assert error is None, error
+    assert f"receipt of match {match.code} at seq {match.seq}: ok" in out
