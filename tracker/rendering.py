@@ -315,10 +315,9 @@ def fresh_parts(name: str, context: dict) -> dict[str, tuple[object, object]]:
     if name == "controls":
         return {"undo": (block_inputs.undo(view), lambda: undo_html(view, code))}
     if name.startswith("seat_"):
-        conditions, tokens = context["conditions"], context["tokens"]
         rows = {}
         for t in view.seat(name[-1]).troopers:
-            key, html = trooper_row_html(t, view, code, conditions, tokens)
+            key, html = trooper_row_html(t, view)
             rows[f"trooper-{t.id}"] = (key, lambda html=html: html)
         return rows
     if name in LISTS:

@@ -422,6 +422,7 @@
     clearTimeout(tap.timer);
     if (taps[tap.id] === tap) { delete taps[tap.id]; }
     showTruth(tap.form);
+    closeState(tap.form);  // the bar offering to send it again is behind a modal otherwise
     showUnsent(tap);
     resync();
   }
@@ -532,6 +533,77 @@
   }
   document.addEventListener("htmx:oobAfterSwap", function (evt) {
     if (evt.detail.target && evt.detail.target.id === "seq") { noteDigests(); }
+  });
+
+  /* Issue 18: the page's one State form (state_form.html), in a dialog. A
+     row's name, a button where this phone may set that trooper's state,
+     opens it with the trooper's id and name and its state as the row shows
+     it (data-cond, none for Normal; data-tokens; data-no-room), as the
+     form's defaults too, so a tap given up on shows
+     that again (showTruth). RP-3: a no-room Immobilized-A stays ticked and
+     disabled, with why, and goes by the hidden input. It closes once the
+     server took the change; a refusal is shown in it. */
+  function stateOf(row) {
+    return [row.dataset.cond || "normal", row.dataset.tokens || "", row.hasAttribute("data-no-room")].join("|");
+  }
+  function prefillState(dialog, row) {
+    var form = dialog.querySelector("form");
+    var tokens = (row.dataset.tokens || "").split(" ");
+    var noRoom = row.hasAttribute("data-no-room");
+    var cond = row.dataset.cond || "normal";
+    form.elements.trooper_id.value = row.id.slice("trooper-".length);
+    dialog.dataset.row = stateOf(row);
+    form.querySelector("[data-name]").textContent = row.querySelector(".name").textContent;
+    Array.prototype.forEach.call(form.elements.condition.options, function (option) {
+      option.selected = option.defaultSelected = option.value === cond;
+    });
+    Array.prototype.forEach.call(form.querySelectorAll("input[type=checkbox]"), function (box) {
+      var kept = noRoom && box.value === "immobilized_a";
+      box.checked = box.defaultChecked = kept || tokens.indexOf(box.value) >= 0;
+      box.disabled = kept;
+    });
+    Array.prototype.forEach.call(form.querySelectorAll("[data-rp3]"), function (el) {
+      if (el.tagName === "INPUT") { el.disabled = !noRoom; } else { el.hidden = !noRoom; }
+    });
+    showStateError(dialog, "");
+  }
+  function showStateError(dialog, text) {
+    var error = dialog.querySelector(".error");
+    error.textContent = text;
+    error.hidden = !text;
+  }
+  function stateRow(dialog) {
+    var id = dialog.querySelector("form").elements.trooper_id.value;
+    var row = id && document.getElementById("trooper-" + id);
+    return row && row.querySelector(":scope > button.name") ? row : null;
+  }
+  function closeState(form) {
+    var dialog = form && form.closest && form.closest("dialog#state");
+    if (dialog && dialog.open) { dialog.close(); }
+  }
+  document.addEventListener("click", function (evt) {
+    var dialog = document.getElementById("state");
+    if (!dialog || !evt.target.closest) { return; }
+    if (evt.target.closest("#state [data-close]")) { dialog.close(); return; }
+    var button = evt.target.closest("li.trooper > button.name");
+    if (!button) { return; }
+    prefillState(dialog, button.parentNode);
+    dialog.showModal();
+  });
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    var form = evt.detail.elt;
+    var xhr = evt.detail.xhr;
+    if (!form || !form.closest || !form.closest("dialog#state") || !xhr || xhr.status < 200 || xhr.status >= 300) { return; }
+    var error = document.querySelector("#blk-controls > .error");
+    if (error) { showStateError(form.closest("dialog"), error.textContent); } else { closeState(form); }
+  });
+  /* A push that changed the open trooper's row: its form shows the new
+     state, as the row's own form did when the row was swapped. */
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    var dialog = document.getElementById("state");
+    if (!dialog || !dialog.open) { return; }
+    var row = stateRow(dialog);
+    if (!row) { dialog.close(); } else if (stateOf(row) !== dialog.dataset.row) { prefillState(dialog, row); }
   });
 
   /* Tap on the table map: store whole millimetres (120 x 120 cm table). */

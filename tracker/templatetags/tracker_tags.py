@@ -15,6 +15,7 @@ from tracker.labels import label as label_of
 from tracker.rules.classified import DEFAULT_DECK
 from tracker.rules.i18n import Plural, Text
 from tracker.rules.identity import MARKER_NAME, MASK_PENDING
+from tracker.rules.state import CONDITIONS, TOKENS
 
 register = template.Library()
 
@@ -214,6 +215,23 @@ def at(mapping, key):
 
 
 @register.filter
+def offered_in(troopers, ids):
+    """The troopers whose id is in `ids`, in their order: a select's options
+    grouped by seat (an <optgroup> per player, issue 18, not the player's
+    name after every trooper)."""
+    return [t for t in troopers if t.id in ids]
+
+
+@register.filter
+def by_combat_group(troopers):
+    """[(group, troopers of that group in their order)], by group."""
+    groups: dict[int, list] = {}
+    for t in troopers:
+        groups.setdefault(t.combat_group, []).append(t)
+    return sorted(groups.items())
+
+
+@register.filter
 def seat_of(view, letter):
     return view.seat(letter)
 
@@ -270,32 +288,28 @@ def unmemoized():
 
 # Trooper rows: the row template gets an isolated context of exactly the
 # values in the key; the trooper view itself (frozen, every field hashable)
-# covers every field of what this viewer was shown of it.
+# covers every field of what this viewer was shown of it, the data-cond,
+# data-tokens and data-no-room the page's State form is prefilled from
+# included.
 _trooper_rows = Memo(20_000)
 
 
-def trooper_row_html(t, view, code: str, conditions, tokens) -> tuple[tuple, str]:
+def may_set_state(view) -> bool:
+    """Whether this viewer is offered State forms at all: a player, in play."""
+    return bool(view.viewer) and view.phase == "playing"
+
+
+def trooper_row_html(t, view) -> tuple[tuple, str]:
     """(input, HTML) of one trooper's row: the key of its memo is its input,
     every value its template reads (rendering.py splices rows by it)."""
     values = {
         "t": t,
         "mine": t.seat == view.viewer,
-        "can_set_state": bool(view.viewer) and view.phase == "playing",
-        "code": code,
-        "conditions": tuple(conditions),
-        "tokens": tuple(tokens),
+        # Its State button, and the data the page's State form is prefilled
+        # from (state_form.html).
+        "settable": may_set_state(view) and not t.hidden,
     }
-    key = (
-        t,  # a frozen dataclass: hashed and compared field by field
-        values["mine"],
-        values["can_set_state"],
-        values["code"],
-        get_language(),
-        # Plain (code, label) strings (rendering._choices): a lazy label here
-        # was translated again at every hash, a third of this tag's time.
-        values["conditions"],
-        values["tokens"],
-    )
+    key = (t, values["mine"], values["settable"], get_language())
     html = _trooper_rows.get(key)
     if html is None:
         html = mark_safe(render_to_string("tracker/blocks/trooper_row.html", values))  # noqa: S308 (our own template)
@@ -305,15 +319,33 @@ def trooper_row_html(t, view, code: str, conditions, tokens) -> tuple[tuple, str
 
 @register.simple_tag(takes_context=True)
 def trooper_row(context, t):
-    key, html = trooper_row_html(
-        t, context["view"], context["match"].code, context["conditions"], context["tokens"]
-    )
+    key, html = trooper_row_html(t, context["view"])
     # A block rendered by rendering.py collects its rows as parts: each with
     # its id and its input (this key), so a push compares inputs, not HTML.
     parts = context.get(PARTS)
     if parts is not None:
         return parts.add(f"trooper-{t.id}", key, html)
     return html
+
+
+@register.simple_tag
+def state_form(code: str) -> str:
+    """The page's one State form (state_form.html) for a player's page:
+    the same for the whole match, in the reader's language."""
+    key = ("state", code, get_language())
+    html = _state_forms.get(key)
+    if html is None:
+        values = {
+            "code": code,
+            "conditions": tuple((c, label_of(c)) for c in CONDITIONS),
+            "tokens": tuple((t, label_of(t)) for t in TOKENS),
+        }
+        html = mark_safe(render_to_string("tracker/blocks/state_form.html", values))  # noqa: S308 (our own template)
+        _state_forms.put(key, html)
+    return html
+
+
+_state_forms = Memo(2_000)
 
 
 # Log lines: a line's text depends on the line (its seq, message and the
