@@ -4,8 +4,8 @@ Each match has two phones, each behaving as static/tracker/app.js does: it
 loads the match page (session cookie, CSRF cookie and token as a browser
 gets them), opens the match's websocket with an Origin header and the
 digests of the blocks it shows (?h=), pings on it once a second and keeps
-the server's clock from the pongs, and taps the "State" form of one of its
-own troopers as rendered in that page (toggling Prone), naming the blocks
+the server's clock from the pongs, and taps the State form on one of its
+own troopers as that page prefills it from the trooper's row (toggling Prone), naming the blocks
 it shows (X-Tracker-Shown) and a deadline in the server's clock
 (X-Tracker-Deadline, 3.5 s after sending: app.js gives up at 4 s). Taps are
 open loop: each falls on its schedule whether or not the last one was
@@ -35,9 +35,23 @@ import aiohttp
 SEQ = re.compile(r'id="seq"[^>]*data-seq="(\d+)"')
 CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"')
 ERROR = re.compile(r'<p class="error[^"]*" role="alert">(.*?)</p>', re.S)
-STATE_FORM = re.compile(r'<form hx-post="([^"]*/act/SetTrooperState/)">(.*?)</form>', re.S)
-HIDDEN_ID = re.compile(r'name="trooper_id" value="([^"]+)"')
-SELECTED = re.compile(r'<option value="([^"]+)" selected>')
+# Issue 18: the page's one State form, which a row's name opens (app.js),
+# prefilled from the row: its condition (data-cond, none for Normal) and
+# tokens (data-tokens). A row whose name is a button is one the phone may tap.
+STATE_FORM = re.compile(r'<form hx-post="([^"]*/act/SetTrooperState/)" data-state-form>')
+TAPPABLE_ROW = re.compile(
+    r'<li (?:hx-swap-oob="true" )?class="trooper[^"]*" id="trooper-(\w+)"([^>]*)><button class="name">'
+)
+COND = re.compile(r'data-cond="(\w+)"')
+TOKENS = re.compile(r'data-tokens="([^"]*)"')
+
+
+def row_state(attrs: str) -> tuple[str, list[str]]:
+    """(condition, tokens) of a row, from its attributes, as app.js reads them."""
+    cond, tokens = COND.search(attrs), TOKENS.search(attrs)
+    return (cond.group(1) if cond else "normal"), (tokens.group(1).split() if tokens else [])
+
+
 SHOWN = re.compile(r'<section data-h="([0-9a-f]{16})"')
 BLOCK = re.compile(
     r'<section (?:hx-swap-oob="true" )?data-h="([0-9a-f]{16})" id="blk-([A-Za-z_]+)"'
@@ -46,15 +60,14 @@ NOTES = re.compile(r'id="seq"[^>]*data-blocks="([^"]*)"')
 
 
 def note_prone(html: str, prone: dict[str, bool]) -> None:
-    """What the phone's State forms show of its own troopers (Prone or not),
-    from a page, an answer or a frame, as a player reads it before tapping:
-    a tap that was shed, or answered after the phone gave up, changes
-    nothing on the server, and toggling from a guess would then send
-    "nothing changed"."""
-    for _url, form in STATE_FORM.findall(html):
-        trooper = HIDDEN_ID.search(form)
-        if trooper and trooper.group(1) in prone:
-            prone[trooper.group(1)] = 'value="prone" checked' in form
+    """What the phone's rows show of its own troopers (Prone or not), which
+    the State form is prefilled from, from a page, an answer or a frame, as
+    a player reads it before tapping: a tap that was shed, or answered after
+    the phone gave up, changes nothing on the server, and toggling from a
+    guess would then send "nothing changed"."""
+    for trooper, attrs in TAPPABLE_ROW.findall(html):
+        if trooper in prone:
+            prone[trooper] = "prone" in row_state(attrs)[1]
 
 
 def note_blocks(html: str, shown: dict[str, str]) -> None:
@@ -223,16 +236,16 @@ async def load_page(http: aiohttp.ClientSession, phone: Phone) -> None:
     phone.shown = SHOWN.findall(body)
     phone.socket.shown.clear()
     note_blocks(body, phone.socket.shown)
-    # Only this seat's own block offers the forms we tap on its own troopers.
+    # This seat's own block comes first; it taps the State form on its own troopers.
     own = body.split('id="blk-seat_', 1)[1]
     letter = own[0]
     phone.troopers.clear()
-    for url, form in STATE_FORM.findall(body):
-        trooper = HIDDEN_ID.search(form).group(1)
+    phone.form_url = STATE_FORM.search(body).group(1)
+    for trooper, attrs in TAPPABLE_ROW.findall(body):
         if trooper.startswith(letter.lower()):
-            phone.form_url = url
-            phone.troopers.append((trooper, SELECTED.search(form).group(1)))
-            phone.prone[trooper] = 'value="prone" checked' in form
+            condition, tokens = row_state(attrs)
+            phone.troopers.append((trooper, condition))
+            phone.prone[trooper] = "prone" in tokens
 
 
 async def _read(ws: aiohttp.ClientWebSocketResponse, socket: Socket) -> None:

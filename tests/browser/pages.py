@@ -18,6 +18,17 @@ def action_ids(page, command):
     return sent
 
 
+def open_state(page, row):
+    """Tap a trooper's name on its row (issue 18): the page's one State form
+    opens, prefilled from that row. `row` is the row's selector or locator.
+    Returns the open dialog (its form, its boxes, its Set button)."""
+    row = page.locator(row) if isinstance(row, str) else row
+    row.locator("button.name").click()
+    dialog = page.locator("dialog#state")
+    expect(dialog).to_be_visible()
+    return dialog
+
+
 def create_match(host, server, name="Friday night"):
     host.goto(server.url + "/")
     host.fill("input[name=name]", name)

@@ -40,7 +40,7 @@ from tests.scale.servers import (
 )
 
 from .netfault import FaultyLink
-from .pages import action_ids
+from .pages import action_ids, open_state
 
 pytestmark = pytest.mark.browser
 
@@ -115,12 +115,10 @@ def line_says(page, text):
 
 def tick_first_token(page, trooper_id):
     """Open the trooper's State form and tick its first token: the box."""
-    row = page.locator(f"#trooper-{trooper_id}")
-    if row.locator("details.change").get_attribute("open") is None:
-        row.locator("details.change summary").click()
-    box = row.locator("input[name=tokens]").first
+    form = open_state(page, f"#trooper-{trooper_id}")
+    box = form.locator("input[name=tokens]").first
     box.check()
-    return row, box
+    return form, box
 
 
 def applied(database, code, action_id):
@@ -144,8 +142,8 @@ def test_a_stall_is_offline_within_3s_and_its_tap_waits_for_consent(served, link
 
     # A tap in the stall: it hangs, then is given up, visibly: the box is
     # unticked again (the server's truth) and the bar says "not saved".
-    row, box = tick_first_token(alice, kaplan)
-    row.locator("button[type=submit]").click()
+    form, box = tick_first_token(alice, kaplan)
+    form.locator("button[type=submit]").click()
     expect(alice.locator("#unsent")).to_be_visible(timeout=15_000)
     expect(alice.locator("#unsent")).to_contain_text(NOT_SAVED["en"])
     expect(box).not_to_be_checked()
@@ -169,7 +167,11 @@ def test_a_stall_is_offline_within_3s_and_its_tap_waits_for_consent(served, link
     alice.locator("#resend").click()
     expect(alice.locator("#unsent")).to_be_hidden()
     expect(badges).to_have_count(before + 1)
-    expect(alice.locator(f"#trooper-{kaplan} input[name=tokens]").first).to_be_checked()
+    # The row shows the token, and the form it opens is prefilled with it.
+    expect(alice.locator(f"#trooper-{kaplan}")).to_have_attribute("data-tokens", "prone")
+    expect(
+        open_state(alice, f"#trooper-{kaplan}").locator("input[name=tokens]").first
+    ).to_be_checked()
     assert sent[-1] == tap, sent
     assert [row.kind for row in applied(database, alice_http.code, tap)] == ["TrooperStateChanged"]
 
@@ -273,8 +275,8 @@ def test_a_shed_tap_is_sent_again_with_its_action_id(shedding, phone):
     badges = alice.locator(f"#trooper-{kaplan} .badge")
     before = badges.count()
     with thread_held(shedding, bob_http):
-        row, _box = tick_first_token(alice, kaplan)
-        row.locator("button[type=submit]").click()
+        form, _box = tick_first_token(alice, kaplan)
+        form.locator("button[type=submit]").click()
         deadline = time.monotonic() + 10
         while 503 not in statuses:
             assert time.monotonic() < deadline, statuses
@@ -297,8 +299,8 @@ def test_a_tap_shed_until_it_gives_up_is_reverted_and_sent_again_on_consent(shed
     badges = bob.locator(f"#trooper-{kaplan} .badge")
     before = badges.count()
     with thread_held(shedding, bob_http):
-        row, box = tick_first_token(alice, kaplan)
-        row.locator("button[type=submit]").click()
+        form, box = tick_first_token(alice, kaplan)
+        form.locator("button[type=submit]").click()
         # Every send shed: "not saved", and the box shows the server's truth.
         expect(alice.locator("#unsent")).to_be_visible(timeout=15_000)
         expect(alice.locator("#unsent")).to_contain_text(NOT_SAVED["es"])

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.pages import open_state
 from tests.browser.test_row_push import _match_in_play, _seated
 from tracker import reading
 
@@ -15,10 +16,10 @@ pytestmark = pytest.mark.browser
 
 
 def _set_prone(page, row: str, prone: bool) -> None:
-    page.locator(f"{row} details.change summary").click()
-    box = page.locator(f"{row} input[name=tokens][value=prone]")
+    form = open_state(page, row)
+    box = form.locator("input[name=tokens][value=prone]")
     box.check() if prone else box.uncheck()
-    page.locator(f"{row} button[type=submit]").click()
+    form.locator("button[type=submit]").click()
 
 
 def _controls_digest_is_a_fresh_loads(page) -> None:
@@ -56,8 +57,7 @@ def test_a_refusal_shows_atop_the_controls_the_phone_shows(server, phone):
     made = _match_in_play(server)
     alice = _seated(phone, server, made["code"], made["A"])
     # The State as it is, sent again: the rules refuse it ("Nothing changed.").
-    alice.locator("#trooper-a00000 details.change summary").click()
-    alice.locator("#trooper-a00000 button[type=submit]").click()
+    open_state(alice, "#trooper-a00000").locator("button[type=submit]").click()
     expect(alice.locator("#blk-controls > p.error[role=alert]")).to_be_visible()
     expect(alice.locator("#blk-controls > .card, #blk-controls > div").first).to_be_visible()
 

@@ -16,7 +16,7 @@ from urllib.parse import parse_qs
 import pytest
 from playwright.sync_api import expect
 
-from .pages import add_trooper
+from .pages import add_trooper, open_state
 from .phone_checks import AXE, assert_on_first_screen, check_page, screenshot
 
 pytestmark = pytest.mark.browser
@@ -333,12 +333,13 @@ def test_errors_clear_and_a_command_token_asks_first(server, device):
     # when what moved on (here a state Alice sets on her own trooper) leaves
     # this phone's controls as they were. (Issue 19: the page offers no report
     # the server refuses, so the refused tap sets a state to what it is.)
-    mine = bea.locator("#blk-seat_B li.trooper").first
-    mine.locator("summary").click()
+    mine = open_state(bea, bea.locator("#blk-seat_B li.trooper").first)
     mine.locator("button[type=submit]").click()
     expect(bea.locator("#blk-controls > .error")).to_contain_text("Nothing changed")
-    kaplan = alice.locator("#blk-seat_A li.trooper", has_text="Kaplan")
-    kaplan.locator("summary").click()
+    # Issue 18: the State form is a dialog; the refusal shows in it too.
+    expect(mine.locator(".error")).to_contain_text("Nothing changed")
+    mine.locator("[data-close]").click()
+    kaplan = open_state(alice, alice.locator("#blk-seat_A li.trooper", has_text="Kaplan"))
     kaplan.locator("input[name=tokens]").first.check()
     kaplan.locator("button[type=submit]").click()
     expect(bea.locator("#blk-log li").first).to_contain_text("Kaplan")

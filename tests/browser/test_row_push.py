@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import ROOT
+from tests.browser.pages import open_state
 
 pytestmark = pytest.mark.browser
 
@@ -49,9 +50,9 @@ def test_a_state_change_reaches_the_opponent_as_one_row(server, phone):
     row = "#trooper-a00000"
     before = bob.locator("#blk-seat_A").get_attribute("data-h")
 
-    alice.locator(f"{row} details.change summary").click()
-    alice.locator(f"{row} input[name=tokens][value=prone]").check()
-    alice.locator(f"{row} button[type=submit]").click()
+    form = open_state(alice, row)
+    form.locator("input[name=tokens][value=prone]").check()
+    form.locator("button[type=submit]").click()
 
     expect(bob.locator(f"{row} .badge")).to_contain_text("Prone")
     pushed = [f for f in frames if "trooper-a00000" in f]

@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .pages import add_trooper, claim, create_match
+from .pages import add_trooper, claim, create_match, open_state
 
 pytestmark = pytest.mark.browser
 
@@ -52,8 +52,7 @@ def test_two_phones_set_up_seal_and_see_changes_live(server, phone):
     expect(alice.locator("#blk-header")).to_contain_text("Round 1 of 3")
 
     # A public change by Alice reaches Bob's page live.
-    bolt = alice.locator("#blk-seat_B li.trooper", has_text="Bolt")
-    bolt.locator("summary").click()
+    bolt = open_state(alice, alice.locator("#blk-seat_B li.trooper", has_text="Bolt"))
     bolt.locator("select[name=condition]").select_option("unconscious")
     bolt.locator("button", has_text="Set").click()
     expect(bob.locator("#blk-seat_B li.trooper", has_text="Bolt")).to_contain_text("Unconscious")

@@ -117,7 +117,9 @@ class _FormParser(HTMLParser):
             if self._select is not None:
                 self._select.options.append(attr.get("value", ""))
             return
-        if self._form is None or not attr.get("name"):
+        # A disabled control is never sent (RP-3's kept Immobilized-A until
+        # app.js enables it for a no-room trooper).
+        if self._form is None or not attr.get("name") or "disabled" in attr:
             return
         name = attr["name"]
         if tag == "input":
@@ -763,7 +765,7 @@ def position_in(text: str, position: tuple[float, float]) -> str | None:
 
 # -------------------------------------------------- the rows of the troopers
 
-TROOPER_ROW = re.compile(r'<li class="trooper[^"]*" id="trooper-(\w+)">.*?</li>', re.S)
+TROOPER_ROW = re.compile(r'<li class="trooper[^"]*" id="trooper-(\w+)"[^>]*>.*?</li>', re.S)
 SEAT_BLOCK = re.compile(r'id="blk-seat_([AB])"')
 
 
@@ -793,7 +795,8 @@ def row_shape(row: str, trooper_id: str) -> str:
     same to whoever receives them."""
     public = _public_badges()
     shape = row.replace(trooper_id, "ID")
-    shape = re.sub(r'<span class="name">.*?</span>', "NAME", shape, flags=re.S)
+    # The name is a button where the viewer may set the trooper's state.
+    shape = re.sub(r'<(span|button) class="name">.*?</\1>', r"<\1>NAME", shape, flags=re.S)
     shape = re.sub(r'<span class="(cost|group)">.*?</span>', r"\1", shape, flags=re.S)
 
     def badge(m):
@@ -801,18 +804,13 @@ def row_shape(row: str, trooper_id: str) -> str:
         public_prefix = text.startswith(("Holoecho:", "Fireteam "))
         return "" if text in public or public_prefix else m.group(0)
 
-    shape = re.sub(r'<span class="(badge[^"]*)">(.*?)</span>', badge, shape, flags=re.S)
-    shape = re.sub(r"\bcond-\w+", "cond-X", shape)
-    shape = re.sub(r" (selected|checked)\b", "", shape)
-    # RP-3 (public: both phones read Immobilized-A and its ruling): a no-room
-    # Immobilized-A is sent as it stands and shown disabled, not a box to untick.
-    shape = re.sub(
-        r'<input type="hidden" name="tokens" value="immobilized_a"><label>'
-        r'<input type="checkbox" disabled> (.*?) <span class="hint">.*?</span></label>',
-        r'<label><input type="checkbox" name="tokens" value="immobilized_a"> \1</label>',
-        shape,
-        flags=re.S,
-    )
+    # With the space before it: a row is one line (issue 18).
+    shape = re.sub(r'\s*<span class="(badge[^"]*)">(.*?)</span>', badge, shape, flags=re.S)
+    # Its public state as the page's State form is prefilled from (issue 18):
+    # the condition, the tokens and RP-3's no room (public: both phones read
+    # Immobilized-A and its ruling).
+    shape = re.sub(r' data-(cond|tokens)="[^"]*"', "", shape)
+    shape = shape.replace(" data-no-room", "")
     return re.sub(r"\s+", " ", shape)
 
 

@@ -29,6 +29,7 @@ through the same `submit`, without the htmx headers, following redirects.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
 import re
@@ -88,9 +89,58 @@ class RenderedForm:
         return {name for name in self.form.fields if name}
 
     def fill(self, values: dict[str, object]) -> None:
-        """Set each value on a control the form renders, or raise."""
+        """Set each value on a control the form renders, or raise. The page's
+        State form (data-state-form) takes its trooper from a tap on that
+        trooper's row, as app.js does (tap_row)."""
+        if "trooper_id" in values and self.node.has_attr("data-state-form"):
+            self.tap_row(str(values["trooper_id"]))
         for name, value in values.items():
             _fill_one(self, name, value)
+
+    def tap_row(self, trooper: str) -> None:
+        """What app.js does when a row's name is tapped (issue 18): the State
+        form gets that trooper's id and its state as the row shows it
+        (data-cond, data-tokens, data-no-room), RP-3's kept Immobilized-A
+        ticked and disabled and sent by the hidden input. Only a row whose
+        name is a button (this viewer may set its state) can be tapped;
+        `trooper` is its id or its name as shown."""
+        page = self.node
+        while page.parent is not None:
+            page = page.parent
+        rows = [
+            row
+            for row in page.select("li.trooper")
+            if row.select_one(":scope > button.name") is not None
+            and trooper
+            in (row["id"].removeprefix("trooper-"), row.select_one(".name").get_text(strip=True))
+        ]
+        if len(rows) != 1:
+            raise PhoneError(f"no row offers a tap on {trooper!r} for its state")
+        row = rows[0]
+        tokens = set((row.get("data-tokens") or "").split())
+        no_room = row.has_attr("data-no-room")
+        self.node.select_one('input[name="trooper_id"]')["value"] = row["id"].removeprefix(
+            "trooper-"
+        )
+        for option in self.node.select('select[name="condition"] option'):
+            if option["value"] == (row.get("data-cond") or "normal"):
+                option["selected"] = ""
+            else:
+                del option["selected"]
+        for box in self.node.select('input[type="checkbox"][name="tokens"]'):
+            kept = no_room and box["value"] == "immobilized_a"
+            for attr, on in (("checked", kept or box["value"] in tokens), ("disabled", kept)):
+                if on:
+                    box[attr] = ""
+                else:
+                    del box[attr]
+        for element in self.node.select("[data-rp3]"):
+            attr = "disabled" if element.name == "input" else "hidden"
+            if no_room:
+                del element[attr]
+            else:
+                element[attr] = ""
+        self.form = _parse(self.node)
 
     def fields(self) -> list[tuple[str, str]]:
         """What a browser would send: enabled named controls, checked boxes
@@ -128,7 +178,13 @@ def _labels_of(node: Tag, name: str) -> dict[str, str]:
     """value -> visible text, for radios/checkboxes/options named `name`."""
     out: dict[str, str] = {}
     for option in node.select(f'select[name="{name}"] option'):
-        out[option.get("value", option.get_text())] = " ".join(option.get_text().split())
+        text = " ".join(option.get_text().split())
+        # An option in a group reads as the player sees it: "Kaplan" under
+        # "Alice" is Alice's Kaplan ("Kaplan (Alice)").
+        group = option.find_parent("optgroup")
+        if group is not None and group.get("label"):
+            text = f"{text} ({group['label']})"
+        out[option.get("value", option.get_text())] = text
     for box in node.select(f'input[name="{name}"]'):
         label = box.find_parent("label")
         if label is not None:
@@ -161,6 +217,11 @@ def _fill_one(rendered: RenderedForm, name: str, value: object) -> None:
             f"{rendered.command}: the form renders no field {name!r} "
             f"(it renders {sorted(rendered.names())})"
         )
+    # Hidden inputs beside boxes of the same name (RP-3's kept
+    # Immobilized-A) are sent as they are: the player ticks the boxes.
+    boxes = [f for f in fields if isinstance(f, Checkbox)]
+    if boxes and all(isinstance(f, Checkbox | Hidden) for f in fields):
+        fields = boxes
     first = fields[0]
     if all(isinstance(f, Checkbox) for f in fields):
         if isinstance(value, bool):
@@ -215,7 +276,11 @@ def _could_fill(rendered: RenderedForm, values: dict[str, object]) -> bool:
 def _parse(node: Tag) -> Form:
     # webtest's Form wants a response only for forms with an id (controls
     # outside the form); ours have none, so the form's own HTML is enough.
-    return Form(None, str(node))
+    # A disabled control is neither sent nor changed by a player: left out.
+    enabled = copy.copy(node)
+    for control in enabled.select("input[disabled], select[disabled], textarea[disabled]"):
+        control.decompose()
+    return Form(None, str(enabled))
 
 
 def _hx_headers(node: Tag) -> dict[str, str]:
@@ -319,7 +384,10 @@ class Phone:
             candidates = [f for f in candidates if shows.lower() in f.text.lower()]
         fitting = [f for f in candidates if _could_fill(f, values)]
         if len(fitting) == 1:
-            return fitting[0]
+            found = fitting[0]
+            # As the probe left it (the State form tapped from a row).
+            found.form = _parse(found.node)
+            return found
         if not fitting:
             # Fill the first candidate for real to raise its precise reason.
             if candidates:

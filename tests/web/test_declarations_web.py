@@ -112,12 +112,14 @@ def test_immobilized_a_for_lack_of_room_cannot_be_cleared_by_hand_rp_3():
     ok(a, a.submit("ReportNoRoom", trooper_id=ninja))
     b.open()
     # Issue 19: the page offers no box to untick: the token is sent as it
-    # stands, shown ticked and disabled, with why (RP-3).
+    # stands, shown ticked and disabled, with why (RP-3). Issue 18: in the
+    # page's one State form, as a tap on the Ninja's row prefills it.
     form = b.form("SetTrooperState", trooper_id=ninja)
-    sent = form.node.select("input[name=tokens][value=immobilized_a]")
+    sent = form.node.select("input[name=tokens][value=immobilized_a]:not([disabled])")
     assert [box.get("type") for box in sent] == ["hidden"]
-    assert form.node.select_one("input[type=checkbox][disabled][checked]") is not None
-    assert "RP-3" in form.text
+    assert form.node.select_one("input[type=checkbox][value=immobilized_a][disabled][checked]")
+    hint = form.node.select_one(".hint[data-rp3]")
+    assert not hint.has_attr("hidden") and "RP-3" in hint.get_text()
     # Another state change from that form keeps it.
     ok(b, b.submit("SetTrooperState", trooper_id=ninja, condition="unconscious"))
     assert "immobilized_a" in load_state(Match.objects.get()).troopers[ninja].tokens

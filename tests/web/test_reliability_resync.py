@@ -103,6 +103,11 @@ class Table:
             self.notes += 1
             form.fill({"label": "Objective", "text": f"note {self.notes}"})
         elif form.command == "SetTrooperState":
+            # Issue 18: the page's one State form, opened from a row (app.js).
+            rows = page.soup.select("li.trooper:has(> button.name)")
+            if not rows:
+                return
+            form.tap_row(rng.choice(rows)["id"].removeprefix("trooper-"))
             offered = [o.get("value") for o in form.node.select('select[name="condition"] option')]
             boxes = [b.get("value") for b in form.node.select('input[name="tokens"]')]
             tokens = [t for t in (PRONE, STUNNED) if t in boxes]

@@ -18,7 +18,7 @@ from collections import defaultdict
 import pytest
 from bs4 import BeautifulSoup
 from django.db import transaction
-from webtest.forms import Submit
+from webtest.forms import MultipleSelect, Submit
 
 from tracker import reading, rules, views
 from tracker.forms import INTERNAL
@@ -64,6 +64,10 @@ def fill_as_a_player_must(rendered: RenderedForm) -> None:
             if field.value is None and field.options and "required" in field.attrs:
                 field.value = field.options[0][0]
             continue
+        if isinstance(field, MultipleSelect):
+            if "required" in field.attrs and not field.value and field.options:
+                field.value = [value for value, _on, _text in field.options[:2]]
+            continue
         if isinstance(field, Hidden | Select | Checkbox) or "required" not in field.attrs:
             continue
         if not field.value:
@@ -97,6 +101,13 @@ class Walker:
                 if not rendered.htmx:
                     continue  # the language switcher: a plain Django view
                 self.rendered.add(rendered.command)
+                if rendered.node.has_attr("data-state-form"):
+                    # Issue 18: the page's one State form is opened from a
+                    # row (app.js), so it is tapped as each row opens it.
+                    for row in phone.soup.select("li.trooper:has(> button.name)"):
+                        opened = phone.form("SetTrooperState", trooper_id=row["id"][8:])
+                        self.tap(checkpoint, seat, phone, opened)
+                    continue
                 self.tap(checkpoint, seat, phone, rendered)
 
     def tap(self, checkpoint: str, seat: str, phone: Phone, rendered: RenderedForm) -> None:

@@ -106,7 +106,7 @@ def test_opponent_counts_do_not_change_with_a_hidden_trooper():
     # What Bob's phone shows (his HTML), not the view object it is made from.
     b.open()
     alice_block = b.soup.select_one("#blk-seat_A")
-    assert [n.get_text() for n in alice_block.select("span.name")] == ["Hassassin Ayyar", "Kaplan"]
+    assert [n.get_text() for n in alice_block.select(".name")] == ["Hassassin Ayyar", "Kaplan"]
     assert len(alice_block.select("li.trooper")) == 2
     assert "Group 1: 2" in alice_block.get_text(" ")
     assert CANARY_NINJA not in b.text and "Hidden Deployment" not in alice_block.get_text(" ")
@@ -115,3 +115,27 @@ def test_opponent_counts_do_not_change_with_a_hidden_trooper():
     a.open()
     mine = a.soup.select_one("#blk-seat_A")
     assert len(mine.select("li.trooper")) == 3 and CANARY_NINJA in mine.get_text(" ")
+
+
+def test_a_hidden_trooper_is_not_among_the_opponents_state_taps():
+    """Issue 18: the page's one State form takes its trooper from a row's
+    tap; the rows Bob may tap are Alice's troopers he sees, and the form
+    itself names none, so the hidden Ninja is in neither."""
+    a, b = set_up()
+    seal_both(a, b)
+    a.open()
+    ninja = a.trooper_id(CANARY_NINJA)
+    # Not even its owner sets a hidden trooper's state: no tap on its row.
+    assert a.soup.select_one(f"#trooper-{ninja} > button.name") is None
+    b.open()
+    tappable = b.soup.select("#blk-seat_A li.trooper > button.name")
+    assert [n.get_text() for n in tappable] == ["Hassassin Ayyar", "Kaplan"]
+    state_form = b.form("SetTrooperState")
+    assert state_form.node.select_one("input[name=trooper_id]")["value"] == ""
+    assert ninja.encode() not in b.html.encode()
+    with pytest.raises(AssertionError, match="no row offers"):
+        b.form("SetTrooperState", trooper_id=ninja)
+    # And a forged post for it changes nothing.
+    before = load_state(Match.objects.get()).troopers[ninja]
+    raw_post_as(b, "SetTrooperState", trooper_id=ninja, condition="dead")
+    assert load_state(Match.objects.get()).troopers[ninja] == before
