@@ -1,6 +1,9 @@
 """The first-load bytes of `make bench` alone, with each page's bytes per
-part: `python bench/first_load.py [troopers]` (about 20 s; one match with
-that many troopers a side, 10 by default, embedded setup).
+part: `python bench/first_load.py [troopers] [--taps]` (about 20 s; one match
+with that many troopers a side, 10 by default, embedded setup). With --taps,
+then the bytes of a tap's answer and of its pushes, as `make bench` measures
+them for its big lists (bench.run.big_list: BENCH_SECONDS of one tap a
+second, Prone on and off).
 
 Reuses bench/run.py's recipe (migrate, collectstatic, one match, daphne) and
 bench.load.first_load, so the numbers are the ones `make bench` writes.
@@ -18,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.load import first_load  # noqa: E402
-from bench.run import Server, base_env, manage  # noqa: E402
+from bench.run import Server, base_env, big_list, manage  # noqa: E402
 
 
 def main() -> None:
@@ -27,11 +30,15 @@ def main() -> None:
         env = base_env(tmp)
         manage(env, "manage.py", "migrate", "--noinput", "-v0")
         manage(env, "manage.py", "collectstatic", "--noinput", "-v0")
-        matches = json.loads(manage(env, "bench/setup_matches.py", "1", *sys.argv[1:2]))
+        counts = [arg for arg in sys.argv[1:] if arg != "--taps"]
+        matches = json.loads(manage(env, "bench/setup_matches.py", "1", *counts[:1]))
         server = Server(env, tmp / "daphne.log").start()
         detail: dict[str, dict[str, int]] = {}
+        taps = None
         try:
             sizes = asyncio.run(first_load(server.base, matches[-1], detail))
+            if "--taps" in sys.argv:
+                taps = asyncio.run(big_list(server, matches[-1]))
         finally:
             server.stop()
     finally:
@@ -40,6 +47,11 @@ def main() -> None:
         print(f"{page}: {total:,} bytes")
         for part, size in detail[page].items():
             print(f"  {size:>8,}  {part}")
+    if taps is not None:
+        print(
+            f"a tap: answer {taps['answer_kb']:.2f} KB, pushes {taps['push_kb']:.2f} KB "
+            f"(both phones) per action, {taps['served']} served"
+        )
 
 
 if __name__ == "__main__":

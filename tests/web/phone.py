@@ -93,17 +93,17 @@ class RenderedForm:
         State form (data-state-form) takes its trooper from a tap on that
         trooper's row, as app.js does (tap_row)."""
         if "trooper_id" in values and self.node.has_attr("data-state-form"):
-            self.tap_row(str(values["trooper_id"]))
+            values = {**values, "trooper_id": self.tap_row(str(values["trooper_id"]))}
         for name, value in values.items():
             _fill_one(self, name, value)
 
-    def tap_row(self, trooper: str) -> None:
+    def tap_row(self, trooper: str) -> str:
         """What app.js does when a row's name is tapped (issue 18): the State
         form gets that trooper's id and its state as the row shows it
         (data-cond, data-tokens, data-no-room), RP-3's kept Immobilized-A
         ticked and disabled and sent by the hidden input. Only a row whose
         name is a button (this viewer may set its state) can be tapped;
-        `trooper` is its id or its name as shown."""
+        `trooper` is its id or its name as shown. Returns its id."""
         page = self.node
         while page.parent is not None:
             page = page.parent
@@ -117,11 +117,10 @@ class RenderedForm:
         if len(rows) != 1:
             raise PhoneError(f"no row offers a tap on {trooper!r} for its state")
         row = rows[0]
+        tapped = row["id"].removeprefix("trooper-")
         tokens = set((row.get("data-tokens") or "").split())
         no_room = row.has_attr("data-no-room")
-        self.node.select_one('input[name="trooper_id"]')["value"] = row["id"].removeprefix(
-            "trooper-"
-        )
+        self.node.select_one('input[name="trooper_id"]')["value"] = tapped
         for option in self.node.select('select[name="condition"] option'):
             if option["value"] == (row.get("data-cond") or "normal"):
                 option["selected"] = ""
@@ -141,6 +140,7 @@ class RenderedForm:
             else:
                 element[attr] = ""
         self.form = _parse(self.node)
+        return tapped
 
     def fields(self) -> list[tuple[str, str]]:
         """What a browser would send: enabled named controls, checked boxes
