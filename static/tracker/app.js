@@ -591,9 +591,13 @@
     dialog.showModal();
   });
   document.addEventListener("htmx:afterRequest", function (evt) {
-    var form = evt.detail.elt;
+    var elt = evt.detail.elt;
     var xhr = evt.detail.xhr;
+    // A send again (a shed tap's retry) comes from an element of its own.
+    var tap = elt && elt.trackerTap;
+    var form = tap && tap.form ? tap.form : elt;
     if (!form || !form.closest || !form.closest("dialog#state") || !xhr || xhr.status < 200 || xhr.status >= 300) { return; }
+    if (tap && tap.values.trooper_id !== form.elements.trooper_id.value) { return; }  // reopened for another since
     var error = document.querySelector("#blk-controls > .error");
     if (error) { showStateError(form.closest("dialog"), error.textContent); } else { closeState(form); }
   });

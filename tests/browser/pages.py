@@ -1,5 +1,6 @@
 """Steps on the phones, as a player taps them."""
 
+import re
 from urllib.parse import parse_qs
 
 from playwright.sync_api import expect
@@ -101,21 +102,31 @@ def declare(page, trooper, skill, as_marker=False):
     form.locator("button[type=submit]").click()
 
 
+def report_option(scope, trooper_label):
+    """The report's option for "Kaplan (Alice)": Kaplan in Alice's group (issue
+    18: the troopers in an <optgroup> per player, not the name after each)."""
+    name, _, player = trooper_label.rpartition(" (")
+    return scope.locator(
+        f'select[name=trooper_id] optgroup[label="{player.removesuffix(")")}"] option',
+        has_text=re.compile(f"^{re.escape(name)}$"),
+    )
+
+
 def report_form(page, trooper_label):
     """The report form listing `trooper_label`: the card offers a form per kind
     of target (what may be reported on it, issue 19), the player uses that one."""
     details = page.locator("details.outcome").last
     if details.get_attribute("open") is None:  # an open <details> has open=""
         details.locator("summary").click()
-    return details.locator("form").filter(
-        has=page.locator("select[name=trooper_id] option", has_text=trooper_label)
-    )
+    return details.locator("form").filter(has=report_option(page, trooper_label))
 
 
 def report(page, outcome, trooper_label, element=""):
     form = report_form(page, trooper_label)
     form.locator("select[name=outcome]").select_option(outcome)
-    form.locator("select[name=trooper_id]").select_option(label=trooper_label)
+    form.locator("select[name=trooper_id]").select_option(
+        report_option(form, trooper_label).get_attribute("value")
+    )
     if element or form.locator("select[name=element]").count():
         form.locator("select[name=element]").select_option(element)
     form.locator("button[type=submit]").click()

@@ -20,7 +20,7 @@ that does not already show the wanted choice (a player taps nothing there).
 import pytest
 from playwright.sync_api import expect
 
-from .pages import confirm_next_dialog
+from .pages import confirm_next_dialog, report_option
 from .phone_checks import screenshot
 
 pytestmark = pytest.mark.browser
@@ -112,11 +112,12 @@ def report(page, outcome, trooper_label, element=""):
         tapped(details.locator("summary"))
     # A form per kind of target (what may be reported on it): the player
     # uses the one listing this trooper, the named target's, first.
-    form = details.locator("form").filter(
-        has=page.locator("select[name=trooper_id] option", has_text=trooper_label)
-    )
+    form = details.locator("form").filter(has=report_option(page, trooper_label))
     picked(form.locator("select[name=outcome]"), value=outcome)
-    picked(form.locator("select[name=trooper_id]"), label=trooper_label)
+    picked(
+        form.locator("select[name=trooper_id]"),
+        value=report_option(form, trooper_label).get_attribute("value"),
+    )
     if element or form.locator("select[name=element]").count():
         picked(form.locator("select[name=element]"), value=element)
     tapped(form.locator("button[type=submit]"))

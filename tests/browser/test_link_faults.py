@@ -281,8 +281,10 @@ def test_a_shed_tap_is_sent_again_with_its_action_id(shedding, phone):
         while 503 not in statuses:
             assert time.monotonic() < deadline, statuses
             alice.wait_for_timeout(50)
-    # The lock went within Retry-After: the next send lands.
+    # The lock went within Retry-After: the next send lands, and the State
+    # form it was tapped in closes as if the first send had (issue 18).
     expect(badges).to_have_count(before + 1)
+    expect(alice.locator("dialog#state")).to_be_hidden()
     assert statuses[0] == 503 and statuses[-1] == 200, statuses
     assert len(sent) >= 2 and len(set(sent)) == 1, sent
     assert [r.kind for r in applied(database, alice_http.code, sent[0])] == ["TrooperStateChanged"]

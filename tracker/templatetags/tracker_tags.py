@@ -309,6 +309,7 @@ def trooper_row_html(t, view) -> tuple[tuple, str]:
         # from (state_form.html).
         "settable": may_set_state(view) and not t.hidden,
     }
+    # The trooper view: a frozen dataclass, hashed and compared field by field.
     key = (t, values["mine"], values["settable"], get_language())
     html = _trooper_rows.get(key)
     if html is None:
@@ -328,6 +329,10 @@ def trooper_row(context, t):
     return html
 
 
+# The page's State form, by match and language (state_form).
+_state_forms = Memo(2_000)
+
+
 @register.simple_tag
 def state_form(code: str) -> str:
     """The page's one State form (state_form.html) for a player's page:
@@ -343,9 +348,6 @@ def state_form(code: str) -> str:
         html = mark_safe(render_to_string("tracker/blocks/state_form.html", values))  # noqa: S308 (our own template)
         _state_forms.put(key, html)
     return html
-
-
-_state_forms = Memo(2_000)
 
 
 # Log lines: a line's text depends on the line (its seq, message and the
