@@ -91,3 +91,32 @@ def test_when_alice_ends_holomask_bob_reads_the_true_type_with_its_proof():
     b.open()
     assert TRUE_TYPE in b.text and "HoloMask ends" in b.text
     assert "Matches what was sealed" in b.soup.select_one("#blk-seat_A").get_text()
+
+
+def test_lines_shown_under_holomask_read_the_same_after_it_ends(monkeypatch):
+    """HE-9: a Holoecho line names models ("Model 3") while HoloMask is on,
+    and still does once it ends (the trooper keeps HoloMask: its markers are
+    still models). The log's lines are memoized on what they read
+    (tracker_tags.line_reads: masked, or the holomask trait); across the end
+    of the mask every render that keeps a line or a block is checked against
+    a render from scratch (rendering.CHECK raises StaleBlock)."""
+    from tracker import rendering
+
+    monkeypatch.setattr(rendering, "CHECK", True)
+    checked = rendering.stats["reused"]
+    a, b, hassassin = masked_match()
+    ok(a, a.submit("DeclareSkill", trooper_id=TRUE_TYPE, skill="Move"))
+    ok(a, a.submit("PlaceHoloechoToken", element="Model 3"))
+    ok(a, a.submit("EndOrder"))
+    b.open()
+    assert "beside Model 3" in b.soup.select_one("#blk-log").get_text(" ", strip=True)
+    mask = next(
+        s for s in load_state(Match.objects.get()).secrets.values() if s.kind == "holomask_type"
+    )
+    a.open()
+    ok(a, a.submit("RevealSecret", secret_id=mask.id))
+    for phone in (a, b):
+        phone.open()
+        log = phone.soup.select_one("#blk-log").get_text(" ", strip=True)
+        assert "HoloMask ends" in log and "beside Model 3 of Hassassin Ayyar" in log, log
+    assert rendering.stats["reused"] > checked  # blocks were kept, and so checked
