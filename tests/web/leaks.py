@@ -765,6 +765,7 @@ def position_in(text: str, position: tuple[float, float]) -> str | None:
 
 # -------------------------------------------------- the rows of the troopers
 
+TAPPABLE = re.compile(r'id="trooper-(\w+)"[^>]*><button class="name">')
 TROOPER_ROW = re.compile(r'<li class="trooper[^"]*" id="trooper-(\w+)"[^>]*>.*?</li>', re.S)
 SEAT_BLOCK = re.compile(r'id="blk-seat_([AB])"')
 
@@ -1083,6 +1084,9 @@ class Table:
         self.viewers = list(VIEWERS)  # and "A-old"/"B-old" once a seat moves
         self.recorder = Recorder()
         self.screens: dict[str, dict[str, str]] = {"A": {}, "B": {}}
+        # Each seat's page's one State form (issue 18): outside the blocks,
+        # kept from the page's last load.
+        self.state_forms: dict[str, Form] = {}
         self.sockets: dict[str, WebsocketCommunicator] = {}
         self.socket_seq: dict[str, int] = {}
         self.match: Match | None = None
@@ -1110,7 +1114,12 @@ class Table:
         assert response.status_code < 500, f"{what} answered {response.status_code}"
         self.recorder.add(viewer, self.seq(), what, data, json.dumps(sent or {}), wrote)
         if viewer in self.screens and response.status_code == 200:
-            self.screens[viewer].update(blocks_in(body_of(data).decode(errors="replace")))
+            text = body_of(data).decode(errors="replace")
+            self.screens[viewer].update(blocks_in(text))
+            if "data-state-form" in text:
+                self.state_forms[viewer] = next(
+                    f for f in forms_in(text) if f.command == "SetTrooperState"
+                )
         return response
 
     def get(self, viewer: str, path: str, htmx: bool = False):
@@ -1171,7 +1180,19 @@ class Table:
         return self.match.code
 
     def forms(self, seat: str) -> list[Form]:
-        return forms_in("".join(self.screens[seat].values()))
+        screen = "".join(self.screens[seat].values())
+        found = forms_in(screen)
+        # The page's State form as a tap on a row's name opens it (app.js):
+        # one form per such row, as each row had its own before issue 18.
+        state = self.state_forms.get(seat)
+        if state is not None:
+            for trooper in TAPPABLE.findall(screen):
+                fields = [
+                    Field(f.name, f.kind, trooper) if f.name == "trooper_id" else f
+                    for f in state.fields
+                ]
+                found.append(Form(action=state.action, fields=fields))
+        return found
 
     def tap(self, seat: str, form: Form, data: dict | None = None, htmx: bool = True):
         if data is None:
