@@ -61,7 +61,7 @@ def test_bob_reads_the_masked_type_and_alice_is_asked_for_the_holoecho_token():
     seen = bobs_bytes(b)
     assert SHOWN in seen and TRUE_TYPE not in seen
     line = b.soup.select_one(f"#trooper-{hassassin}")
-    assert line.select_one(".cost").get_text() == "17"  # the masked points, not 40
+    assert line.select_one("small").get_text() == "17 G1"  # the masked points, not 40
     ok(a, a.submit("DeclareSkill", trooper_id=TRUE_TYPE, skill="Move"))
     assert "place the Holoecho token" in a.text
     a.submit("EndOrder")
