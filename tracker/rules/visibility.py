@@ -252,8 +252,32 @@ def _table_facts(trooper: Trooper, retreat_marker: bool) -> dict:
     }
 
 
+# (id of a trooper, viewer, retreat marker, alias) -> (that trooper, its view):
+# a trooper no event changed is the same object in the next state, so each
+# viewer's view of it is built once, not again at every seq (issue 18: a
+# twentieth of an action). The viewer is in the key, so a view built for one
+# viewer is never another's; the trooper is held, so its id is never
+# another's while its entry lives. Emptied whole when full.
+_VIEWS_KEPT = 8192
+_views: dict[tuple, tuple[Trooper, TrooperView]] = {}
+
+
 def _trooper_view(
     trooper: Trooper, viewer: str | None, retreat_marker: bool, alias: Alias | None = None
+) -> TrooperView:
+    key = (id(trooper), viewer, retreat_marker, alias)
+    kept = _views.get(key)
+    if kept is not None and kept[0] is trooper:
+        return kept[1]
+    view = _built_view(trooper, viewer, retreat_marker, alias)
+    if len(_views) >= _VIEWS_KEPT:
+        _views.clear()
+    _views[key] = (trooper, view)
+    return view
+
+
+def _built_view(
+    trooper: Trooper, viewer: str | None, retreat_marker: bool, alias: Alias | None
 ) -> TrooperView:
     mine = trooper.seat == viewer
     if alias is not None:
