@@ -124,6 +124,7 @@ def scripted():
             played(seed, 150)
         irregulars_one_spent()
         one_twin_ignores_retreat()
+        coordinated_mates_one_out()
     # The states of the rules tests, then those of the matches made here.
     return _unique(states[:first_played]), _unique(states[first_played:]), games
 
@@ -304,6 +305,22 @@ def one_twin_ignores_retreat() -> Game:
     return game
 
 
+def coordinated_mates_one_out() -> Game:
+    """A Coordinated Order (TM-T1) in the Orders Phase, in a Combat Group
+    where a trooper's first mate is out of action and its others are twins:
+    only the twins are mates it may coordinate with, asked once for both."""
+    a = [
+        trooper("Lieutenant", 20, group=2, traits=[LIEUTENANT_CANDIDATE]),
+        trooper("Lone", 15, group=1),
+        trooper("Fallen", 12, group=1),
+        *(trooper("Fusilier", 10, group=1) for _ in range(2)),
+    ]
+    game = Game.started(a, [trooper("Bolt", 10)], first="A")
+    set_state(game, "Fallen", "dead", by="B")
+    to_phase(game, ORDERS)
+    return game
+
+
 # ------------------------------------- a match played by what it offers
 
 
@@ -442,6 +459,14 @@ def test_the_check_finds_a_wrong_shortcut(referenced, monkeypatch, left_out):
     _tested, made = referenced
     planted = tuple(f for f in twins._KEY_FIELDS if f != left_out)
     monkeypatch.setattr(twins, "_KEY_FIELDS", planted)
+    assert mismatches(made) != []
+
+
+def test_the_check_finds_a_coordinated_order_asked_of_too_few_mates(referenced, monkeypatch):
+    """TM-T1's mates are asked once per set of twin mates (token_offers.py):
+    asking only the first mate of each trooper is caught."""
+    _tested, made = referenced
+    monkeypatch.setattr(token_offers_module, "_one_per_twin", lambda mates, key: mates[:1])
     assert mismatches(made) != []
 
 
