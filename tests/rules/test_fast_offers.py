@@ -266,7 +266,7 @@ def referenced(scripted):
 
 def mismatches(referenced) -> list[tuple[int, str, int]]:
     """(seq, seat, which offer) wherever the offers differ from the reference."""
-    twins._last = None  # a planted shortcut applies from the first state on
+    twins._keys.clear()  # a planted shortcut applies from the first state on
     found = []
     for state, seat, theirs in referenced:
         for n, (mine, answer) in enumerate(zip(fast(state, seat), theirs, strict=True)):
@@ -550,3 +550,18 @@ def test_the_fast_copy_builds_what_init_builds_whatever_the_class_does_in_it():
     cached = _Cached(1)
     assert cached.double == 2
     assert state_module.replace(cached, value=5).double == 10
+
+
+def test_each_state_keeps_its_own_twin_key(scripted):
+    """twin_key keeps the last few states' keys (a server builds other
+    matches' views between the two of one action): a state finds its own
+    after another's, and an entry under its id holding another state is not
+    taken for its own (ids are reused once a state is freed)."""
+    _tested, made, _games = scripted
+    first, second = made[-1], made[-2]
+    key = twins.twin_key(first)
+    twins.twin_key(second)
+    assert twins.twin_key(first) is key
+    twins._keys[id(second)] = (first, key)
+    assert twins.twin_key(second) is not key
+    assert twins._keys[id(second)][0] is second
