@@ -257,8 +257,10 @@ def _table_facts(trooper: Trooper, retreat_marker: bool) -> dict:
 # viewer's view of it is built once, not again at every seq (issue 18: a
 # twentieth of an action). The viewer is in the key, so a view built for one
 # viewer is never another's; the trooper is held, so its id is never
-# another's while its entry lives. Emptied whole when full.
-_VIEWS_KEPT = 8192
+# another's while its entry lives. Emptied whole when full: about half a KB
+# an entry (and the trooper, most often held by a cached state anyway), room
+# for a night's tables' troopers as their players and a spectator see them.
+_VIEWS_KEPT = 16384
 _views: dict[tuple, tuple[Trooper, TrooperView]] = {}
 
 
