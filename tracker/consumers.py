@@ -270,9 +270,32 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if self.heartbeat is not None:
             await self.heartbeat.stop()
 
+    async def dispatch(self, message):
+        """A ping is answered without Channels' dispatch (issue 18): that
+        runs aclose_old_connections() before every handler, a hop to
+        asgiref's one thread-sensitive thread and back, most of a pong's
+        CPU, and a phone pings once a second. A pong reads no database and
+        is ordered behind nothing: this consumer's messages are dispatched
+        one at a time either way (a push announced before the ping has set
+        `wanted` before its pong is made). Every other message, pushes
+        included, keeps the hop: a test's POSTs run on that thread, and the
+        hop orders the pushes behind them (tests/web/test_indirect_leaks*)."""
+        if (
+            message.get("type") == "websocket.receive"
+            and self.heartbeat is not None
+            and await self._pong(message)
+        ):
+            return
+        await super().dispatch(message)
+
+    async def _pong(self, message) -> bool:
+        self.heartbeat.heard()
+        return await self.heartbeat.answer(message.get("text"))
+
     async def websocket_receive(self, message):
         """Every frame shows the link is alive, and a ping is answered here,
-        before anything else reads the frame (tracker/heartbeat.py)."""
+        before anything else reads the frame (tracker/heartbeat.py); a ping
+        has been answered in dispatch already, without the thread hop."""
         if self.heartbeat is not None:
             self.heartbeat.heard()
             if await self.heartbeat.answer(message.get("text")):

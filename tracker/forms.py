@@ -8,6 +8,7 @@ list draft) have a builder of their own in BUILDERS.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import secrets
 import types
 import typing
@@ -73,6 +74,14 @@ def _has_default(field: dataclasses.Field) -> bool:
     )
 
 
+@functools.cache
+def _hints(command_type: type[rules.Command]) -> dict:
+    """A command class's field types, read once per class: get_type_hints
+    evaluates every annotation's text again on each call (the rules write
+    them as strings), a sixtieth of a served tap (issue 18)."""
+    return typing.get_type_hints(command_type)
+
+
 def generic_command(command_type: type[rules.Command], post) -> rules.Command:
     """A command from the POST. A field the page did not send takes the
     command's own default, so "the form does not render it" and "it has a
@@ -81,7 +90,7 @@ def generic_command(command_type: type[rules.Command], post) -> rules.Command:
     no default is missing information. An unticked checkbox is not sent: a
     bool the page did not send is False (every command's bools default to
     False; tests/web/test_forms_and_commands.py holds them to it)."""
-    hints = typing.get_type_hints(command_type)
+    hints = _hints(command_type)
     values = {}
     for field in fields(command_type):
         if not field.init:

@@ -10,12 +10,15 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
+from types import MappingProxyType
 
 from tracker import rules
 from tracker.models import Match, MatchEvent
 from tracker.rules.state import MatchState
+from tracker.rules.visibility import LogLine
 
 _CACHE_SIZE = 256
 # How many of the newest events a page's log shows (before redaction).
@@ -26,11 +29,15 @@ RECENT = 40
 class Loaded:
     """A match's state at one seq, the time of each event, and the newest
     RECENT events already parsed (the log block of every viewer reads them:
-    kept here, they cost no query and no parse per render)."""
+    kept here, they cost no query and no parse per render), with their log
+    lines (seq -> rules.log_line), described once each in this process, as
+    any viewer allowed to see them reads them: log_for checks each event
+    against its viewer before it takes a line (issue 18)."""
 
     state: MatchState
     times: dict[int, datetime]
     recent: tuple[tuple[int, rules.Event], ...]
+    lines: Mapping[int, LogLine | None] = field(default_factory=dict)
 
 
 _cache: OrderedDict[int, Loaded] = OrderedDict()
@@ -50,12 +57,15 @@ def _extend(match_id: int, loaded: Loaded, upto: int) -> Loaded:
 
 def _extended(loaded: Loaded, rows) -> Loaded:
     state, times, recent = loaded.state, dict(loaded.times), list(loaded.recent)
+    lines = dict(loaded.lines)
     for row in rows:
         event = event_of(row)
         state = rules.evolve(state, event)
         times[row.seq] = row.created_at
         recent.append((row.seq, event))
-    return Loaded(state, times, tuple(recent[-RECENT:]))
+        lines[row.seq] = rules.log_line(row.seq, event)
+    kept = tuple(recent[-RECENT:])
+    return Loaded(state, times, kept, MappingProxyType({seq: lines[seq] for seq, _e in kept}))
 
 
 def load_all(match: Match) -> Loaded:
@@ -124,5 +134,5 @@ class Seen:
 def seen_by(match: Match, viewer: str | None) -> Seen:
     loaded = load_all(match)
     view = rules.player_view(loaded.state, viewer)
-    log = rules.log_for(loaded.state, loaded.recent, viewer)
+    log = rules.log_for(loaded.state, loaded.recent, viewer, loaded.lines)
     return Seen(match=match, view=view, times=loaded.times, log=log)

@@ -124,6 +124,7 @@ def scripted():
             played(seed, 150)
         irregulars_one_spent()
         one_twin_ignores_retreat()
+        coordinated_mates_one_out()
     # The states of the rules tests, then those of the matches made here.
     return _unique(states[:first_played]), _unique(states[first_played:]), games
 
@@ -265,7 +266,7 @@ def referenced(scripted):
 
 def mismatches(referenced) -> list[tuple[int, str, int]]:
     """(seq, seat, which offer) wherever the offers differ from the reference."""
-    twins._last = None  # a planted shortcut applies from the first state on
+    twins._keys.clear()  # a planted shortcut applies from the first state on
     found = []
     for state, seat, theirs in referenced:
         for n, (mine, answer) in enumerate(zip(fast(state, seat), theirs, strict=True)):
@@ -300,6 +301,22 @@ def one_twin_ignores_retreat() -> Game:
     let_s2_pass(game)
     first = game.state.troopers_of("A")[1]
     game.do("A", IgnoreRetreat(trooper_id=first.id))
+    to_phase(game, ORDERS)
+    return game
+
+
+def coordinated_mates_one_out() -> Game:
+    """A Coordinated Order (TM-T1) in the Orders Phase, in a Combat Group
+    where a trooper's first mate is out of action and its others are twins:
+    only the twins are mates it may coordinate with, asked once for both."""
+    a = [
+        trooper("Lieutenant", 20, group=2, traits=[LIEUTENANT_CANDIDATE]),
+        trooper("Lone", 15, group=1),
+        trooper("Fallen", 12, group=1),
+        *(trooper("Fusilier", 10, group=1) for _ in range(2)),
+    ]
+    game = Game.started(a, [trooper("Bolt", 10)], first="A")
+    set_state(game, "Fallen", "dead", by="B")
     to_phase(game, ORDERS)
     return game
 
@@ -445,6 +462,14 @@ def test_the_check_finds_a_wrong_shortcut(referenced, monkeypatch, left_out):
     assert mismatches(made) != []
 
 
+def test_the_check_finds_a_coordinated_order_asked_of_too_few_mates(referenced, monkeypatch):
+    """TM-T1's mates are asked once per set of twin mates (token_offers.py):
+    asking only the first mate of each trooper is caught."""
+    _tested, made = referenced
+    monkeypatch.setattr(token_offers_module, "_one_per_twin", lambda mates, key: mates[:1])
+    assert mismatches(made) != []
+
+
 def test_the_check_finds_a_shortcut_that_ignores_who_is_named(referenced, monkeypatch):
     _tested, made = referenced
     monkeypatch.setattr(twins, "_everything_but_own_ids", lambda state: "")
@@ -525,3 +550,18 @@ def test_the_fast_copy_builds_what_init_builds_whatever_the_class_does_in_it():
     cached = _Cached(1)
     assert cached.double == 2
     assert state_module.replace(cached, value=5).double == 10
+
+
+def test_each_state_keeps_its_own_twin_key(scripted):
+    """twin_key keeps the last few states' keys (a server builds other
+    matches' views between the two of one action): a state finds its own
+    after another's, and an entry under its id holding another state is not
+    taken for its own (ids are reused once a state is freed)."""
+    _tested, made, _games = scripted
+    first, second = made[-1], made[-2]
+    key = twins.twin_key(first)
+    twins.twin_key(second)
+    assert twins.twin_key(first) is key
+    twins._keys[id(second)] = (first, key)
+    assert twins.twin_key(second) is not key
+    assert twins._keys[id(second)][0] is second

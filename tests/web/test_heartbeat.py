@@ -46,6 +46,31 @@ async def test_a_ping_is_answered_with_the_server_clock(alice, bob):
     await socket.disconnect()
 
 
+async def test_a_pong_hands_no_work_to_a_thread(alice, bob, monkeypatch, settings):
+    """Issue 18: a ping a second per phone is most of a socket's traffic, so
+    a pong is answered on the loop from what it holds: no thread is handed
+    work (Channels' dispatch hops to asgiref's thread before every other
+    message), and so no query either (the loop cannot make one)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    settings.SEQ_POLL_SECONDS = 60  # the newest seqs' read (on a thread) not meanwhile
+    socket = await opened(alice, bob)
+    handed = []
+    submit = ThreadPoolExecutor.submit
+
+    def counted(self, *args, **kwargs):
+        handed.append(args[0])
+        return submit(self, *args, **kwargs)
+
+    monkeypatch.setattr(ThreadPoolExecutor, "submit", counted)
+    for n in range(5):
+        await socket.send_to(text_data=json.dumps({"ping": n}))
+        assert json.loads(await socket.receive_from(timeout=3))["pong"] == n
+    monkeypatch.undo()
+    assert handed == []
+    await socket.disconnect()
+
+
 async def test_a_socket_that_falls_silent_is_closed_after_the_deadline(alice, bob, settings):
     settings.SOCKET_SILENCE_SECONDS = 0.4
     socket = await opened(alice, bob)

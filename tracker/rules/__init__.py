@@ -12,7 +12,7 @@ from .errors import InvalidInput, NotAllowed, RuleViolation, UnknownElement
 from .events import EVENT_TYPES, Event, event_from_data
 from .evolve import evolve, evolve_all, replay
 from .state import MatchState
-from .visibility import PlayerView, log_for, player_view, redact_log
+from .visibility import PlayerView, log_for, log_line, player_view, redact_log
 
 # Every module of the package, none forgotten (#20): a rule module registers
 # its commands, events, hooks and secret kinds when it is imported, so one
@@ -36,6 +36,7 @@ __all__ = [
     "evolve",
     "evolve_all",
     "log_for",
+    "log_line",
     "player_view",
     "redact_log",
     "replay",

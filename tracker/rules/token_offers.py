@@ -166,13 +166,31 @@ def _coordinable(ask: _Asker) -> Ids:
         return ()
 
     # Per twin too: swapping two twins maps the mates of one onto the mates
-    # of the other, and no handler tells the swapped commands apart.
+    # of the other, and no handler tells the swapped commands apart. So for
+    # the mates: two twin mates, swapped, leave `trooper` as it is, so one
+    # of each set of twin mates is asked (issue 18).
     def with_a_mate(trooper: Trooper) -> bool:
         mates = [t for t in ask.mine if t.combat_group == trooper.combat_group and t != trooper]
-        return any(ask.accepted(CoordinatedOrder(trooper_ids=[trooper.id, m.id])) for m in mates)
+        return any(
+            ask.accepted(CoordinatedOrder(trooper_ids=[trooper.id, m.id]))
+            for m in _one_per_twin(mates, ask.twin)
+        )
 
     asked = ask.per_twin(with_a_mate)
     return tuple(t.id for t in ask.mine if asked(t))
+
+
+def _one_per_twin(troopers: list[Trooper], key) -> list[Trooper]:
+    """`troopers` less any twin (twins.twin_key) of one before it."""
+    seen: set = set()
+    kept = []
+    for trooper in troopers:
+        twin = key(trooper)
+        if twin is None or twin not in seen:
+            kept.append(trooper)
+            if twin is not None:
+                seen.add(twin)
+    return kept
 
 
 def _rerolls(ask: _Asker, use: str, command: type[Command]) -> tuple[Reroll, ...]:

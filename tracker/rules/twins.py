@@ -25,6 +25,8 @@ by what they offer.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import fields
 from operator import attrgetter
@@ -43,20 +45,27 @@ _READ_BY_HANDLERS = tuple(f.name for f in fields(MatchState) if f.name not in ("
 
 def twin_key(state: MatchState) -> Callable[[Trooper], Hashable | None]:
     """key(trooper): equal for twins, None for a trooper the state names.
-    The last state's is kept (each view asks it for every offer, both views
-    of an action ask it of the same state): it is the state's alone, read
+    The last few states' are kept (each view asks it for every offer, both
+    views of an action ask it of the same state, and a server's threads
+    build other matches' views in between): each is the state's alone, read
     from no viewer, and says only which answers may be shared, never one."""
-    global _last
-    last = _last  # one read: another thread may replace it meanwhile
-    if last is not None and last[0] is state:
-        return last[1]
+    with _lock:
+        kept = _keys.get(id(state))
+    if kept is not None and kept[0] is state:
+        return kept[1]
     key = _twin_key(state)
-    _last = (state, key)
+    with _lock:
+        _keys[id(state)] = (state, key)
+        while len(_keys) > _KEYS_KEPT:
+            _keys.popitem(last=False)
     return key
 
 
-# (state, its twin_key): the state held, so its id is never another's.
-_last: tuple[MatchState, Callable[[Trooper], Hashable | None]] | None = None
+# id(state) -> (that state, its twin_key): the state held, so its id is never
+# another's while kept. A few per match being played at once in a process.
+_KEYS_KEPT = 64
+_keys: OrderedDict[int, tuple[MatchState, Callable[[Trooper], Hashable | None]]] = OrderedDict()
+_lock = threading.Lock()
 
 
 def _twin_key(state: MatchState) -> Callable[[Trooper], Hashable | None]:

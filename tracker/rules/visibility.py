@@ -9,7 +9,7 @@ so it cannot differ in any count, id or ordering when a hidden trooper exists.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from .command_tokens import CANCELLED, ORDERS_COUNTED, TOKEN_LIMIT, open_uses, s2_deciding
@@ -252,8 +252,34 @@ def _table_facts(trooper: Trooper, retreat_marker: bool) -> dict:
     }
 
 
+# (id of a trooper, viewer, retreat marker, alias) -> (that trooper, its view):
+# a trooper no event changed is the same object in the next state, so each
+# viewer's view of it is built once, not again at every seq (issue 18: a
+# twentieth of an action). The viewer is in the key, so a view built for one
+# viewer is never another's; the trooper is held, so its id is never
+# another's while its entry lives. Emptied whole when full: about half a KB
+# an entry (and the trooper, most often held by a cached state anyway), room
+# for a night's tables' troopers as their players and a spectator see them.
+_VIEWS_KEPT = 16384
+_views: dict[tuple, tuple[Trooper, TrooperView]] = {}
+
+
 def _trooper_view(
     trooper: Trooper, viewer: str | None, retreat_marker: bool, alias: Alias | None = None
+) -> TrooperView:
+    key = (id(trooper), viewer, retreat_marker, alias)
+    kept = _views.get(key)
+    if kept is not None and kept[0] is trooper:
+        return kept[1]
+    view = _built_view(trooper, viewer, retreat_marker, alias)
+    if len(_views) >= _VIEWS_KEPT:
+        _views.clear()
+    _views[key] = (trooper, view)
+    return view
+
+
+def _built_view(
+    trooper: Trooper, viewer: str | None, retreat_marker: bool, alias: Alias | None
 ) -> TrooperView:
     mine = trooper.seat == viewer
     if alias is not None:
@@ -502,31 +528,51 @@ class LogLine:
 
 
 def log_for(
-    state: MatchState, events: Iterable[tuple[int, Event]], viewer: str | None
+    state: MatchState,
+    events: Iterable[tuple[int, Event]],
+    viewer: str | None,
+    lines: Mapping[int, LogLine | None] | None = None,
 ) -> list[LogLine]:
     """The log for one viewer: the lines it may read (redact_log), each trooper
     named the way that viewer knows it now (identity.py). Pages, pushes and
     player exports all read the log through this one function. Named from the
     current state, so once a marker or a HoloMask ends, the old lines name the
-    trooper too: the opponent has learnt which it was."""
+    trooper too: the opponent has learnt which it was. `lines`: as redact_log."""
     known = aliases(state, viewer)
-    lines = redact_log(events, viewer)
+    lines = redact_log(events, viewer, lines)
     if not known:
         return lines
     return [replace(line, params=rename(line.params, known, state)) for line in lines]
 
 
-def redact_log(events: Iterable[tuple[int, Event]], viewer: str | None) -> list[LogLine]:
+def redact_log(
+    events: Iterable[tuple[int, Event]],
+    viewer: str | None,
+    lines: Mapping[int, LogLine | None] | None = None,
+) -> list[LogLine]:
     """The log lines `viewer` may read. Events it may not see are left out;
     their numbers still advance `seq`, which is all the viewer learns.
-    Names troopers as the events do: show players `log_for` instead."""
-    lines = []
+    Names troopers as the events do: show players `log_for` instead.
+
+    `lines` (seq -> log_line of that very event), when the caller keeps them
+    (reading.Loaded, issue 18: describing each line again for every viewer
+    at every seq was a tenth of an action): a line is taken from it only
+    once its event passed this viewer's check, which is made here always."""
+    found = []
     for seq, event in events:
         if not event.visible_to(viewer):
             continue
-        described = event.describe()
-        if described is None:
-            continue
-        message, params = described
-        lines.append(LogLine(seq, event.kind, message, params, event.rule))
-    return lines
+        line = lines[seq] if lines is not None and seq in lines else log_line(seq, event)
+        if line is not None:
+            found.append(line)
+    return found
+
+
+def log_line(seq: int, event: Event) -> LogLine | None:
+    """Event `seq`'s log line, as any viewer allowed to see it reads it
+    (before log_for names its troopers for one), or None if it has none."""
+    described = event.describe()
+    if described is None:
+        return None
+    message, params = described
+    return LogLine(seq, event.kind, message, params, event.rule)
