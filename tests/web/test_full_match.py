@@ -135,7 +135,8 @@ class Expectations:
         # HE-9: Bob reads the masked type and its points, never the true ones.
         line = b.soup.select_one(f"#trooper-{a.trooper_id('Hassassin Ayyar')}")
         assert (
-            MASKED_AS in line.get_text(" ") and line.select_one(".cost").get_text() == MASKED_COST
+            MASKED_AS in line.get_text(" ")
+            and line.select_one("small").get_text().split()[0] == MASKED_COST
         )
         assert "Hassassin Ayyar" not in b.html
         assert "Hassassin Ayyar" in a.text
