@@ -789,6 +789,11 @@ def _public_badges() -> set[str]:
     return badges
 
 
+SMALL = re.compile(r"<small>(\d+)?( G\d+)?</small>")
+# A row that shows its points (trooper_row.html's <small> starts with them).
+SHOWS_COST = re.compile(r"<small>\d")
+
+
 def row_shape(row: str, trooper_id: str) -> str:
     """A trooper row with what differs between any two troopers in the same
     public state taken out: its id, name, cost, group, and the badges and
@@ -798,7 +803,11 @@ def row_shape(row: str, trooper_id: str) -> str:
     shape = row.replace(trooper_id, "ID")
     # The name is a button where the viewer may set the trooper's state.
     shape = re.sub(r'<(span|button) class="name">.*?</\1>', r"<\1>NAME", shape, flags=re.S)
-    shape = re.sub(r'<span class="(cost|group)">.*?</span>', r"\1", shape, flags=re.S)
+    # Its points and Combat Group, one <small> ("20 G1"; no points for a
+    # marker or a masked trooper): which of the two it shows, not their values.
+    shape = SMALL.sub(
+        lambda m: f"<small>{'cost' if m[1] else ''}{' group' if m[2] else ''}</small>", shape
+    )
 
     def badge(m):
         text = TAG.sub("", m.group(2)).strip()
@@ -849,12 +858,12 @@ def row_structure(received: list[Received], sealed: list[Sealed]) -> list[str]:
         # A marker's or a masked trooper's row shows no cost by design: it is
         # not a row a named trooper's could be mistaken for.
         compared = {
-            seat for seat, tid, row in rows if tid not in subjects and 'class="cost"' in row
+            seat for seat, tid, row in rows if tid not in subjects and SHOWS_COST.search(row)
         }
         for seat, trooper_id, row in rows:
             shape = row_shape(row, trooper_id)
             if trooper_id not in subjects:
-                if 'class="cost"' in row:
+                if SHOWS_COST.search(row):
                     usual.add(shape)
                 continue
             closed = [

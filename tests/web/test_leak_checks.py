@@ -85,8 +85,7 @@ def test_numbers_that_are_not_the_position_are_not_reported(page):
 def row(trooper_id, name, extra_class="", extra=""):
     return (
         f'<li class="trooper{extra_class}" id="trooper-{trooper_id}">'
-        f'<button class="name">{name}</button>{extra} <span class="cost">20</span>'
-        f'<span class="group">G1</span></li>'
+        f'<button class="name">{name}</button>{extra} <small>20 G1</small></li>'
     )
 
 
