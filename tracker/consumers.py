@@ -280,27 +280,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
         `wanted` before its pong is made). Every other message, pushes
         included, keeps the hop: a test's POSTs run on that thread, and the
         hop orders the pushes behind them (tests/web/test_indirect_leaks*)."""
-        if (
-            message.get("type") == "websocket.receive"
-            and self.heartbeat is not None
-            and await self._pong(message)
-        ):
-            return
-        await super().dispatch(message)
-
-    async def _pong(self, message) -> bool:
-        self.heartbeat.heard()
-        return await self.heartbeat.answer(message.get("text"))
-
-    async def websocket_receive(self, message):
-        """Every frame shows the link is alive, and a ping is answered here,
-        before anything else reads the frame (tracker/heartbeat.py); a ping
-        has been answered in dispatch already, without the thread hop."""
-        if self.heartbeat is not None:
+        if message.get("type") == "websocket.receive" and self.heartbeat is not None:
+            # Every frame shows the link is alive, and a ping is answered
+            # here, before anything else reads the frame (tracker/heartbeat.py).
             self.heartbeat.heard()
             if await self.heartbeat.answer(message.get("text")):
                 return
-        await super().websocket_receive(message)
+        await super().dispatch(message)
 
     async def receive(self, text_data=None, bytes_data=None):
         """The only message a phone sends: {"resync": true, "h": "d1.d2..."},

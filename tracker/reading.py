@@ -57,15 +57,17 @@ def _extend(match_id: int, loaded: Loaded, upto: int) -> Loaded:
 
 def _extended(loaded: Loaded, rows) -> Loaded:
     state, times, recent = loaded.state, dict(loaded.times), list(loaded.recent)
-    lines = dict(loaded.lines)
     for row in rows:
         event = event_of(row)
         state = rules.evolve(state, event)
         times[row.seq] = row.created_at
         recent.append((row.seq, event))
-        lines[row.seq] = rules.log_line(row.seq, event)
     kept = tuple(recent[-RECENT:])
-    return Loaded(state, times, kept, MappingProxyType({seq: lines[seq] for seq, _e in kept}))
+    # Only the kept events' lines, each described once: a match read from
+    # its first event describes its last RECENT, not all of them.
+    old = loaded.lines
+    lines = {seq: old[seq] if seq in old else rules.log_line(seq, event) for seq, event in kept}
+    return Loaded(state, times, kept, MappingProxyType(lines))
 
 
 def load_all(match: Match) -> Loaded:

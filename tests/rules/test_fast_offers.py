@@ -108,17 +108,23 @@ def recording(monkeypatch):
     monkeypatch.setattr(Game, "apply", apply)
 
 
+def play_scripted() -> None:
+    """Every argument-free test of the SCRIPTED modules, run once (under
+    `recording`, the states and Games they make are what a check walks)."""
+    for name in SCRIPTED:
+        module = importlib.import_module(f"tests.rules.{name}")
+        for attribute, test in vars(module).items():
+            argument_free = callable(test) and not inspect.signature(test).parameters
+            if attribute.startswith("test_") and argument_free:
+                test()
+
+
 @pytest.fixture(scope="module")
 def scripted():
     """(the states of every argument-free test of SCRIPTED, the states of
     the matches made here, every Game of both)."""
     with pytest.MonkeyPatch.context() as monkeypatch, recording(monkeypatch) as (states, games):
-        for name in SCRIPTED:
-            module = importlib.import_module(f"tests.rules.{name}")
-            for attribute, test in vars(module).items():
-                argument_free = callable(test) and not inspect.signature(test).parameters
-                if attribute.startswith("test_") and argument_free:
-                    test()
+        play_scripted()
         first_played = len(states)
         for seed in range(2):
             played(seed, 150)

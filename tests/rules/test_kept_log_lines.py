@@ -5,25 +5,17 @@ check, so a line private to one seat never reaches the other or a spectator."""
 
 from __future__ import annotations
 
-import importlib
-import inspect
-
 import pytest
 
 from tracker.rules.visibility import log_for, log_line
 
-from .test_fast_offers import SCRIPTED, recording
+from .test_fast_offers import play_scripted, recording
 
 
 @pytest.fixture(scope="module")
 def games():
     with pytest.MonkeyPatch.context() as monkeypatch, recording(monkeypatch) as (_states, made):
-        for name in SCRIPTED:
-            module = importlib.import_module(f"tests.rules.{name}")
-            for attribute, test in vars(module).items():
-                argument_free = callable(test) and not inspect.signature(test).parameters
-                if attribute.startswith("test_") and argument_free:
-                    test()
+        play_scripted()
     return made
 
 

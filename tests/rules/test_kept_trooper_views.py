@@ -7,26 +7,18 @@ viewer's."""
 
 from __future__ import annotations
 
-import importlib
-import inspect
-
 import pytest
 
 from tracker.rules import visibility
 from tracker.rules.visibility import player_view
 
-from .test_fast_offers import SCRIPTED, recording
+from .test_fast_offers import play_scripted, recording
 
 
 @pytest.fixture(scope="module")
 def states():
     with pytest.MonkeyPatch.context() as monkeypatch, recording(monkeypatch) as (made, _games):
-        for name in SCRIPTED:
-            module = importlib.import_module(f"tests.rules.{name}")
-            for attribute, test in vars(module).items():
-                argument_free = callable(test) and not inspect.signature(test).parameters
-                if attribute.startswith("test_") and argument_free:
-                    test()
+        play_scripted()
     return list({id(s): s for s in made}.values())
 
 
