@@ -54,12 +54,24 @@ _SEAT = _getter(SeatView, "troopers")
 _TROOPER_UNTOKENED = _getter(TrooperView, "tokens")
 
 
+# The last view projected and its projection: a render asks for it three
+# times (the controls and both seat blocks), each a walk of every trooper.
+# Identity, not equality: the view held cannot be freed, so its id is never
+# another's; one tuple, swapped whole, so threads never see half of one.
+_last_untokened: tuple = (None, ())
+
+
 def _untokened(view: PlayerView) -> tuple:
     """The view less seq, "can undo" and the troopers' state tokens."""
-    return (
-        _VIEW(view),
-        tuple((_SEAT(s), tuple(_TROOPER_UNTOKENED(t) for t in s.troopers)) for s in view.seats),
-    )
+    global _last_untokened
+    seen, projected = _last_untokened
+    if seen is not view:
+        projected = (
+            _VIEW(view),
+            tuple((_SEAT(s), tuple(_TROOPER_UNTOKENED(t) for t in s.troopers)) for s in view.seats),
+        )
+        _last_untokened = (view, projected)
+    return projected
 
 
 def _names(view) -> tuple:

@@ -51,6 +51,7 @@ from tracker.templatetags.tracker_tags import (
     log_row_html,
     recent_row_html,
     trooper_row_html,
+    trooper_row_key,
     undo_html,
     unmemoized,
 )
@@ -315,10 +316,13 @@ def fresh_parts(name: str, context: dict) -> dict[str, tuple[object, object]]:
     if name == "controls":
         return {"undo": (block_inputs.undo(view), lambda: undo_html(view, code))}
     if name.startswith("seat_"):
+        # Each row's input only; its HTML (a memo lookup that hashes the
+        # whole trooper view) only for a row whose input changed.
+        language = translation.get_language()
         rows = {}
         for t in view.seat(name[-1]).troopers:
-            key, html = trooper_row_html(t, view)
-            rows[f"trooper-{t.id}"] = (key, lambda html=html: html)
+            key = trooper_row_key(t, view, language)
+            rows[f"trooper-{t.id}"] = (key, lambda t=t, key=key: trooper_row_html(t, view, key)[1])
         return rows
     if name in LISTS:
         # The lines in the order the block shows them (newest first), each

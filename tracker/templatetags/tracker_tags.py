@@ -299,20 +299,23 @@ def may_set_state(view) -> bool:
     return bool(view.viewer) and view.phase == "playing"
 
 
-def trooper_row_html(t, view) -> tuple[tuple, str]:
-    """(input, HTML) of one trooper's row: the key of its memo is its input,
-    every value its template reads (rendering.py splices rows by it)."""
-    values = {
-        "t": t,
-        "mine": t.seat == view.viewer,
-        # Its State button, and the data the page's State form is prefilled
-        # from (state_form.html).
-        "settable": may_set_state(view) and not t.hidden,
-    }
-    # The trooper view: a frozen dataclass, hashed and compared field by field.
-    key = (t, values["mine"], values["settable"], get_language())
+def trooper_row_key(t, view, language: str) -> tuple:
+    """The input of one trooper's row: every value its template reads. The
+    trooper view is a frozen dataclass, compared field by field (an
+    unchanged trooper's is the same object, visibility._views: compared at
+    once); `settable` is its State button and the data the page's State
+    form is prefilled from (state_form.html)."""
+    return (t, t.seat == view.viewer, may_set_state(view) and not t.hidden, language)
+
+
+def trooper_row_html(t, view, key: tuple | None = None) -> tuple[tuple, str]:
+    """(input, HTML) of one trooper's row, memoized by its input
+    (trooper_row_key; rendering.py splices rows by it)."""
+    if key is None:
+        key = trooper_row_key(t, view, get_language())
     html = _trooper_rows.get(key)
     if html is None:
+        values = {"t": t, "mine": key[1], "settable": key[2]}
         html = mark_safe(render_to_string("tracker/blocks/trooper_row.html", values))  # noqa: S308 (our own template)
         _trooper_rows.put(key, html)
     return key, html
