@@ -164,6 +164,27 @@ def frozen_map(value: Mapping | None = None) -> Mapping:
     return MappingProxyType(dict(value or {}))
 
 
+# The last troopers map sorted and its seats' troopers in list order. A map
+# is frozen_map's (a proxy of a dict no one else holds), so the same map has
+# the same troopers; it is held here, so its id is never another's. One
+# tuple, swapped whole: a thread sees an old entry or a new one, never half.
+_sorted_of: tuple = (None, {})
+
+
+def _sorted_troopers(troopers: Mapping, seat: str) -> tuple:
+    global _sorted_of
+    held, by_seat = _sorted_of
+    if held is not troopers:
+        by_seat = {}
+        _sorted_of = (troopers, by_seat)
+    found = by_seat.get(seat)
+    if found is None:
+        found = by_seat[seat] = tuple(
+            sorted((t for t in troopers.values() if t.seat == seat), key=lambda t: t.position)
+        )
+    return found
+
+
 @dataclass(frozen=True)
 class Trooper:
     id: str
@@ -369,10 +390,10 @@ class MatchState:
         return self.seats[seat]
 
     def troopers_of(self, seat: str) -> list[Trooper]:
-        """In army-list order."""
-        return sorted(
-            (t for t in self.troopers.values() if t.seat == seat), key=lambda t: t.position
-        )
+        """In army-list order. Sorted once per troopers map: the forms'
+        offers ask it of the many states their checks step through, which
+        share one map (_sorted_troopers)."""
+        return list(_sorted_troopers(self.troopers, seat))
 
     def secrets_of(self, seat: str) -> list[Secret]:
         return [s for s in self.secrets.values() if s.seat == seat]
