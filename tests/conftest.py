@@ -14,6 +14,28 @@ from tracker import reading
 # Before any template engine exists: a name a template cannot resolve raises.
 make_templates_strict(django_settings)
 
+
+def _patient_communicators() -> None:
+    """Channels' test communicators wait 1 s by default for a connect or a
+    frame: a timed assertion, which a busy CI machine failed (a socket-limit
+    test's connect). A frame that must come is waited for up to 10 s; a
+    test that checks that none comes says so with receive_nothing."""
+    from channels.testing import WebsocketCommunicator
+
+    connect, receive_from = WebsocketCommunicator.connect, WebsocketCommunicator.receive_from
+
+    async def patient_connect(self, timeout=10):
+        return await connect(self, timeout)
+
+    async def patient_receive_from(self, timeout=10):
+        return await receive_from(self, timeout)
+
+    WebsocketCommunicator.connect = patient_connect
+    WebsocketCommunicator.receive_from = patient_receive_from
+
+
+_patient_communicators()
+
 # CI=true: the same examples on every run (derandomized, so a failure in CI
 # is reproduced by running the same commit), at least as many as locally, and
 # the blob to replay a failure printed. Tests that set max_examples keep theirs.

@@ -61,7 +61,7 @@ def test_two_processes_writing_one_sqlite_file_never_show_database_is_locked(sql
     ]
     with ThreadPoolExecutor(len(phones)) as pool:
         runs = pool.map(
-            lambda p: hammer(p[0], p[1], f"{p[2]}-{alice.code}", count=30, seconds=20), phones
+            lambda p: hammer(p[0], p[1], f"{p[2]}-{alice.code}", count=30, seconds=120), phones
         )
         sent = [result for run in runs for result in run]
 
