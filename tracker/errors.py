@@ -66,7 +66,7 @@ def page_not_found(request, exception=None):
 
 
 def csrf_failure(request, reason=""):
-    return _page(
+    response = _page(
         request,
         403,
         _("This form has expired"),
@@ -75,6 +75,10 @@ def csrf_failure(request, reason=""):
             "and send the form again."
         ),
     )
+    # Nothing of the request was read: app.js renews the page's token and
+    # sends the same tap again (a login in another tab renews the cookie).
+    response["X-Tracker-Csrf"] = "expired"
+    return response
 
 
 def server_error(request):

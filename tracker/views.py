@@ -12,7 +12,8 @@ from django.contrib import messages
 from django.contrib.staticfiles import finders
 from django.db import transaction
 from django.db.models import Q
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
@@ -27,7 +28,7 @@ from tracker.busy import busy_response
 from tracker.errors import forbidden
 from tracker.event_clock import render_clock
 from tracker.forms import ClaimSeatForm, CreateMatchForm, MoveSeatForm, TrooperForm, build_command
-from tracker.models import Match, Seat
+from tracker.models import Match, MatchEvent, Seat
 from tracker.reading import load_state, seen_by
 from tracker.rendering import (
     changed_frame,
@@ -537,6 +538,36 @@ def blocks_partial(request, code: str):
     """The current blocks, for a phone that wants to resync over HTTP."""
     match = _match(code)
     return _respond(request, match, seats.seat_of(request.session, match))
+
+
+@require_GET
+def csrf_token(request):
+    """This browser's CSRF token, for a page whose token a login in another
+    tab renewed (app.js asks when a tap is refused for it, then sends the
+    tap again). Same-origin scripts only can read it; nothing is cached."""
+    response = HttpResponse(get_token(request), content_type="text/plain; charset=utf-8")
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_GET
+def tap_status(request, code: str, action_id: str):
+    """Whether this browser's seat applied the tap `action_id`: {"applied":
+    true|false}. A tap whose answers a stalled link held back is shown "not
+    saved" although it landed; once the link is back app.js asks here and
+    takes its "not saved" back (issue 18, a venue's Wi-Fi). Asked after the
+    tap's deadline has passed, the answer is final: a send of it that
+    reaches the tracker later is refused unapplied (taps.py). Only the
+    seat's own taps: a spectator, or another seat, is told nothing."""
+    match, seat = _match_and_seat(request, code)
+    if seat is None:
+        return forbidden(request, _("Only a player of this match can ask about their taps."))
+    applied = bool(ACTION_ID.match(action_id)) and (
+        MatchEvent.objects.filter(match=match, action_id=action_id, actor=seat.letter).exists()
+    )
+    response = JsonResponse({"applied": applied})
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 # What the service worker precaches: the files every page needs.

@@ -255,11 +255,21 @@
     form.dataset.tapPending = "1";
   }, true);
 
+  /* Taps the server has answered (a refusal included; not a shed one): a
+     double tap that htmx queued behind its first send is not sent once that
+     one has its answer. It would repeat the same id for nothing, and with
+     the form's values as they are by then (emptied once it was taken). */
+  var answered = {};
+
   document.addEventListener("htmx:configRequest", function (evt) {
     if (evt.detail.verb !== "post") { return; }
     var elt = evt.detail.elt;
     if (!elt.dataset.actionId) {  // a post not started by a submit
       elt.dataset.actionId = newActionId();
+    }
+    if (!resending && answered[elt.dataset.actionId]) {
+      evt.preventDefault();
+      return;
     }
     evt.detail.parameters.action_id = elt.dataset.actionId;
   });
@@ -272,7 +282,11 @@
     if (elt && elt.dataset && xhr && xhr.status > 0 && elt.dataset.tapPending) {
       delete elt.dataset.tapPending;
     }
-    if (xhr && xhr.status >= 200 && xhr.status < 300) { reconnectNow(); }
+    var expired = xhr && xhr.status === 403 && xhr.getResponseHeader("X-Tracker-Csrf") === "expired";
+    if (elt && elt.dataset && elt.dataset.actionId && xhr && xhr.status >= 200 && xhr.status < 500 && !expired) {
+      answered[elt.dataset.actionId] = true;
+    }
+    if (xhr && xhr.status >= 200 && xhr.status < 300) { reconnectNow(); checkUnsent(); }
   });
 
   /* Each tap is followed until the server answers it. One that gets no
@@ -350,6 +364,11 @@
     xhr.addEventListener("load", then(function () {
       if (xhr.status === 502 || xhr.status === 503 || xhr.status === 504) {
         failed(tap, retryAfter(xhr));
+      } else if (xhr.status === 403 && xhr.getResponseHeader("X-Tracker-Csrf") === "expired") {
+        // Refused before anything was read (a login in another tab of this
+        // browser renews its CSRF cookie): the page's token is renewed and
+        // the same tap sent again, as a shed one is.
+        renewToken(function () { failed(tap, 0); });
       } else {
         landed(tap);  // the server's answer, a refusal included
       }
@@ -358,6 +377,22 @@
     xhr.addEventListener("error", then(function () { failed(tap, 1000); }));
     xhr.addEventListener("abort", then(function () { failed(tap, 1000); }));
   });
+
+  /* The CSRF token every post carries (base.html's hx-headers), asked for
+     again: its cookie is HttpOnly, so the page cannot read the new one. */
+  function renewToken(then) {
+    var xhr = new XMLHttpRequest();
+    xhr.open("GET", "/csrf/");
+    xhr.timeout = REQUEST_TIMEOUT;
+    xhr.onload = function () {
+      if (xhr.status === 200 && xhr.responseText) {
+        document.body.setAttribute("hx-headers", JSON.stringify({ "X-CSRFToken": xhr.responseText }));
+      }
+      then();
+    };
+    xhr.onerror = xhr.ontimeout = then;
+    xhr.send();
+  }
 
   function retryAfter(xhr) {
     var seconds = parseFloat(xhr.getResponseHeader("Retry-After") || "1");
@@ -395,6 +430,42 @@
       var tap = taps[id];
       if (tap.waiting) { clearTimeout(tap.timer); tap.waiting = false; send(tap); }
     });
+    checkUnsent();
+  }
+
+  /* A tap given up on may have landed all the same: a link that stalls only
+     towards the phone holds back every answer while the sends get through.
+     Once the link is back, ask the server (views.tap_status); if it did
+     land, the bar's "not saved" is taken back and the page says so. Asked
+     after the tap's deadline, the answer is final (tracker/taps.py). */
+  function checkUnsent() {
+    var tap = unsent;
+    var live = document.getElementById("live");
+    if (!tap || tap.checking || !live || !live.dataset.seat) { return; }
+    tap.checking = true;
+    var xhr = new XMLHttpRequest();
+    xhr.open("GET", "/m/" + live.dataset.code + "/tap/" + tap.id + "/");
+    xhr.timeout = REQUEST_TIMEOUT;
+    xhr.onload = function () {
+      tap.checking = false;
+      var answer = null;
+      try { answer = JSON.parse(xhr.responseText); } catch (e) { return; }
+      if (xhr.status === 200 && answer && answer.applied === true && unsent === tap) {
+        tap.done = true;
+        showUnsent(null);
+        savedAfterAll();
+      }
+    };
+    xhr.onerror = xhr.ontimeout = function () { tap.checking = false; };
+    xhr.send();
+  }
+
+  function savedAfterAll() {
+    var note = document.getElementById("saved-after-all");
+    if (!note) { return; }
+    note.hidden = false;
+    clearTimeout(note.hiding);
+    note.hiding = setTimeout(function () { note.hidden = true; }, 8000);
   }
 
   /* A send of a known tap (a retry, "Send it again"): its values and id as
@@ -425,6 +496,7 @@
     closeState(tap.form);  // the bar offering to send it again is behind a modal otherwise
     showUnsent(tap);
     resync();
+    if (link.live) { checkUnsent(); }
   }
 
   /* The form of a tap that did not land shows the server's state again:
@@ -470,6 +542,126 @@
         incoming.dataset.h && incoming.dataset.h === shown.dataset.h) {
       evt.detail.shouldSwap = false;
     }
+  });
+
+  /* A block is swapped whole when it changed (the opponent declared an
+     Order: the controls now show an ARO form). What the player had typed
+     in it, and the sections they had opened or closed, are carried over to
+     the new block: the text of each field they changed (its value against
+     the default the page was sent) into the same field of the same form
+     (by its hx-post and place among forms of that hx-post), where the new
+     block still has it with the same default; each <details> they toggled,
+     by its summary. A form whose tap is on its way or just answered is not
+     carried, nor a section around or inside one: the new block shows what
+     became of it, as the server renders it. Written here rather
+     than with idiomorph: morphing would change every swap (the State
+     dialog, the lists, the digests), and only this needs keeping. */
+  var TYPED = "input:not([type]), input[type=text], input[type=search], input[type=number], " +
+    "input[type=email], input[type=url], input[type=tel], textarea";
+  var carried = {};  // block id -> { old: the block swapped out, typed: [...], toggled: [...] }
+
+  function placeAmong(list, item) { return Array.prototype.indexOf.call(list, item); }
+  function formsOf(block, path) {
+    return Array.prototype.filter.call(block.querySelectorAll("form[hx-post]"), function (f) {
+      return f.getAttribute("hx-post") === path;
+    });
+  }
+  function fieldsOf(form, name) {
+    return Array.prototype.filter.call(form.querySelectorAll(TYPED), function (f) { return f.name === name; });
+  }
+  function summaryOf(details) {
+    var summary = details.querySelector(":scope > summary");
+    return summary ? summary.textContent.trim() : "";
+  }
+  function detailsOf(block, label) {
+    return Array.prototype.filter.call(block.querySelectorAll("details"), function (d) {
+      return summaryOf(d) === label;
+    });
+  }
+
+  /* A form whose tap is on its way, or was sent as it is now. */
+  function justSent(form) {
+    return form.dataset.tapPending === "1" || form.dataset.tapBody === bodyOf(form);
+  }
+
+  document.addEventListener("click", function (evt) {
+    var summary = evt.target.closest && evt.target.closest("summary");
+    if (summary && summary.parentNode.tagName === "DETAILS") { summary.parentNode.dataset.toggled = "1"; }
+  }, true);
+
+  document.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    var block = evt.detail.target;
+    if (!evt.detail.shouldSwap || !block || block.tagName !== "SECTION" || !block.id) { return; }
+    var typed = [];
+    Array.prototype.forEach.call(block.querySelectorAll("form[hx-post]"), function (form) {
+      if (justSent(form)) { return; }
+      var path = form.getAttribute("hx-post");
+      Array.prototype.forEach.call(form.querySelectorAll(TYPED), function (field) {
+        if (!field.name || field.value === field.defaultValue) { return; }
+        var kept = {
+          path: path, form: placeAmong(formsOf(block, path), form),
+          name: field.name, field: placeAmong(fieldsOf(form, field.name), field),
+          value: field.value, was: field.defaultValue, focused: field === document.activeElement
+        };
+        try { kept.start = field.selectionStart; kept.end = field.selectionEnd; } catch (e) { /* a number */ }
+        typed.push(kept);
+      });
+    });
+    var sections = Array.prototype.filter.call(block.querySelectorAll("details[data-toggled]"), function (d) {
+      var forms = Array.prototype.slice.call(d.querySelectorAll("form[hx-post]"));
+      if (d.closest("form[hx-post]")) { forms.push(d.closest("form[hx-post]")); }
+      return !forms.some(justSent);
+    });
+    var toggled = sections.map(function (d) {
+      var label = summaryOf(d);
+      return { label: label, place: placeAmong(detailsOf(block, label), d), open: d.open };
+    });
+    delete carried[block.id];
+    if (typed.length || toggled.length) { carried[block.id] = { old: block, typed: typed, toggled: toggled }; }
+  });
+
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    Object.keys(carried).forEach(function (id) {
+      var kept = carried[id];
+      var block = document.getElementById(id);
+      if (block === kept.old) { return; }  // not swapped yet (a frame swaps its blocks in turn)
+      delete carried[id];
+      if (!block) { return; }
+      kept.toggled.forEach(function (t) {
+        var details = detailsOf(block, t.label)[t.place];
+        if (details) { details.open = t.open; details.dataset.toggled = "1"; }
+      });
+      kept.typed.forEach(function (t) {
+        var form = formsOf(block, t.path)[t.form];
+        var field = form && fieldsOf(form, t.name)[t.field];
+        if (!field || field.defaultValue !== t.was) { return; }  // gone, or the server changed it
+        field.value = t.value;
+        if (t.focused) {
+          field.focus();
+          try { field.setSelectionRange(t.start, t.end); } catch (e) { /* a number */ }
+        }
+      });
+    });
+  });
+
+  /* A tap taken (answered, and no refusal shown): the text typed in its
+     form is emptied, as a sent message is. The block around it may not
+     change (a sealed note shows in the seat block, not in the controls),
+     and a form that still holds what was sent reads as not sent: a second
+     tap would seal the note twice. Choices (selects, boxes) stay: two
+     reports in a row on one trooper are two taps on the same form. A
+     refusal leaves everything as it was, to be put right. */
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    var elt = evt.detail.elt;
+    var xhr = evt.detail.xhr;
+    if (!xhr || xhr.status < 200 || xhr.status >= 300 || evt.detail.requestConfig.verb !== "post") { return; }
+    var tap = elt && elt.trackerTap;
+    var form = tap && tap.form ? tap.form : elt;
+    if (!form || form.tagName !== "FORM" || !form.isConnected || !form.closest("#live")) { return; }
+    if (document.querySelector("#live .error:not([hidden])")) { return; }
+    Array.prototype.forEach.call(form.querySelectorAll(TYPED), function (field) {
+      field.value = field.defaultValue;
+    });
   });
 
   /* A list's new lines (the log's, the recent ones: rendering._list_delta)

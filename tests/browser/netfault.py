@@ -4,6 +4,7 @@ switch, which fires events a real drop never fires.
 
     link = FaultyLink(upstream_port).start()   # phones open link.url
     link.stall()     # packets stop both ways; every socket stays open
+    link.stall_down()  # only the server's packets stop: the phone's get through
     link.reset()     # every connection gets an RST; new ones are refused
     link.latency(0.4)
     link.restore()   # everything flows again
@@ -51,10 +52,13 @@ class _Pipe:
         self.tasks: list[asyncio.Task] = []
 
     def start(self) -> None:
-        for source, destination in ((self.client, self.upstream), (self.upstream, self.client)):
+        for source, destination, down in (
+            (self.client, self.upstream, False),
+            (self.upstream, self.client, True),
+        ):
             queue: asyncio.Queue = asyncio.Queue()
             self.tasks.append(asyncio.ensure_future(self._read(source[0], queue)))
-            self.tasks.append(asyncio.ensure_future(self._deliver(queue, destination[1])))
+            self.tasks.append(asyncio.ensure_future(self._deliver(queue, destination[1], down)))
 
     async def _read(self, reader: asyncio.StreamReader, queue: asyncio.Queue) -> None:
         try:
@@ -67,15 +71,17 @@ class _Pipe:
         except (ConnectionError, OSError):
             await queue.put((time.monotonic(), _RST))
 
-    async def _deliver(self, queue: asyncio.Queue, writer: asyncio.StreamWriter) -> None:
+    async def _deliver(
+        self, queue: asyncio.Queue, writer: asyncio.StreamWriter, down: bool
+    ) -> None:
         try:
             while True:
                 read_at, item = await queue.get()
-                await self.link._flowing()
+                await self.link._flowing(down)
                 delay = read_at + self.link.delay - time.monotonic()
                 if delay > 0:
                     await asyncio.sleep(delay)
-                    await self.link._flowing()
+                    await self.link._flowing(down)
                 if item is _RST:
                     _abort_with_rst(writer)
                     return
@@ -106,6 +112,7 @@ class FaultyLink:
         self.pipes: set[_Pipe] = set()
         self.loop = asyncio.new_event_loop()
         self._flow: asyncio.Event | None = None
+        self._down: asyncio.Event | None = None
         self._server: asyncio.base_events.Server | None = None
         self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
 
@@ -124,12 +131,15 @@ class FaultyLink:
     async def _listen(self) -> None:
         self._flow = asyncio.Event()
         self._flow.set()
+        self._down = asyncio.Event()
+        self._down.set()
         self._server = await asyncio.start_server(self._accept, HOST, 0)
         self.port = self._server.sockets[0].getsockname()[1]
 
-    async def _flowing(self) -> None:
-        while not self._flow.is_set():
-            await self._flow.wait()
+    async def _flowing(self, down: bool) -> None:
+        """Until this direction flows (`down`: from the server to the phone)."""
+        while not self._flow.is_set() or (down and not self._down.is_set()):
+            await (self._flow if not self._flow.is_set() else self._down).wait()
 
     async def _accept(self, reader, writer) -> None:
         if self.mode == "reset":
@@ -155,6 +165,10 @@ class FaultyLink:
             self._flow.clear()
         else:
             self._flow.set()
+        if mode == "stall_down":
+            self._down.clear()
+        else:
+            self._down.set()
         if mode == "reset":
             for pipe in list(self.pipes):
                 pipe.reset()
@@ -163,6 +177,12 @@ class FaultyLink:
     def stall(self) -> None:
         """Stop forwarding both ways; keep every socket open and accept new ones."""
         self._call(self._set("stall", self.delay))
+
+    def stall_down(self) -> None:
+        """Stop forwarding what the server sends, keep forwarding what the
+        phone sends: its requests land, their answers wait (a Wi-Fi that
+        fails one way)."""
+        self._call(self._set("stall_down", self.delay))
 
     def reset(self) -> None:
         """RST every connection, and each new one, until restored."""

@@ -51,6 +51,10 @@ NOT_SAVED = {
     "es": "No se ha guardado: tu último toque no llegó.",
 }
 SEND_AGAIN = {"en": "Send it again", "es": "Enviarlo otra vez"}
+SAVED_AFTER_ALL = {
+    "en": "Saved after all: your last tap did reach the tracker.",
+    "es": "Guardado al final: tu último toque sí llegó al tracker.",
+}
 LOCALE = {"en": "en-GB", "es": "es-ES"}
 # The line must turn within this of the fault (or of its end).
 BOUND_MS = 3_000
@@ -174,6 +178,38 @@ def test_a_stall_is_offline_within_3s_and_its_tap_waits_for_consent(served, link
     ).to_be_checked()
     assert sent[-1] == tap, sent
     assert [row.kind for row in applied(database, alice_http.code, tap)] == ["TrooperStateChanged"]
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_tap_that_landed_while_a_one_way_stall_held_its_answers_is_told_saved_after_all(
+    served, link, phone, lang
+):
+    """A Wi-Fi that fails one way: the tap reaches the server and is
+    applied, every answer (and the socket) is held, so the phone gives up on
+    it and says "not saved". Once the link is back the phone learns that it
+    landed: the bar goes, "saved after all" shows, and nothing is sent
+    twice. (The stall test above holds the send too: that bar stays.)"""
+    database = served.env["SQLITE_PATH"]
+    alice_http, _bob_http, ids = playing(served.url)
+    kaplan = ids["Kaplan"]
+    alice = open_phone(phone, alice_http, link.url, lang)
+    sent = action_ids(alice, "SetTrooperState")
+
+    link.stall_down()
+    form, _box = tick_first_token(alice, kaplan)
+    form.locator("button[type=submit]").click()
+    expect(alice.locator("#unsent")).to_be_visible(timeout=20_000)
+    expect(alice.locator("#unsent")).to_contain_text(NOT_SAVED[lang])
+    tap = sent[0]
+    assert [r.kind for r in applied(database, alice_http.code, tap)] == ["TrooperStateChanged"]
+
+    link.restore()
+    expect(alice.locator("#saved-after-all")).to_be_visible(timeout=10_000)
+    expect(alice.locator("#saved-after-all")).to_have_text(SAVED_AFTER_ALL[lang])
+    expect(alice.locator("#unsent")).to_be_hidden()
+    expect(alice.locator(f"#trooper-{kaplan}")).to_have_attribute("data-tokens", "prone")
+    assert len(applied(database, alice_http.code, tap)) == 1
+    assert set(sent) == {tap}, sent
 
 
 def test_cut_after_cut_the_line_turns_within_3s_and_latency_keeps_it_live(served, link, phone):

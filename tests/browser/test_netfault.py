@@ -93,3 +93,32 @@ def test_latency_delays_each_way(link):
         started = time.monotonic()
         assert echoed(sock, b"slow") == b"slow"
         assert time.monotonic() - started >= 0.55
+
+
+def test_a_one_way_stall_lets_the_phone_s_bytes_through_and_holds_the_answers(link):
+    heard: list[bytes] = []
+    original = _Echo.handle
+
+    def handle(self):
+        with contextlib.suppress(ConnectionError):
+            while data := self.request.recv(65536):
+                heard.append(data)
+                self.request.sendall(data)
+
+    _Echo.handle = handle
+    try:
+        with dial(link) as sock:
+            link.stall_down()
+            sock.sendall(b"tap")
+            deadline = time.monotonic() + 2
+            while b"".join(heard) != b"tap":
+                assert time.monotonic() < deadline, heard  # the server has it
+                time.sleep(0.02)
+            sock.settimeout(0.7)
+            with pytest.raises(TimeoutError):
+                sock.recv(100)  # its answer is held
+            link.restore()
+            sock.settimeout(2)
+            assert sock.recv(100) == b"tap"
+    finally:
+        _Echo.handle = original

@@ -66,6 +66,8 @@ ROWS: dict[str, Row] = {
     # the offline page is the same for everyone (issue 17).
     "start/": Row(get=every(200), post=every(405)),
     "offline/": Row(get=every(200), post=every(405)),
+    # This browser's own CSRF token (app.js renews an expired one with it).
+    "csrf/": Row(get=every(200), post=every(405)),
     "new/": Row(
         get=every(405),
         post=every("302 /m/"),
@@ -98,6 +100,9 @@ ROWS: dict[str, Row] = {
     "m/<str:code>/draft/edit/": Row(get=every(405), post=players(200, 403), htmx=True),
     "m/<str:code>/draft/hand/": Row(get=every(405), post=players(200, 403), htmx=True),
     "m/<str:code>/blocks/": Row(get=every(200), htmx=True),
+    # Whether a tap of one's own seat landed (app.js, after a one-way stall):
+    # the two players only, each of their own seat's taps.
+    "m/<str:code>/tap/<str:action_id>/": Row(get=players(200, 403), post=every(405)),
     "m/<str:code>/export.json": Row(get=players(200, 403)),
     # Organizers: anyone else is sent to the login page (a logged-in account
     # that is not an organizer gets 403: tests/web/test_organizer_access.py).
@@ -233,6 +238,7 @@ class Scene:
             "player": "999999",
             "number": "1",
             "action": "start",
+            "action_id": "probe-tap-00000001",
         }
         path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: values[m.group(1)], route)
         path = re.sub(r"\(\?P<(\w+)>[^)]*\)", lambda m: values[m.group(1)], path)

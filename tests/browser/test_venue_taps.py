@@ -1,0 +1,130 @@
+"""Two things an exploratory game night found on phones (issue 18's venue):
+
+- What a player is typing is not wiped when the opponent acts: the push
+  swaps the block the half-written note is in (the opponent's answer to
+  the Order Count changes the controls), and the text, and the section
+  opened for it, are still there afterwards, and send as typed.
+- A login in another tab of the same browser (an organizer who is also a
+  player) renews the browser's CSRF cookie, so the match page's token no
+  longer matches: a tap is refused before anything is read. The phone asks
+  for the new token and sends the same tap again, which lands once; it used
+  to be refused silently, every tap, until a reload.
+
+One phone in English, one in Spanish, in each test.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.scale.servers import manage
+
+from .pages import action_ids
+from .test_link_faults import applied, open_phone, playing, start_server, tick_first_token
+
+pytestmark = pytest.mark.browser
+
+SEAL_A_NOTE = {
+    "en": "Seal a note (classified objective, data tracker…)",
+    "es": "Sellar una nota (Objetivo Clasificado, DataTracker…)",
+}
+
+CREATE_ORGANIZER = """
+from django.contrib.auth.models import Group, User
+user = User.objects.create_user({name!r}, password="carol-organizes-2026")
+user.groups.add(Group.objects.get(name="organizers"))
+"""
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    live = start_server(tmp_path_factory.mktemp("venue-taps"))
+    yield live
+    live.stop()
+
+
+def note_form(page, lang):
+    details = page.locator("#blk-controls details", has_text=SEAL_A_NOTE[lang])
+    if not details.evaluate("d => d.open"):
+        details.locator("summary").click()
+    return details, details.locator("form[hx-post$='/act/SealNote/']")
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_half_typed_note_survives_the_opponent_s_change(served, phone, lang):
+    alice_http, bob_http, ids = playing(served.url)
+    # Alice's Order Count is made: Bob decides on a Strategic Use (TM-S2).
+    reply = alice_http.act("AdvancePhase", f"count-{alice_http.code}", expected="tactical")
+    assert reply.status == 200 and reply.error is None, reply.error
+    alice = open_phone(phone, alice_http, served.url, lang)
+    details, form = note_form(alice, lang)
+    form.locator("input[name=label]").fill("Plan B")
+    text = form.locator("textarea[name=text]")
+    text.fill("Objective: the antenna by the")
+    controls_before = alice.locator("#blk-controls").get_attribute("data-h")
+
+    # Bob lets the moment pass (over HTTP): Alice's controls change (her
+    # Tactical Phase goes on) and the push swaps the whole block.
+    reply = bob_http.act("DeclineStrategicUse", f"s2-{bob_http.code}")
+    assert reply.status == 200 and reply.error is None, reply.error
+    expect(alice.locator("#blk-controls")).not_to_have_attribute("data-h", controls_before)
+
+    details, form = note_form(alice, lang)  # the block now shown
+    assert details.evaluate("d => d.open")
+    expect(form.locator("input[name=label]")).to_have_value("Plan B")
+    expect(form.locator("textarea[name=text]")).to_have_value("Objective: the antenna by the")
+
+    # What was carried over sends as typed, once; the form is emptied then
+    # (the controls do not change: the note shows in the seat block).
+    form.locator("textarea[name=text]").fill("Objective: the antenna by the bridge")
+    sent = action_ids(alice, "SealNote")
+    alice.once("dialog", lambda dialog: dialog.accept())
+    form.locator("button[type=submit]").click()
+    expect(alice.locator("#blk-seat_A .secrets")).to_contain_text("Plan B")
+    assert len(set(sent)) == 1, sent
+    assert [r.kind for r in applied(served.env["SQLITE_PATH"], alice_http.code, sent[0])] == [
+        "SecretsSealed"
+    ]
+    _details, form = note_form(alice, lang)
+    expect(form.locator("textarea[name=text]")).to_have_value("")
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_tap_after_a_login_in_another_tab_renews_its_token_and_lands_once(served, phone, lang):
+    alice_http, _bob_http, ids = playing(served.url)
+    kaplan = ids["Kaplan"]
+    alice = open_phone(phone, alice_http, served.url, lang)
+    name = f"carol-{uuid.uuid4().hex[:8]}"
+    manage(served.env, "shell", "-c", CREATE_ORGANIZER.format(name=name))
+
+    # The same browser logs in as an organizer in another tab.
+    tab = alice.context.new_page()
+    tab.goto(served.url + "/organizer/")
+    tab.fill("input[name=username]", name)
+    tab.fill("input[name=password]", "carol-organizes-2026")
+    tab.click("button.primary")
+    expect(tab.locator("input[name=password]")).to_have_count(0)  # logged in
+    tab.close()
+
+    statuses: list[int] = []
+    alice.on(
+        "response",
+        lambda r: statuses.append(r.status) if "/act/SetTrooperState/" in r.url else None,
+    )
+    sent = action_ids(alice, "SetTrooperState")
+    form, _box = tick_first_token(alice, kaplan)
+    form.locator("button[type=submit]").click()
+    expect(alice.locator(f"#trooper-{kaplan}")).to_have_attribute("data-tokens", "prone")
+    expect(alice.locator("#unsent")).to_be_hidden()
+    assert statuses[0] == 403 and statuses[-1] == 200, statuses  # refused once, then landed
+    assert len(set(sent)) == 1, sent
+    assert len(applied(served.env["SQLITE_PATH"], alice_http.code, sent[0])) == 1
+    # The next tap carries the new token from the start.
+    statuses.clear()
+    form, _box = tick_first_token(alice, ids["Zhanshi"])
+    form.locator("button[type=submit]").click()
+    expect(alice.locator(f"#trooper-{ids['Zhanshi']}")).to_have_attribute("data-tokens", "prone")
+    assert statuses == [200], statuses
