@@ -13,12 +13,13 @@ from __future__ import annotations
 import logging
 
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
 from tracker import uploads
+from tracker.models import TournamentEvent
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +57,26 @@ def forbidden(request, message: str) -> HttpResponse:
     return _page(request, 403, _("Not allowed"), message)
 
 
+class EventNotFound(Http404):
+    """No event has that number: the 404 page says so, not "no match"."""
+
+
+def event_or_404(pk: int) -> TournamentEvent:
+    """The event `pk`, for its public and organizer pages, or an event 404."""
+    try:
+        return TournamentEvent.objects.get(pk=pk)
+    except TournamentEvent.DoesNotExist:
+        raise EventNotFound from None
+
+
 def page_not_found(request, exception=None):
+    if isinstance(exception, EventNotFound):
+        return _page(
+            request,
+            404,
+            _("Event not found"),
+            _("There is no event with this number. Check the link."),
+        )
     return _page(
         request,
         404,

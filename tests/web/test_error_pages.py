@@ -81,6 +81,22 @@ def test_an_unknown_match_code_is_our_404_in_the_phones_language(language):
         )
 
 
+EVENT_404 = ("Event not found", "There is no event with this number. Check the link.")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_unknown_event_is_our_404_about_an_event_not_a_match(language):
+    """/e/999/ said "no match with this code": it is an event that is missing."""
+    assert_page(phone(language).get("/e/999/"), 404, *EVENT_404, language)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_organizer_opening_an_unknown_event_gets_the_event_404(carol, language):
+    carol.cookies["django_language"] = language
+    for url in ("/organizer/events/999/", "/organizer/events/999/run/"):
+        assert_page(carol.get(url), 404, *EVENT_404, language)
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_language_cookie_chooses_the_404s_language(language):
     client = phone("en" if language == "es" else "es")
