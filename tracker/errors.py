@@ -2,7 +2,9 @@
 failure each render templates/tracker/error.html, the app's message card, in
 the phone's language (LocaleMiddleware has run by the time Django calls
 these), instead of Django's bare English pages. Wired in tracker/urls.py
-(handler400 ... handler500) and settings.CSRF_FAILURE_VIEW.
+(handler400 ... handler500) and settings.CSRF_FAILURE_VIEW; a 405, which
+Django answers blank from require_POST / require_GET with no handler to
+set, is given the card by NotAllowedMiddleware (settings.MIDDLEWARE).
 
 With DEBUG off no page shows a traceback; the 500 page falls back to plain
 HTML if rendering the template itself fails (the error may be the database,
@@ -13,7 +15,7 @@ from __future__ import annotations
 import logging
 
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import render
 from django.utils.html import escape
 from django.utils.translation import gettext as _
@@ -83,6 +85,43 @@ def page_not_found(request, exception=None):
         _("Page not found"),
         _("There is no match with this code, or no such page. Check the link or the code."),
     )
+
+
+def method_not_allowed(request, response: HttpResponse) -> HttpResponse:
+    """The card for Django's blank 405, keeping its status and Allow header;
+    a short fragment for htmx, which shows it atop the controls."""
+    allowed = {m.strip() for m in response.get("Allow", "").split(",")}
+    if "GET" in allowed:
+        message = _("This page does not take that request. Reload it and try again.")
+    else:
+        message = _(
+            "This address takes the app's forms and buttons; it is not opened directly. "
+            "Go back to the page and use its buttons."
+        )
+    if getattr(request, "htmx", False):
+        page = HttpResponse(f'<p class="error" role="alert">{escape(message)}</p>', status=405)
+    else:
+        page = _page(request, 405, _("Not available this way"), message)
+    page["Allow"] = response["Allow"]
+    return page
+
+
+class NotAllowedMiddleware:
+    """Django's own 405s (HttpResponseNotAllowed, an empty body) become
+    method_not_allowed's card, in the language LocaleMiddleware chose."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if (
+            response.status_code == 405
+            and isinstance(response, HttpResponseNotAllowed)
+            and not response.content
+        ):
+            return method_not_allowed(request, response)
+        return response
 
 
 def csrf_failure(request, reason=""):

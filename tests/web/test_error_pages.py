@@ -268,3 +268,62 @@ def test_the_real_server_answers_a_spanish_404_and_an_over_cap_form(tmp_path):
         assert "Traceback" not in server.log_text()
     finally:
         server.stop()
+
+
+NOT_OPENED = (
+    "This address takes the app's forms and buttons; it is not opened directly. "
+    "Go back to the page and use its buttons."
+)
+
+
+def a_match_code() -> str:
+    from .phone import Phone
+
+    host = Phone()
+    host.create_match()
+    return host.code
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_opening_an_action_address_is_our_405_in_the_phones_language(language):
+    """A GET of /m/<code>/act/DeclareSkill/ was a blank page: it is our card,
+    status 405 with its Allow header, in the phone's language."""
+    code = a_match_code()
+    for url in (f"/m/{code}/act/DeclareSkill/", f"/m/{code}/draft/add/"):
+        response = phone(language).get(url)
+        assert_page(
+            response,
+            405,
+            "Not available this way",
+            NOT_OPENED,
+            language,
+        )
+        assert response["Allow"] == "POST"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_405_to_htmx_is_a_short_fragment_in_the_phones_language(language):
+    code = a_match_code()
+    response = phone(language).get(f"/m/{code}/act/DeclareSkill/", HTTP_HX_REQUEST="true")
+    assert response.status_code == 405 and response["Allow"] == "POST"
+    found = BeautifulSoup(response.content.decode(), "html.parser").select_one("p.error")
+    assert found is not None and found["role"] == "alert"
+    assert found.get_text() == in_language(
+        NOT_OPENED,
+        language,
+    )
+    assert "<html" not in response.content.decode()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_post_to_a_page_that_is_only_read_is_our_405(language):
+    """/e/<pk>/ answers GET only (require_GET): a POST gets the card too."""
+    response = phone(language).post("/e/1/")
+    assert_page(
+        response,
+        405,
+        "Not available this way",
+        "This page does not take that request. Reload it and try again.",
+        language,
+    )
+    assert response["Allow"] == "GET"
