@@ -2,7 +2,9 @@
 failure each render templates/tracker/error.html, the app's message card, in
 the phone's language (LocaleMiddleware has run by the time Django calls
 these), instead of Django's bare English pages. Wired in tracker/urls.py
-(handler400 ... handler500) and settings.CSRF_FAILURE_VIEW.
+(handler400 ... handler500) and settings.CSRF_FAILURE_VIEW; a 405, which
+Django answers blank from require_POST / require_GET with no handler to
+set, is given the card by NotAllowedMiddleware (settings.MIDDLEWARE).
 
 With DEBUG off no page shows a traceback; the 500 page falls back to plain
 HTML if rendering the template itself fails (the error may be the database,
@@ -13,12 +15,13 @@ from __future__ import annotations
 import logging
 
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import render
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
 from tracker import uploads
+from tracker.models import TournamentEvent
 
 log = logging.getLogger(__name__)
 
@@ -56,13 +59,69 @@ def forbidden(request, message: str) -> HttpResponse:
     return _page(request, 403, _("Not allowed"), message)
 
 
+class EventNotFound(Http404):
+    """No event has that number: the 404 page says so, not "no match"."""
+
+
+def event_or_404(pk: int) -> TournamentEvent:
+    """The event `pk`, for its public and organizer pages, or an event 404."""
+    try:
+        return TournamentEvent.objects.get(pk=pk)
+    except TournamentEvent.DoesNotExist:
+        raise EventNotFound from None
+
+
 def page_not_found(request, exception=None):
+    if isinstance(exception, EventNotFound):
+        return _page(
+            request,
+            404,
+            _("Event not found"),
+            _("There is no event with this number. Check the link."),
+        )
     return _page(
         request,
         404,
         _("Page not found"),
         _("There is no match with this code, or no such page. Check the link or the code."),
     )
+
+
+def method_not_allowed(request, response: HttpResponse) -> HttpResponse:
+    """The card for Django's blank 405, keeping its status and Allow header;
+    a short fragment for htmx, which shows it atop the controls."""
+    allowed = {m.strip() for m in response.get("Allow", "").split(",")}
+    if "GET" in allowed:
+        message = _("This page does not take that request. Reload it and try again.")
+    else:
+        message = _(
+            "This address takes the app's forms and buttons; it is not opened directly. "
+            "Go back to the page and use its buttons."
+        )
+    if getattr(request, "htmx", False):
+        page = HttpResponse(f'<p class="error" role="alert">{escape(message)}</p>', status=405)
+    else:
+        page = _page(request, 405, _("Not available this way"), message)
+    page["Allow"] = response["Allow"]
+    return page
+
+
+class NotAllowedMiddleware:
+    """Django's own 405s (HttpResponseNotAllowed, an empty body) become
+    method_not_allowed's card, in the language LocaleMiddleware chose."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if (
+            response.status_code == 405
+            and isinstance(response, HttpResponseNotAllowed)
+            and not response.content
+        ):
+            return method_not_allowed(request, response)
+        return response
 
 
 def csrf_failure(request, reason=""):

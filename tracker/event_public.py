@@ -12,17 +12,18 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tracker import army_text, event_running
+from tracker.errors import event_or_404
 from tracker.handed_lists import ROW_KEYS
 from tracker.list_suggestions import suggestions
 from tracker.list_views import problem_text
-from tracker.models import EventPlayer, TournamentEvent
+from tracker.models import EventPlayer
 from tracker.organizer.event_forms import ListSubmitForm
 from tracker.rules.state import LIEUTENANT_CANDIDATE
 
 
 @require_GET
 def event_page(request, pk: int):
-    event = get_object_or_404(TournamentEvent, pk=pk)
+    event = event_or_404(pk)
     names = {p.pk: p for p in event.roster.all()}
     rounds = []
     for r in event.rounds.filter(published_at__isnull=False):

@@ -100,6 +100,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Django's blank 405s get the app's card (tracker/errors.py): after the
+    # language and request.htmx are known.
+    "tracker.errors.NotAllowedMiddleware",
     # Last, so it sees the language and request.htmx of the request.
     "tracker.busy.BusyMiddleware",
 ]

@@ -127,3 +127,78 @@ def test_markers_are_numbered_in_the_order_they_go_down():
     first = game.trooper("Ninja")
     assert first.marker_number == 1
     assert game.view("B").trooper("markerA2") is None
+
+
+def marker_line(game, viewer="B"):
+    """The log line that ends the marker state, as `viewer` reads it."""
+    log = log_for(game.state, list(enumerate(game.events, 1)), viewer)
+    (line,) = [line for line in log if line.kind == "MarkerRevealed"]
+    return line
+
+
+@pytest.mark.parametrize(
+    ("outcome", "rule", "says"),
+    [
+        ("discovered", "HD-C1", "was Discovered"),
+        ("saving_roll", "HD-C3", "was hit and must make a Saving Roll"),
+        ("contact", "HD-C3", "is in silhouette contact with an enemy"),
+    ],
+)
+def test_the_line_ending_the_marker_names_the_reported_cause(outcome, rule, says):
+    """A Discover (HD-C1), a hit or a contact ends the marker: its log line says
+    so, not that it declared what a marker cannot keep (it declared nothing)."""
+    game = ninja_as_marker()
+    end_order(game)
+    game.do("B", ReportOutcome(outcome=outcome, trooper_id="markerA1"))
+    line = marker_line(game)
+    assert line.rule == rule
+    assert says in line.message % line.params
+    assert "cannot keep" not in line.message
+
+
+def test_the_line_ending_the_marker_by_a_declaration_says_so_hd_c3():
+    game = ninja_as_marker()
+    declare(game, "Ninja", "bs_attack")
+    line = marker_line(game)
+    assert line.rule == "HD-C3"
+    assert "declares what a marker cannot keep" in line.message
+
+
+def test_the_line_ending_the_marker_by_retreat_says_so_rt_5():
+    game = ninja_as_marker()
+    end_order(game)
+    for hook in RETREAT_ENTERED:
+        game.apply(hook(game.state, "A"))
+    line = marker_line(game)
+    assert line.rule == "RT-5"
+    assert "Retreat!" in line.message and "cannot keep" not in line.message
+
+
+def test_an_old_marker_line_without_a_cause_reads_its_cause_from_its_rule():
+    """Events written before the cause was kept: HD-C1 still reads as a Discover."""
+    from tracker.rules.hidden_deployment import MarkerRevealed
+
+    old = MarkerRevealed.from_data(
+        {"trooper_id": "t1", "trooper_name": "Ninja", "seat": "A", "rule": "HD-C1"}
+    )
+    message, _params = old.describe()
+    assert "was Discovered" in message
+
+
+def test_a_discover_aro_against_a_cautious_movement_marker_reads_as_the_discover_hd_c1():
+    """The tester's steps: Cautious Movement as its marker (HD-C3), the
+    opponent's ARO is Discover, then "Successfully Discovered" in that Order."""
+    game = started()
+    to_phase(game, ORDERS)
+    declare(game, "Ninja", "cautious_move", as_marker=True)
+    game.do(
+        "B",
+        DeclareAro(trooper_id=game.id("Fusilier"), skill="discover", target_id="markerA1"),
+    )
+    game.do("B", ReportOutcome(outcome="discovered", trooper_id="markerA1"))
+    for viewer in ("A", "B"):
+        line = marker_line(game, viewer)
+        assert line.rule == "HD-C1"
+        assert line.message % line.params == (
+            "Ninja was Discovered: its marker state ends and its model replaces the marker."
+        )

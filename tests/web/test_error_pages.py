@@ -81,6 +81,22 @@ def test_an_unknown_match_code_is_our_404_in_the_phones_language(language):
         )
 
 
+EVENT_404 = ("Event not found", "There is no event with this number. Check the link.")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_unknown_event_is_our_404_about_an_event_not_a_match(language):
+    """/e/999/ said "no match with this code": it is an event that is missing."""
+    assert_page(phone(language).get("/e/999/"), 404, *EVENT_404, language)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_organizer_opening_an_unknown_event_gets_the_event_404(carol, language):
+    carol.cookies["django_language"] = language
+    for url in ("/organizer/events/999/", "/organizer/events/999/run/"):
+        assert_page(carol.get(url), 404, *EVENT_404, language)
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_language_cookie_chooses_the_404s_language(language):
     client = phone("en" if language == "es" else "es")
@@ -252,3 +268,62 @@ def test_the_real_server_answers_a_spanish_404_and_an_over_cap_form(tmp_path):
         assert "Traceback" not in server.log_text()
     finally:
         server.stop()
+
+
+NOT_OPENED = (
+    "This address takes the app's forms and buttons; it is not opened directly. "
+    "Go back to the page and use its buttons."
+)
+
+
+def a_match_code() -> str:
+    from .phone import Phone
+
+    host = Phone()
+    host.create_match()
+    return host.code
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_opening_an_action_address_is_our_405_in_the_phones_language(language):
+    """A GET of /m/<code>/act/DeclareSkill/ was a blank page: it is our card,
+    status 405 with its Allow header, in the phone's language."""
+    code = a_match_code()
+    for url in (f"/m/{code}/act/DeclareSkill/", f"/m/{code}/draft/add/"):
+        response = phone(language).get(url)
+        assert_page(
+            response,
+            405,
+            "Not available this way",
+            NOT_OPENED,
+            language,
+        )
+        assert response["Allow"] == "POST"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_405_to_htmx_is_a_short_fragment_in_the_phones_language(language):
+    code = a_match_code()
+    response = phone(language).get(f"/m/{code}/act/DeclareSkill/", HTTP_HX_REQUEST="true")
+    assert response.status_code == 405 and response["Allow"] == "POST"
+    found = BeautifulSoup(response.content.decode(), "html.parser").select_one("p.error")
+    assert found is not None and found["role"] == "alert"
+    assert found.get_text() == in_language(
+        NOT_OPENED,
+        language,
+    )
+    assert "<html" not in response.content.decode()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_post_to_a_page_that_is_only_read_is_our_405(language):
+    """/e/<pk>/ answers GET only (require_GET): a POST gets the card too."""
+    response = phone(language).post("/e/1/")
+    assert_page(
+        response,
+        405,
+        "Not available this way",
+        "This page does not take that request. Reload it and try again.",
+        language,
+    )
+    assert response["Allow"] == "GET"

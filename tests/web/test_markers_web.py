@@ -69,6 +69,12 @@ def test_discovering_the_marker_reveals_the_trooper_and_its_sealed_position():
     assert CANARY_NINJA in b.text and CANARY_POSITION in b.text
     assert "Matches what was sealed" in b.text
     assert "Camouflage marker 1" not in b.soup.select_one("#blk-seat_A").get_text()
+    # The line that ends the marker names the Discover and its rule, on both phones.
+    a.open()
+    for phone in (b, a):
+        log = " ".join(phone.soup.select_one("#blk-log").get_text().split())
+        assert f"{CANARY_NINJA} was Discovered: its marker state ends" in log
+        assert "cannot keep" not in log
 
 
 def test_in_spanish_bob_reads_marcador_de_camuflaje_1():
@@ -78,3 +84,18 @@ def test_in_spanish_bob_reads_marcador_de_camuflaje_1():
     assert "Marcador de Camuflaje 1" in b.soup.select_one("#blk-seat_A").get_text()
     assert "Marcador de Camuflaje 1" in b.soup.select_one("#blk-log").get_text()
     assert CANARY_NINJA not in b.html and ids[CANARY_NINJA] not in b.html
+
+
+def test_in_spanish_the_discovered_marker_line_says_descubierto():
+    a, b, ids = started(language_b="es")
+    ok(a, a.submit("DeclareSkill", trooper_id=CANARY_NINJA, skill="Move", as_marker=True))
+    ok(a, a.submit("EndOrder"))
+    b.open()
+    ok(
+        b,
+        b.submit(
+            "ReportOutcome", outcome="Descubierto con éxito", trooper_id="Marcador de Camuflaje 1"
+        ),
+    )
+    log = " ".join(b.soup.select_one("#blk-log").get_text().split())
+    assert f"{CANARY_NINJA} ha sido Descubierto" in log and "HD-C1" in log

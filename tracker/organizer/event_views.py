@@ -19,6 +19,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from tracker import event_running
+from tracker.errors import event_or_404
 from tracker.event_clock import announce_clock
 from tracker.models import EventPlayer, EventRound, Match, TournamentEvent
 from tracker.organizer.access import organizer_required
@@ -37,7 +38,7 @@ CLOCK_ACTIONS = ("start", "pause", "call")
 
 
 def _event(pk: int) -> TournamentEvent:
-    return get_object_or_404(TournamentEvent, pk=pk)
+    return event_or_404(pk)
 
 
 def _pending(event: TournamentEvent) -> EventRound | None:

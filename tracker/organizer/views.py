@@ -19,7 +19,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tracker import actions, audit, exports, handed_lists, links, rules, seats
-from tracker.errors import forbidden
+from tracker.errors import event_or_404, forbidden
 from tracker.folding import Folded, fold
 from tracker.models import Match, MatchEvent, Seat, TournamentEvent
 from tracker.organizer.access import organizer_required
@@ -122,7 +122,7 @@ def event_list(request):
 
 
 def _event(pk: int) -> TournamentEvent:
-    return get_object_or_404(TournamentEvent, pk=pk)
+    return event_or_404(pk)
 
 
 def _event_matches(event: TournamentEvent):

@@ -176,7 +176,7 @@ def _next_marker_number(state: MatchState, seat: str) -> int:
     return 1 + max((t.marker_number for t in state.troopers_of(seat)), default=0)
 
 
-def end_marker(state: MatchState, trooper: Trooper, rule: str) -> list[Event]:
+def end_marker(state: MatchState, trooper: Trooper, rule: str, cause: str) -> list[Event]:
     """The marker state of a trooper placed by HD-C3 ends (any reveal: a
     declaration a marker cannot keep, Discovered, a hit, contact, RT-5): its
     written position is revealed with its proof, so the opponent learns which
@@ -185,14 +185,22 @@ def end_marker(state: MatchState, trooper: Trooper, rule: str) -> list[Event]:
         return []
     secret = hd_secret(state, trooper.id)
     if secret is not None and not trooper.hidden:
-        return reveal(state, secret, rule)  # _placed below does the table side
-    return _marker_ends(state, trooper, rule)
+        # _placed below does the table side; the cause is said here, where it is known.
+        return [
+            replace(e, cause=cause) if isinstance(e, MarkerRevealed) else e
+            for e in reveal(state, secret, rule)
+        ]
+    return _marker_ends(state, trooper, rule, cause)
 
 
-def _marker_ends(state: MatchState, trooper: Trooper, rule: str) -> list[Event]:
+def _marker_ends(state: MatchState, trooper: Trooper, rule: str, cause: str = "") -> list[Event]:
     return [
         MarkerRevealed(
-            trooper_id=trooper.id, trooper_name=trooper.name, seat=trooper.seat, rule=rule
+            trooper_id=trooper.id,
+            trooper_name=trooper.name,
+            seat=trooper.seat,
+            cause=cause,
+            rule=rule,
         ),
         *replacement_events(state, trooper, "marker", rule),
     ]
@@ -263,12 +271,48 @@ register_kind(
 
 @dataclass(frozen=True, kw_only=True)
 class MarkerRevealed(Event):
+    """The marker state ends; `cause` (a MARKER_CAUSES key) says why. An event
+    written before it was kept has none: its rule says it (MARKER_RULE_CAUSES)."""
+
     trooper_id: str
     trooper_name: str
     seat: str
-    describe_as = _(
+    cause: str = ""
+
+    def describe(self) -> tuple[str, dict]:
+        cause = self.cause or MARKER_RULE_CAUSES.get(self.rule or "", "declaration")
+        return MARKER_CAUSES.get(cause, MARKER_CAUSES["declaration"]), self.to_data()
+
+
+# Why a marker state ends, each with its own line (the rule is the event's).
+MARKER_CAUSES = {
+    # HD-C3: it keeps its state only through the declarations marker_allowed lists.
+    "declaration": _(
         "%(trooper_name)s declares what a marker cannot keep: its model replaces the marker."
-    )
+    ),
+    # MARKER_OUTCOMES, reported by the players.
+    "discovered": _(
+        "%(trooper_name)s was Discovered: its marker state ends and its model replaces the marker."
+    ),
+    "saving_roll": _(
+        "%(trooper_name)s was hit and must make a Saving Roll: its marker state ends and its "
+        "model replaces the marker."
+    ),
+    "contact": _(
+        "%(trooper_name)s is in silhouette contact with an enemy: its marker state ends and its "
+        "model replaces the marker."
+    ),
+    "impetuous": _(
+        "%(trooper_name)s is Impetuous: its marker state ends and its model replaces the marker."
+    ),
+    # RT-5.
+    "retreat": _(
+        "The army of %(trooper_name)s is in Retreat!: its marker state ends and its model "
+        "replaces the marker."
+    ),
+}
+# Events without a cause: the rules that name only one.
+MARKER_RULE_CAUSES = {"HD-C1": "discovered", "HD-C4": "impetuous", "RT-5": "retreat"}
 
 
 @applies(MarkerRevealed)
@@ -308,7 +352,7 @@ def _declared(state: MatchState, declaration: Declaration) -> list[Event]:
         if trooper.marker and not marker_allowed(state, trooper, declaration):
             # A marker left by HD-C3 keeps its state only through the same
             # declarations; anything else puts the model on the table.
-            return end_marker(state, trooper, "HD-C3")
+            return end_marker(state, trooper, "HD-C3", "declaration")
         return []
     if declaration.as_marker and not marker_allowed(state, trooper, declaration):
         raise NotAllowed(
@@ -341,7 +385,7 @@ def _outcome(kind: str):
         if kind == "infiltration_failed":
             _check_infiltration(state, trooper)
         if trooper.marker and kind in MARKER_OUTCOMES:
-            return end_marker(state, trooper, MARKER_OUTCOMES[kind])
+            return end_marker(state, trooper, MARKER_OUTCOMES[kind], kind)
         if not trooper.hidden:
             return []
         if kind not in HD_OUTCOMES:
@@ -420,7 +464,7 @@ def _retreat(state: MatchState, seat: str) -> list[Event]:
         if current.out_of_action or ignores_retreat(current):
             continue
         if current.marker and not current.hidden:
-            more = end_marker(after, current, "RT-5")  # RT-5: marker states end
+            more = end_marker(after, current, "RT-5", "retreat")  # RT-5: marker states end
             events += more
             after = evolve_all(after, more)
             continue

@@ -1,0 +1,71 @@
+"""Spanish lines that put a noun of either gender before an adjective (a
+refusal naming the field, a seal's label and when it was sealed) read right
+whatever that noun: "La posición anotada" is not "vacío", a "Posición" is not
+"sellado"."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import translation
+
+from .phone_flows import CANARY_NINJA, lists_locked, ok, seal, seated, trooper_ids
+
+pytestmark = pytest.mark.django_db
+
+
+def spanish_deployment():
+    a, b = seated(language_a="es", language_b="es")
+    lists_locked(a, b)
+    ok(a, a.submit("SetInitiative", first_turn="Alice", deploys_first="Alice"))
+    a.open()
+    return a, b
+
+
+def test_an_empty_written_position_is_refused_in_agreeing_spanish():
+    a, _b = spanish_deployment()
+    ids = trooper_ids()
+    a.submit(
+        "SealDeployment",
+        lieutenant="Kaplan",
+        map_taps={f"hd_x_{ids[CANARY_NINJA]}": (300, 1000)},
+        **{
+            f"hd_position_{ids[CANARY_NINJA]}": "   ",  # spaces pass the browser's "required"
+            f"holoecho_{ids['Hassassin Ayyar']}": "marker1",
+        },
+    )
+    assert a.error == "La posición anotada: no puede quedar en blanco."
+
+
+def test_messages_for_nouns_of_either_gender_use_no_gendered_adjective():
+    """One msgid names nouns of both genders ("La posición anotada", "Tu
+    nombre", "Posición de Despliegue Oculto", "Teniente"): its Spanish agrees
+    with none of them, so it reads right with all."""
+    with translation.override("es"):
+        for msgid, gendered in (
+            ("%(what)s cannot be empty.", "vacío"),
+            ("%(what)s is too long (at most %(max)s characters).", "%(what)s: demasiado"),
+            ("sealed at %(time)s", "sellado"),
+            ("sealed (still in play)", "sellado"),
+        ):
+            spanish = translation.gettext(msgid)
+            assert spanish != msgid and gendered not in spanish, spanish
+
+
+def test_a_sealed_position_reads_se_sello_not_sellado():
+    a, b = spanish_deployment()
+    ids = trooper_ids()
+    seal(
+        a,
+        lieutenant="Kaplan",
+        map_taps={f"hd_x_{ids[CANARY_NINJA]}": (300, 1000)},
+        **{
+            f"hd_position_{ids[CANARY_NINJA]}": "detrás del contenedor azul",
+            f"holoecho_{ids['Hassassin Ayyar']}": "marker1",
+        },
+    )
+    (position,) = [
+        " ".join(li.get_text().split())
+        for li in a.soup.select("li.secret")
+        if "Posición de Despliegue Oculto" in li.get_text()
+    ]
+    assert "se selló a las" in position and "sellado" not in position
