@@ -51,8 +51,12 @@ def note_refused(code: str, action_id: str = "") -> None:
     log.warning("tap %s refused unapplied in match %s: past its deadline", action_id or "?", code)
 
 
-def already_applied(match, action_id: str) -> bool:
-    """Whether a tap with this action id was applied already: a late repeat
-    of it is answered as the first was (the write path returns its outcome),
-    never refused."""
-    return bool(action_id) and MatchEvent.objects.filter(match=match, action_id=action_id).exists()
+def already_applied(match, action_id: str, actor: str | None = None) -> bool:
+    """Whether a tap with this action id was applied already (by `actor`, a
+    seat letter, if given): a late repeat of it is answered as the first was
+    (the write path returns its outcome), never refused; a phone that gave
+    up on it is told it landed after all (views.tap_status)."""
+    if not action_id:
+        return False
+    found = MatchEvent.objects.filter(match=match, action_id=action_id)
+    return (found.filter(actor=actor) if actor is not None else found).exists()

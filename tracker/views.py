@@ -28,7 +28,7 @@ from tracker.busy import busy_response
 from tracker.errors import forbidden
 from tracker.event_clock import render_clock
 from tracker.forms import ClaimSeatForm, CreateMatchForm, MoveSeatForm, TrooperForm, build_command
-from tracker.models import Match, MatchEvent, Seat
+from tracker.models import Match, Seat
 from tracker.reading import load_state, seen_by
 from tracker.rendering import (
     changed_frame,
@@ -562,9 +562,7 @@ def tap_status(request, code: str, action_id: str):
     match, seat = _match_and_seat(request, code)
     if seat is None:
         return forbidden(request, _("Only a player of this match can ask about their taps."))
-    applied = bool(ACTION_ID.match(action_id)) and (
-        MatchEvent.objects.filter(match=match, action_id=action_id, actor=seat.letter).exists()
-    )
+    applied = bool(ACTION_ID.match(action_id)) and already_applied(match, action_id, seat.letter)
     response = JsonResponse({"applied": applied})
     response["Cache-Control"] = "no-store"
     return response

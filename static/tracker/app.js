@@ -282,8 +282,7 @@
     if (elt && elt.dataset && xhr && xhr.status > 0 && elt.dataset.tapPending) {
       delete elt.dataset.tapPending;
     }
-    var expired = xhr && xhr.status === 403 && xhr.getResponseHeader("X-Tracker-Csrf") === "expired";
-    if (elt && elt.dataset && elt.dataset.actionId && xhr && xhr.status >= 200 && xhr.status < 500 && !expired) {
+    if (elt && elt.dataset && elt.dataset.actionId && xhr && xhr.status >= 200 && xhr.status < 500 && !tokenExpired(xhr)) {
       answered[elt.dataset.actionId] = true;
     }
     if (xhr && xhr.status >= 200 && xhr.status < 300) { reconnectNow(); checkUnsent(); }
@@ -364,7 +363,7 @@
     xhr.addEventListener("load", then(function () {
       if (xhr.status === 502 || xhr.status === 503 || xhr.status === 504) {
         failed(tap, retryAfter(xhr));
-      } else if (xhr.status === 403 && xhr.getResponseHeader("X-Tracker-Csrf") === "expired") {
+      } else if (tokenExpired(xhr)) {
         // Refused before anything was read (a login in another tab of this
         // browser renews its CSRF cookie): the page's token is renewed and
         // the same tap sent again, as a shed one is.
@@ -378,20 +377,32 @@
     xhr.addEventListener("abort", then(function () { failed(tap, 1000); }));
   });
 
+  /* A GET of our own, outside htmx (nothing to swap): `then(status, text)`,
+     status 0 for no answer within REQUEST_TIMEOUT. */
+  function getText(url, then) {
+    var xhr = new XMLHttpRequest();
+    xhr.open("GET", url);
+    xhr.timeout = REQUEST_TIMEOUT;
+    xhr.onload = function () { then(xhr.status, xhr.responseText); };
+    xhr.onerror = xhr.ontimeout = function () { then(0, ""); };
+    xhr.send();
+  }
+
+  /* A post refused for its CSRF token before anything was read
+     (tracker/errors.py csrf_failure). */
+  function tokenExpired(xhr) {
+    return xhr.status === 403 && xhr.getResponseHeader("X-Tracker-Csrf") === "expired";
+  }
+
   /* The CSRF token every post carries (base.html's hx-headers), asked for
      again: its cookie is HttpOnly, so the page cannot read the new one. */
   function renewToken(then) {
-    var xhr = new XMLHttpRequest();
-    xhr.open("GET", "/csrf/");
-    xhr.timeout = REQUEST_TIMEOUT;
-    xhr.onload = function () {
-      if (xhr.status === 200 && xhr.responseText) {
-        document.body.setAttribute("hx-headers", JSON.stringify({ "X-CSRFToken": xhr.responseText }));
+    getText("/csrf/", function (status, token) {
+      if (status === 200 && token) {
+        document.body.setAttribute("hx-headers", JSON.stringify({ "X-CSRFToken": token }));
       }
       then();
-    };
-    xhr.onerror = xhr.ontimeout = then;
-    xhr.send();
+    });
   }
 
   function retryAfter(xhr) {
@@ -443,21 +454,16 @@
     var live = document.getElementById("live");
     if (!tap || tap.checking || !live || !live.dataset.seat) { return; }
     tap.checking = true;
-    var xhr = new XMLHttpRequest();
-    xhr.open("GET", "/m/" + live.dataset.code + "/tap/" + tap.id + "/");
-    xhr.timeout = REQUEST_TIMEOUT;
-    xhr.onload = function () {
+    getText("/m/" + live.dataset.code + "/tap/" + tap.id + "/", function (status, text) {
       tap.checking = false;
       var answer = null;
-      try { answer = JSON.parse(xhr.responseText); } catch (e) { return; }
-      if (xhr.status === 200 && answer && answer.applied === true && unsent === tap) {
+      try { answer = JSON.parse(text); } catch (e) { return; }
+      if (status === 200 && answer && answer.applied === true && unsent === tap) {
         tap.done = true;
         showUnsent(null);
         savedAfterAll();
       }
-    };
-    xhr.onerror = xhr.ontimeout = function () { tap.checking = false; };
-    xhr.send();
+    });
   }
 
   function savedAfterAll() {

@@ -15,9 +15,12 @@ from .netfault import FaultyLink
 
 
 class _Echo(socketserver.BaseRequestHandler):
+    """Sends back what it gets, and notes it on the server (`heard`)."""
+
     def handle(self):
         with contextlib.suppress(ConnectionError):  # the reset test resets it
             while data := self.request.recv(65536):
+                self.server.heard.append(data)
                 self.request.sendall(data)
 
 
@@ -25,8 +28,10 @@ class _Echo(socketserver.BaseRequestHandler):
 def link():
     server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), _Echo)
     server.daemon_threads = True
+    server.heard = []
     threading.Thread(target=server.serve_forever, daemon=True).start()
     proxy = FaultyLink(server.server_address[1]).start()
+    proxy.heard = server.heard  # what reached the server, for the one-way stall
     yield proxy
     proxy.close()
     server.shutdown()
@@ -96,29 +101,16 @@ def test_latency_delays_each_way(link):
 
 
 def test_a_one_way_stall_lets_the_phone_s_bytes_through_and_holds_the_answers(link):
-    heard: list[bytes] = []
-    original = _Echo.handle
-
-    def handle(self):
-        with contextlib.suppress(ConnectionError):
-            while data := self.request.recv(65536):
-                heard.append(data)
-                self.request.sendall(data)
-
-    _Echo.handle = handle
-    try:
-        with dial(link) as sock:
-            link.stall_down()
-            sock.sendall(b"tap")
-            deadline = time.monotonic() + 2
-            while b"".join(heard) != b"tap":
-                assert time.monotonic() < deadline, heard  # the server has it
-                time.sleep(0.02)
-            sock.settimeout(0.7)
-            with pytest.raises(TimeoutError):
-                sock.recv(100)  # its answer is held
-            link.restore()
-            sock.settimeout(2)
-            assert sock.recv(100) == b"tap"
-    finally:
-        _Echo.handle = original
+    with dial(link) as sock:
+        link.stall_down()
+        sock.sendall(b"tap")
+        deadline = time.monotonic() + 2
+        while b"".join(link.heard) != b"tap":
+            assert time.monotonic() < deadline, link.heard  # the server has it
+            time.sleep(0.02)
+        sock.settimeout(0.7)
+        with pytest.raises(TimeoutError):
+            sock.recv(100)  # its answer is held
+        link.restore()
+        sock.settimeout(2)
+        assert sock.recv(100) == b"tap"

@@ -10,7 +10,8 @@
   for the new token and sends the same tap again, which lands once; it used
   to be refused silently, every tap, until a reload.
 
-One phone in English, one in Spanish, in each test.
+Each test in English and in Spanish; every tap of the tests is made on a
+phone's page (the match is brought to play over HTTP, as the link tests do).
 """
 
 from __future__ import annotations
@@ -30,6 +31,15 @@ pytestmark = pytest.mark.browser
 SEAL_A_NOTE = {
     "en": "Seal a note (classified objective, data tracker…)",
     "es": "Sellar una nota (Objetivo Clasificado, DataTracker…)",
+}
+
+ORDER_COUNT_DONE = {
+    "en": "Order Count done: end the Executive Use",
+    "es": "Recuento de Órdenes hecho: termina el Uso Ejecutivo",
+}
+LET_IT_PASS = {
+    "en": "No Strategic Use: let the moment pass",
+    "es": "Sin Uso Estratégico: dejar pasar el momento",
 }
 
 CREATE_ORGANIZER = """
@@ -55,21 +65,23 @@ def note_form(page, lang):
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_a_half_typed_note_survives_the_opponent_s_change(served, phone, lang):
-    alice_http, bob_http, ids = playing(served.url)
-    # Alice's Order Count is made: Bob decides on a Strategic Use (TM-S2).
-    reply = alice_http.act("AdvancePhase", f"count-{alice_http.code}", expected="tactical")
-    assert reply.status == 200 and reply.error is None, reply.error
+    alice_http, bob_http, _ids = playing(served.url)
+    other = "es" if lang == "en" else "en"
     alice = open_phone(phone, alice_http, served.url, lang)
+    bob = open_phone(phone, bob_http, served.url, other)
+    # Alice makes her Order Count: Bob decides on a Strategic Use (TM-S2).
+    alice.get_by_role("button", name=ORDER_COUNT_DONE[lang]).click()
+    let_pass = bob.get_by_role("button", name=LET_IT_PASS[other])
+    expect(let_pass).to_be_visible()
     details, form = note_form(alice, lang)
     form.locator("input[name=label]").fill("Plan B")
     text = form.locator("textarea[name=text]")
     text.fill("Objective: the antenna by the")
     controls_before = alice.locator("#blk-controls").get_attribute("data-h")
 
-    # Bob lets the moment pass (over HTTP): Alice's controls change (her
+    # Bob lets the moment pass on his phone: Alice's controls change (her
     # Tactical Phase goes on) and the push swaps the whole block.
-    reply = bob_http.act("DeclineStrategicUse", f"s2-{bob_http.code}")
-    assert reply.status == 200 and reply.error is None, reply.error
+    let_pass.click()
     expect(alice.locator("#blk-controls")).not_to_have_attribute("data-h", controls_before)
 
     details, form = note_form(alice, lang)  # the block now shown

@@ -61,7 +61,7 @@ def test_attack_a_spectator_is_told_nothing_of_the_players_taps(language, words)
     assert "applied" not in answer.text
 
 
-def test_a_page_asks_for_its_csrf_token_and_an_expired_one_says_so():
+def test_attack_a_foreign_csrf_token_is_refused_as_expired_and_a_page_renews_its_own():
     phone = Phone()
     phone.app.get("/")
     token = phone.app.get("/csrf/")
