@@ -1105,5 +1105,13 @@
     left.textContent = Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
   }
   window.setInterval(tickClock, 1000);
+
+  /* A page answered to a POST (a wrong PIN, a form with errors: the server
+     marks it data-posted) stands in history as a GET of its address: Back to
+     it then loads the page again, not the browser's "Confirm Form
+     Resubmission", which would send the form again. */
+  if (document.body && document.body.hasAttribute("data-posted") && history.replaceState) {
+    history.replaceState(history.state, "", location.href);
+  }
 })();
 
