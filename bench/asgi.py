@@ -15,7 +15,7 @@ from django.urls import path  # noqa: E402
 
 from bench.bare import bare_action  # noqa: E402
 from bench.relay import RelayConsumer  # noqa: E402
-from tracker import urls  # noqa: E402
+from tracker import gc_tuning, urls  # noqa: E402
 from tracker.http import ThreadPoolHTTP  # noqa: E402
 from tracker.routing import websocket_urlpatterns  # noqa: E402
 
@@ -34,3 +34,6 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Loaded: what start-up made is never scanned again (tracker/gc_tuning.py).
+gc_tuning.tune()

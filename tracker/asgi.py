@@ -12,6 +12,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
+from tracker import gc_tuning  # noqa: E402
 from tracker.http import ThreadPoolHTTP  # noqa: E402
 from tracker.routing import websocket_urlpatterns  # noqa: E402
 from tracker.ws_security import SameOriginValidator  # noqa: E402
@@ -29,3 +30,6 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Loaded: what start-up made is never scanned again (tracker/gc_tuning.py).
+gc_tuning.tune()
