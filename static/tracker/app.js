@@ -572,10 +572,13 @@
      answers, the trooper). Text typed for one Classified card must not move
      to the next card once the first is accomplished, nor a dispute's reason
      to a new proposal. Read when the form came: a tap on the table map sets
-     a hidden field since, and a hidden field's value is its markup. */
+     a hidden field since, and a hidden field's value is its markup. Not the
+     "add a trooper" form's row_id: the id offered to its next row, which
+     changes with the draft (a row removed), is not what the form is about. */
   function aboutOf(form) {
     if (form.dataset.about === undefined) {
-      form.dataset.about = Array.prototype.map.call(form.querySelectorAll("input[type=hidden][name]"), function (f) {
+      var fields = form.querySelectorAll("input[type=hidden][name]:not([name=row_id])");
+      form.dataset.about = Array.prototype.map.call(fields, function (f) {
         return f.name + "=" + f.value;
       }).join("&");
     }

@@ -24,7 +24,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.scale.servers import manage
+from tests.scale.servers import manage, seat_players
 
 from .pages import action_ids
 from .test_link_faults import applied, open_phone, playing, start_server, tick_first_token
@@ -179,3 +179,21 @@ def test_attack_a_dispute_reason_is_not_carried_into_a_new_proposal(served, phon
     # saw is not put under numbers he has not read.
     assert dispute.evaluate("d => d.open")
     expect(form.locator("input[name=reason]")).to_have_value("")
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_half_typed_trooper_survives_removing_another_row_of_the_draft(served, phone, lang):
+    """The "add a trooper" form offers the next row's id, which changes with
+    the draft: it is still the same form, and what was typed in it stays."""
+    alice_http, _bob_http = seat_players(served.url)
+    for name, cost in (("Zhanshi", 10), ("Yaozao", 8)):
+        assert alice_http.add_trooper(name, cost).status == 200
+    alice = open_phone(phone, alice_http, served.url, lang)
+    add = alice.locator("form.addrow")
+    add.locator("input[name=name]").fill("Hsien Warr")
+    offered = add.locator("input[name=row_id]").get_attribute("value")
+
+    alice.locator("tr", has_text="Yaozao").locator("form[hx-post$='/draft/remove/'] button").click()
+    expect(alice.locator("tr", has_text="Yaozao")).to_have_count(0)
+    expect(add.locator("input[name=row_id]")).not_to_have_value(offered)
+    expect(add.locator("input[name=name]")).to_have_value("Hsien Warr")
