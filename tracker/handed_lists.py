@@ -4,12 +4,11 @@ with it as its draft. A draft already started is never overwritten."""
 
 from __future__ import annotations
 
-import hashlib
-
 from django.db import transaction
 
 from tracker.event_running import list_open_for, lists_locked, player_key, roster_entry
 from tracker.models import HandedList, Match, Seat
+from tracker.row_ids import row_id
 from tracker.rules.errors import NotAllowed
 from tracker.rules.i18n import _ as mark
 
@@ -45,8 +44,12 @@ def rows_for(seat: Seat, handed: HandedList) -> list[dict]:
     """The handed rows with ids of this seat (ids are unique per seat)."""
     rows = []
     for index, row in enumerate(handed.rows):
-        digest = hashlib.sha256(f"{seat.token}\nhanded\n{index}".encode()).hexdigest()
-        rows.append({"id": digest[:12], **{key: row[key] for key in ROW_KEYS if key in row}})
+        rows.append(
+            {
+                "id": row_id(seat.token, "handed", str(index)),
+                **{key: row[key] for key in ROW_KEYS if key in row},
+            }
+        )
     return rows
 
 

@@ -5,8 +5,6 @@ the player (and to the organizer for a handed list) until locked."""
 
 from __future__ import annotations
 
-import hashlib
-
 from django import forms
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -17,6 +15,7 @@ from tracker import army_text, handed_lists, rules, seats
 from tracker.errors import forbidden
 from tracker.list_suggestions import suggestions
 from tracker.models import Match, Seat
+from tracker.row_ids import row_id
 from tracker.rules.state import LIEUTENANT_CANDIDATE, TRAITS
 from tracker.views import _draft_open, _match, _respond, late_refusal, rule_message
 
@@ -35,8 +34,7 @@ def problem_text(problem: army_text.Problem) -> str:
 def _row_id(seat: Seat, text: str, index: int) -> str:
     """Derived, not random: the same paste gives the same rows (a retried
     import changes nothing), and no two seats share an id."""
-    digest = hashlib.sha256(f"{seat.token}\n{index}\n{text}".encode())
-    return digest.hexdigest()[:12]
+    return row_id(seat.token, str(index), text)
 
 
 def draft_rows(seat: Seat, text: str, parsed: army_text.ParsedList) -> list[dict]:

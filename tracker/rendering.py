@@ -33,6 +33,7 @@ from tracker.handed_lists import hand_in_open, handed_for
 from tracker.labels import label
 from tracker.models import Match, MatchEvent, Seat
 from tracker.reading import Seen, seen_by
+from tracker.row_ids import row_id
 from tracker.rules.commitments import canonical_json
 from tracker.rules.orders import ARO_SKILLS, OUTCOME_KINDS, SKILLS
 from tracker.rules.sealing import OWNER_REVEALABLE, trooper_choices
@@ -64,11 +65,11 @@ BLOCKS = ("header", "controls", "recent", "seat_A", "seat_B", "log")
 def next_row_id(seat: Seat | None) -> str:
     """The id the next trooper added to the draft will get. Derived, not
     random, so re-rendering an unchanged draft gives identical HTML (and a
-    double-tapped "add" is recognised by its id)."""
+    double-tapped "add" is recognised by its id); keyed, so the opponent
+    cannot recompute it from the seat link and the rows they see (row_ids)."""
     if seat is None:
         return ""
-    digest = hashlib.sha256((seat.token + canonical_json(seat.draft)).encode())
-    return digest.hexdigest()[:12]
+    return row_id(seat.token, canonical_json(seat.draft))
 
 
 def context_for(seen: Seen, seat: Seat | None = None, request=None, error: str = "") -> dict:

@@ -555,8 +555,8 @@
      in it, and the sections they had opened or closed, are carried over to
      the new block: the text of each field they changed (its value against
      the default the page was sent) into the same field of the same form
-     (by its hx-post and place among forms of that hx-post), where the new
-     block still has it with the same default; each <details> they toggled,
+     (by its hx-post, what it is about and its place among such forms),
+     where the new block still has it with the same default; each <details> they toggled,
      by its summary. A form whose tap is on its way or just answered is not
      carried, nor a section around or inside one: the new block shows what
      became of it, as the server renders it. Written here rather
@@ -567,9 +567,32 @@
   var carried = {};  // block id -> { old: the block swapped out, typed: [...], toggled: [...] }
 
   function placeAmong(list, item) { return Array.prototype.indexOf.call(list, item); }
-  function formsOf(block, path) {
+  /* What a form is about besides its address: its hidden fields as the
+     server rendered them (the card a proof is for, the proposal a dispute
+     answers, the trooper). Text typed for one Classified card must not move
+     to the next card once the first is accomplished, nor a dispute's reason
+     to a new proposal. Read when the form came: a tap on the table map sets
+     a hidden field since, and a hidden field's value is its markup. Not the
+     "add a trooper" form's row_id: the id offered to its next row, which
+     changes with the draft (a row removed), is not what the form is about. */
+  function aboutOf(form) {
+    if (form.dataset.about === undefined) {
+      var fields = form.querySelectorAll("input[type=hidden][name]:not([name=row_id])");
+      form.dataset.about = Array.prototype.map.call(fields, function (f) {
+        return f.name + "=" + f.value;
+      }).join("&");
+    }
+    return form.dataset.about;
+  }
+  document.addEventListener("htmx:load", function (evt) {
+    var elt = evt.target;
+    if (!elt || !elt.querySelectorAll) { return; }
+    if (elt.matches && elt.matches("form[hx-post]")) { aboutOf(elt); }
+    Array.prototype.forEach.call(elt.querySelectorAll("form[hx-post]"), aboutOf);
+  });
+  function formsOf(block, path, about) {
     return Array.prototype.filter.call(block.querySelectorAll("form[hx-post]"), function (f) {
-      return f.getAttribute("hx-post") === path;
+      return f.getAttribute("hx-post") === path && aboutOf(f) === about;
     });
   }
   function fieldsOf(form, name) {
@@ -605,7 +628,7 @@
       Array.prototype.forEach.call(form.querySelectorAll(TYPED), function (field) {
         if (!field.name || field.value === field.defaultValue) { return; }
         var kept = {
-          path: path, form: placeAmong(formsOf(block, path), form),
+          path: path, about: aboutOf(form), form: placeAmong(formsOf(block, path, aboutOf(form)), form),
           name: field.name, field: placeAmong(fieldsOf(form, field.name), field),
           value: field.value, was: field.defaultValue, focused: field === document.activeElement
         };
@@ -638,7 +661,7 @@
         if (details) { details.open = t.open; details.dataset.toggled = "1"; }
       });
       kept.typed.forEach(function (t) {
-        var form = formsOf(block, t.path)[t.form];
+        var form = formsOf(block, t.path, t.about)[t.form];
         var field = form && fieldsOf(form, t.name)[t.field];
         if (!field || field.defaultValue !== t.was) { return; }  // gone, or the server changed it
         field.value = t.value;

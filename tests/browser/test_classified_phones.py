@@ -60,3 +60,50 @@ def test_classified_drawn_kept_accomplished_and_sealed_on_two_phones(server, pho
     )
     assert drawn[2] not in bob.locator("main").inner_text()
     expect(alice.locator("#classified")).to_contain_text(drawn[2])
+
+
+def test_a_half_typed_proof_stays_with_its_own_card_when_another_is_accomplished(server, phone):
+    """The block swapped after a tap carries what was typed in its other
+    forms (static/tracker/app.js), each into the same form: a proof typed
+    under one held card stays under that card, not under the next one."""
+    host = phone()
+    host.goto(server.url + "/")
+    host.fill("input[name=name]", "League night")
+    host.fill("input[name=classified_drawn]", "3")
+    host.fill("input[name=classified_kept]", "3")
+    host.click("button.primary")
+    expect(host.locator("img.qr")).to_have_count(2)
+    links = host.locator("a.seaturl").all_inner_texts()
+    alice, bob = lieutenants_listed(phone, links)
+
+    alice.click("text=Draw my Classified Objectives")
+    cards = alice.locator("#classified label.check")
+    expect(cards).to_have_count(3)
+    drawn = [text.strip() for text in cards.all_inner_texts()]
+    for index in range(3):
+        cards.nth(index).locator("input").check()
+    alice.click("text=Keep and seal")
+    alice.select_option("select[name=first_turn]", "A")
+    alice.click("text=Start deployment")
+    for page in (alice, bob):
+        confirm_next_dialog(page)
+        page.click("text=Seal my deployment")
+    expect(bob.locator("#blk-header")).to_contain_text("Round 1 of 3")
+
+    def held(card):
+        return alice.locator("#classified li", has_text=card)
+
+    held(drawn[1]).locator("input[name=proof]").fill("the second card's half-typed proof")
+    held(drawn[2]).locator("input[name=proof]").fill("the third card's half-typed proof")
+    held(drawn[0]).locator("input[name=proof]").fill(PROOF)
+    confirm_next_dialog(alice)
+    held(drawn[0]).locator("button", has_text="Accomplished").click()
+
+    expect(bob.locator("#blk-seat_A li.secret.revealed")).to_contain_text(drawn[0])
+    expect(alice.locator("#classified li")).to_have_count(2)
+    expect(held(drawn[1]).locator("input[name=proof]")).to_have_value(
+        "the second card's half-typed proof"
+    )
+    expect(held(drawn[2]).locator("input[name=proof]")).to_have_value(
+        "the third card's half-typed proof"
+    )

@@ -3,7 +3,10 @@
 - What a player is typing is not wiped when the opponent acts: the push
   swaps the block the half-written note is in (the opponent's answer to
   the Order Count changes the controls), and the text, and the section
-  opened for it, are still there afterwards, and send as typed.
+  opened for it, are still there afterwards, and send as typed. Only into
+  the same form: a dispute's reason, typed against one proposed result, is
+  not carried into the dispute of a new proposal the opponent sends
+  meanwhile.
 - A login in another tab of the same browser (an organizer who is also a
   player) renews the browser's CSRF cookie, so the match page's token no
   longer matches: a tap is refused before anything is read. The phone asks
@@ -21,7 +24,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.scale.servers import manage
+from tests.scale.servers import manage, seat_players
 
 from .pages import action_ids
 from .test_link_faults import applied, open_phone, playing, start_server, tick_first_token
@@ -140,3 +143,57 @@ def test_a_tap_after_a_login_in_another_tab_renews_its_token_and_lands_once(serv
     form.locator("button[type=submit]").click()
     expect(alice.locator(f"#trooper-{ids['Zhanshi']}")).to_have_attribute("data-tokens", "prone")
     assert statuses == [200], statuses
+
+
+def propose(page, numbers):
+    """The player opens the result section and sends `numbers` to confirm."""
+    details = page.locator("#blk-controls details.propose")
+    if not details.evaluate("d => d.open"):
+        details.locator("summary").click()
+    form = details.locator("form[hx-post$='/act/ProposeResult/']")
+    for name, value in numbers.items():
+        form.locator(f"input[name={name}]").fill(str(value))
+    form.locator("button[type=submit]").click()
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_attack_a_dispute_reason_is_not_carried_into_a_new_proposal(served, phone, lang):
+    alice_http, bob_http, _ids = playing(served.url)
+    other = "es" if lang == "en" else "en"
+    alice = open_phone(phone, alice_http, served.url, other)
+    bob = open_phone(phone, bob_http, served.url, lang)
+    numbers = {"objective_a": 7, "objective_b": 3, "army_a": 150, "army_b": 90}
+    propose(alice, numbers)
+    dispute = bob.locator("#blk-controls details.dispute")
+    expect(dispute).to_be_visible()
+    dispute.locator("summary").click()
+    form = dispute.locator("form[hx-post$='/act/DisputeResult/']")
+    first = form.locator("input[name=proposal]").get_attribute("value")
+    form.locator("input[name=reason]").fill("Alice had 5 objective points, not 7")
+
+    # Alice sends other numbers before Bob taps: his controls are swapped
+    # whole, and the dispute form now answers the new proposal.
+    propose(alice, {**numbers, "objective_a": 5})
+    expect(form.locator("input[name=proposal]")).not_to_have_value(first)
+    # The section he opened stays open; what he wrote about the numbers he
+    # saw is not put under numbers he has not read.
+    assert dispute.evaluate("d => d.open")
+    expect(form.locator("input[name=reason]")).to_have_value("")
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_half_typed_trooper_survives_removing_another_row_of_the_draft(served, phone, lang):
+    """The "add a trooper" form offers the next row's id, which changes with
+    the draft: it is still the same form, and what was typed in it stays."""
+    alice_http, _bob_http = seat_players(served.url)
+    for name, cost in (("Zhanshi", 10), ("Yaozao", 8)):
+        assert alice_http.add_trooper(name, cost).status == 200
+    alice = open_phone(phone, alice_http, served.url, lang)
+    add = alice.locator("form.addrow")
+    add.locator("input[name=name]").fill("Hsien Warr")
+    offered = add.locator("input[name=row_id]").get_attribute("value")
+
+    alice.locator("tr", has_text="Yaozao").locator("form[hx-post$='/draft/remove/'] button").click()
+    expect(alice.locator("tr", has_text="Yaozao")).to_have_count(0)
+    expect(add.locator("input[name=row_id]")).not_to_have_value(offered)
+    expect(add.locator("input[name=name]")).to_have_value("Hsien Warr")
