@@ -258,7 +258,11 @@ def lists_deadline(request, pk: int):
 
 def _unfinished(event: TournamentEvent, number: int) -> list[Match]:
     counted = {(r.round, r.player_a) for r in event_running.counted_results(event)}
-    matches = Match.objects.filter(event=event, event_round=number).prefetch_related("seats")
+    matches = (
+        Match.objects.filter(event=event, event_round=number)
+        .order_by("table_number")
+        .prefetch_related("seats")
+    )
     by_key = {p.key: p.pk for p in event.roster.all()}
     left = []
     for match in matches:
