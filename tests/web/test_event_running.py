@@ -181,7 +181,7 @@ def standings_shown(html: str) -> dict[str, tuple[int, int, int]]:
     shown = {}
     for row in soup.select("#standings tr.standing"):
         name = row.select_one(".name").get_text(" ", strip=True)
-        name = re.sub(r" \((dropped|bye|retirado|descanso)\)", "", name)
+        name = re.sub(r" \((dropped|bye|baja|descanso)\)", "", name)
         shown[name] = tuple(int(row.select_one(f".{k}").get_text()) for k in ("tp", "op", "vp"))
     return shown
 
