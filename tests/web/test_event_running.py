@@ -464,3 +464,22 @@ def test_the_clock_starts_pauses_and_calls_time_and_the_match_page_shows_it(caro
     spanish = Phone("es")
     spanish.visit(f"/m/{match.code}/")
     assert "Ronda 1: se acabó el tiempo." in spanish.text
+
+
+def test_a_late_list_link_says_the_lists_are_locked_and_one_late_list_is_taken(carol):
+    """After the deadline, a player whose late list the organizer takes reads
+    that, not "Lists lock at <a time already past>"."""
+    event = TournamentEvent.objects.create(name="Liga")
+    org = Organizer(carol, event)
+    assert org.submit("/roster/paste/", players="Ana Arroyo, PanOceania").status_code == 302
+    assert org.submit("/lists/", within=".lock-now").status_code == 302
+    take_late_list(org, "Ana Arroyo")
+    for language, said in (
+        ("en", "The lists are locked, but the organizer takes one late list from you"),
+        ("es", "Las listas están cerradas, pero la organización acepta una lista tardía tuya"),
+    ):
+        page = Phone(language)
+        page.visit(list_link_of(org, "Ana Arroyo"))
+        assert said in page.text and "Lists lock at" not in page.text
+        assert "Las listas se cierran el" not in page.text
+    submit_through_link(list_link_of(org, "Ana Arroyo"), "Ana Arroyo")
