@@ -483,3 +483,24 @@ def test_a_late_list_link_says_the_lists_are_locked_and_one_late_list_is_taken(c
         assert said in page.text and "Lists lock at" not in page.text
         assert "Las listas se cierran el" not in page.text
     submit_through_link(list_link_of(org, "Ana Arroyo"), "Ana Arroyo")
+
+
+def test_a_paired_seat_offers_the_roster_name_and_the_history_shows_it(carol):
+    """A player who only notes the PIN takes the seat under the name the
+    pairing gave it: the organizer's history and exports then read as the
+    roster does (a typed nickname stays possible)."""
+    event, org = three_players(carol)
+    [(_table, match, name_a, _name_b)] = pairings_of(event, 1)
+    sheet = carol.get(f"/organizer/matches/{match.code}/sheet/").content.decode()
+    link = f"/m/{match.code}/s/{match.seats.get(letter='A').token}/"
+    assert link in sheet
+    phone = Phone("es")
+    phone.visit(link)
+    [rendered] = [f for f in phone.forms() if "pin" in f.names()]
+    assert rendered.form["name"].value == name_a
+    rendered.fill({"pin": "739164"})
+    phone.send(rendered)
+    assert not phone.error
+    assert match.seats.get(letter="A").name == name_a
+    history = BeautifulSoup(carol.get("/organizer/").content.decode(), "html.parser")
+    assert name_a in history.get_text()
