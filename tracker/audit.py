@@ -341,6 +341,20 @@ class Entry:
         return json.dumps(self.data, indent=2, sort_keys=True, ensure_ascii=False)
 
 
+# The events no phone's log describes (each is private to its owner, whose
+# phone shows what it holds elsewhere): the audit names them in the
+# organizer's language instead of by their kind.
+AUDIT_ONLY_LINES = {
+    "SecretsSealed": _("%(seat_name)s sealed secrets: their contents and nonces are in its data."),
+    "HiddenTroopersEnlisted": _(
+        "%(seat_name)s's troopers in Hidden Deployment, kept from the opponent, are in its data."
+    ),
+    "ReserveDeployedHidden": _(
+        "%(seat_name)s deployed the reserved trooper in Hidden Deployment (TM-S1)."
+    ),
+}
+
+
 def timeline(rows: Sequence, open_upto: int | None = None) -> list[Entry]:
     """Every event, oldest first. With `open_upto`, private events after that
     seq are listed without their content (see `open_upto` below)."""
@@ -383,6 +397,8 @@ def timeline(rows: Sequence, open_upto: int | None = None) -> list[Entry]:
         line = None
         if event is not None and not sealed:
             described = event.describe()
+            if described is None and row.kind in AUDIT_ONLY_LINES:
+                described = (AUDIT_ONLY_LINES[row.kind], event.to_data())
             if described is not None:
                 line = LogLine(row.seq, row.kind, described[0], described[1], event.rule)
         entries.append(

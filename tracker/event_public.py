@@ -108,6 +108,8 @@ def list_submit(request, token: str):
             "player": player,
             "event": event,
             "locked": locked,
+            # Open after the lock: the organizer took this player's late list.
+            "late": not locked and event_running.lists_locked(event),
             "handed": handed,
             "form": form,
             "problems": problems,

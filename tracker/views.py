@@ -223,7 +223,9 @@ def seat_link(request, code: str, token: str):
             403,
         )
     if not seat.claimed:
-        form = ClaimSeatForm(request.POST or None)
+        # A paired seat offers the name the organizer's pairing gave it, so the
+        # history, the audit and the exports name the player as the roster does.
+        form = ClaimSeatForm(request.POST or None, initial={"name": seat.listed_name})
         if request.method == "POST" and form.is_valid():
             if seats.claim(request.session, seat, form.cleaned_data["pin"]):
                 if claimed_before:

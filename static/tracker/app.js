@@ -242,6 +242,15 @@
     return JSON.stringify(pairs);
   }
 
+  /* An organizer's step that cannot be taken back (calling time for every
+     table of a round, locking every list now) asks first: a plain form with
+     data-confirm (the page's own question, in its language). */
+  document.addEventListener("submit", function (evt) {
+    var form = evt.target;
+    var question = form && form.dataset && form.dataset.confirm;
+    if (question && !window.confirm(question)) { evt.preventDefault(); }
+  }, true);
+
   /* Capture phase: runs before htmx's own submit handler on the form. */
   document.addEventListener("submit", function (evt) {
     var form = evt.target;

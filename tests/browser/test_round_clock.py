@@ -67,6 +67,15 @@ def test_time_is_called_on_both_phones_of_the_round_in_their_languages(server, p
         re.compile(r"Tiempo restante (119|120):\d\d")
     )
 
+    # Calling time cannot be undone: the laptop asks first, and a "Cancel"
+    # leaves every table's clock running.
+    asked = []
+    carol.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    carol.locator("#round-1 button", has_text="Call time").click()
+    assert asked == ["Call time for every table of round 1? It cannot be undone."]
+    expect(carol.locator("#round-1")).to_contain_text("running")
+    expect(english.locator("#round-clock")).to_contain_text("Time left")
+    carol.once("dialog", lambda dialog: dialog.accept())
     carol.locator("#round-1 button", has_text="Call time").click()
     expect(english.locator("#round-clock")).to_contain_text(
         "Round 1: time is called. Finish the current Order and report the result.", timeout=5_000

@@ -8,6 +8,7 @@ the form renders: a field the page does not offer fails the test.
 from __future__ import annotations
 
 import itertools
+import re
 
 from bs4 import BeautifulSoup
 from django.test import Client
@@ -50,8 +51,22 @@ def fields_of(form) -> dict[str, list[str]]:
             if element.has_attr("checked"):
                 values[name].append(element.get("value", "on"))
         elif element.get("type") not in ("submit", "button"):
-            values[name].append(element.get("value", ""))
+            values[name].append(_sanitized(element.get("type"), element.get("value", "")))
     return values
+
+
+_BROWSER_SYNTAX = {
+    "date": re.compile(r"\d{4}-\d{2}-\d{2}"),
+    "datetime-local": re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?"),
+}
+
+
+def _sanitized(kind: str | None, value: str) -> str:
+    """A browser keeps a date or datetime-local input's value only in the
+    ISO syntax (the HTML value sanitization algorithm); any other, such as a
+    localized 02/12/2026, it shows and sends as empty."""
+    syntax = _BROWSER_SYNTAX.get(kind or "")
+    return value if syntax is None or syntax.fullmatch(value) else ""
 
 
 def submit(

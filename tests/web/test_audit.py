@@ -35,8 +35,16 @@ def test_the_timeline_lists_every_event_with_who_and_what(alice, bob, carol):
     assert "Alice locked their army list." in text
     assert "declared" in text and "rules decided" in text
     assert "Bob confirmed the result: objective points 7–3" in text
-    # Private events are shown whole to the organizer once the match is over.
-    assert "HiddenTroopersEnlisted" in text and "private to seat A" in text
+    # Private events are shown whole to the organizer once the match is over,
+    # named in the organizer's language: no phone's log describes them.
+    assert "private to seat A" in text
+    assert "s troopers in Hidden Deployment, kept from the opponent, are in its data." in text
+    assert "Alice sealed secrets: their contents and nonces are in its data." in text
+    carol.defaults["HTTP_ACCEPT_LANGUAGE"] = "es"
+    spanish = text_of(audit_page(carol, a.match))
+    for kind in ("HiddenTroopersEnlisted", "SecretsSealed"):
+        assert kind not in text and kind not in spanish
+    assert "Alice ha sellado secretos" in spanish
 
 
 def test_secrets_show_seal_time_commitment_and_recomputed_check(alice, bob, carol):

@@ -181,7 +181,7 @@ def standings_shown(html: str) -> dict[str, tuple[int, int, int]]:
     shown = {}
     for row in soup.select("#standings tr.standing"):
         name = row.select_one(".name").get_text(" ", strip=True)
-        name = re.sub(r" \((dropped|bye|retirado|descanso)\)", "", name)
+        name = re.sub(r" \((dropped|bye|baja|descanso)\)", "", name)
         shown[name] = tuple(int(row.select_one(f".{k}").get_text()) for k in ("tp", "op", "vp"))
     return shown
 
@@ -464,3 +464,43 @@ def test_the_clock_starts_pauses_and_calls_time_and_the_match_page_shows_it(caro
     spanish = Phone("es")
     spanish.visit(f"/m/{match.code}/")
     assert "Ronda 1: se acabó el tiempo." in spanish.text
+
+
+def test_a_late_list_link_says_the_lists_are_locked_and_one_late_list_is_taken(carol):
+    """After the deadline, a player whose late list the organizer takes reads
+    that, not "Lists lock at <a time already past>"."""
+    event = TournamentEvent.objects.create(name="Liga")
+    org = Organizer(carol, event)
+    assert org.submit("/roster/paste/", players="Ana Arroyo, PanOceania").status_code == 302
+    assert org.submit("/lists/", within=".lock-now").status_code == 302
+    take_late_list(org, "Ana Arroyo")
+    for language, said in (
+        ("en", "The lists are locked, but the organizer takes one late list from you"),
+        ("es", "Las listas están cerradas, pero la organización acepta una lista tardía tuya"),
+    ):
+        page = Phone(language)
+        page.visit(list_link_of(org, "Ana Arroyo"))
+        assert said in page.text and "Lists lock at" not in page.text
+        assert "Las listas se cierran el" not in page.text
+    submit_through_link(list_link_of(org, "Ana Arroyo"), "Ana Arroyo")
+
+
+def test_a_paired_seat_offers_the_roster_name_and_the_history_shows_it(carol):
+    """A player who only notes the PIN takes the seat under the name the
+    pairing gave it: the organizer's history and exports then read as the
+    roster does (a typed nickname stays possible)."""
+    event, org = three_players(carol)
+    [(_table, match, name_a, _name_b)] = pairings_of(event, 1)
+    sheet = carol.get(f"/organizer/matches/{match.code}/sheet/").content.decode()
+    link = f"/m/{match.code}/s/{match.seats.get(letter='A').token}/"
+    assert link in sheet
+    phone = Phone("es")
+    phone.visit(link)
+    [rendered] = [f for f in phone.forms() if "pin" in f.names()]
+    assert rendered.form["name"].value == name_a
+    rendered.fill({"pin": "739164"})
+    phone.send(rendered)
+    assert not phone.error
+    assert match.seats.get(letter="A").name == name_a
+    history = BeautifulSoup(carol.get("/organizer/").content.decode(), "html.parser")
+    assert name_a in history.get_text()

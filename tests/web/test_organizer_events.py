@@ -4,8 +4,10 @@ list of pairings and print one sheet of seat links/QR codes per table."""
 import re
 
 import pytest
+from django.utils import timezone
 
 from tests.web.organizer_table import text_of
+from tests.web.rendered_forms import submit_on
 from tests.web.table import claim
 from tracker import audit
 from tracker.models import Match, MatchEvent, TournamentEvent
@@ -152,3 +154,13 @@ def test_sheets_can_be_printed_round_by_round(spring, carol):
     post_pairings(carol, spring, pairings="1, Gil, Hugo", event_round=2)
     html = carol.get(f"/organizer/events/{spring.pk}/sheets/", {"round": 2}).content.decode()
     assert html.count('<article class="sheet">') == 1 and "Gil" in html
+
+
+def test_a_spanish_organizer_creates_an_event_on_the_date_the_form_offers(carol):
+    """The date picker's value is ISO in any language: a Spanish 02/12/2026
+    is no date to the browser, which shows the required field empty and will
+    not send the form."""
+    carol.defaults["HTTP_ACCEPT_LANGUAGE"] = "es"
+    response = submit_on(carol, "/organizer/events/", "card", name="Torneo de Invierno")
+    assert response.status_code == 302
+    assert TournamentEvent.objects.get(name="Torneo de Invierno").date == timezone.localdate()

@@ -219,3 +219,29 @@ def test_serve_prints_the_addresses_the_links_use(settings, monkeypatch):
     settings.PUBLIC_URL = ""
     settings.PHONE_ADDRESSES = []
     assert "No network address found" in _printed_by_serve(monkeypatch)
+
+
+def roster_list_links(carol, host_header: str) -> list[str]:
+    """Carol creates an event and adds a player from the forms her pages
+    render; the private list links her run page shows, opened at `host_header`."""
+    event = submit_on(carol, "/organizer/events/", "card", name="Spring Open", date="2026-04-18")
+    run = f"{event['Location']}run/"
+    submit_on(carol, run, "/roster/", name="Ana Arroyo", faction="PanOceania")
+    html = carol.get(run, HTTP_HOST=host_header).content.decode()
+    return [code.get_text() for code in BeautifulSoup(html, "html.parser").select("code.list-link")]
+
+
+def test_the_rosters_list_links_opened_at_localhost_use_the_lan_address(settings, carol):
+    """A list link is handed to a phone like a seat link (issue 21)."""
+    settings.PUBLIC_URL = ""
+    settings.PHONE_ADDRESSES = [LAN]
+    [url] = roster_list_links(carol, "localhost:8000")
+    assert url.startswith(f"http://{LAN}:8000/e/list/"), url
+    # The link opens the player's list form.
+    assert "army list" in Phone().visit(urlparse(url).path).text
+
+
+def test_the_rosters_list_links_use_public_url(settings, carol):
+    settings.PUBLIC_URL = "https://tracker.example.org"
+    [url] = roster_list_links(carol, "testserver")
+    assert url.startswith("https://tracker.example.org/e/list/"), url

@@ -2,11 +2,13 @@
 their phones; a disagreement marks the match disputed for the organizer."""
 
 import pytest
+from bs4 import BeautifulSoup
 
 from tests.rules.game import Game, trooper
 from tests.rules.steps import advance
 from tests.web.organizer_table import fresh, open_sealed, playing, text_of
 from tests.web.organizer_table import play_out as play_out_phones
+from tests.web.rendered_forms import submit_on
 from tests.web.table import error_of
 from tracker.models import Match
 from tracker.reading import load_state
@@ -237,3 +239,23 @@ def test_spectators_cannot_report_a_result(alice, bob, mallory):
     )
     assert response.status_code == 403
     assert fresh(a.match).result is None
+
+
+@pytest.mark.django_db
+def test_a_settled_result_reads_as_the_result_on_both_phones(alice, bob, carol):
+    """Once the organizer settles a dispute, the phones' result line carries
+    the ruling's numbers: it must not call them a proposal."""
+    a, b = playing(alice, bob)
+    play_out_phones(a, b)
+    assert error_of(propose_on_phone(a)) is None
+    proposal = fresh(a.match).result["proposal_seq"]
+    assert error_of(b.submit("DisputeResult", proposal=proposal, reason="5 OP, not 4")) is None
+    response = submit_on(
+        carol, f"/organizer/matches/{a.match.code}/", "/settle/", objective_b=5, reason="Checked"
+    )
+    assert response.status_code == 302
+    assert fresh(a.match).result["status"] == "settled"
+    for phone in (a, b):
+        line = BeautifulSoup(phone.page(), "html.parser").select_one(".result-line")
+        said = " ".join(line.get_text(" ").split())
+        assert said.startswith("Result:") and "Proposed" not in said, said

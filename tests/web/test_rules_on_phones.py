@@ -141,7 +141,10 @@ def test_only_the_owner_is_shown_a_same_base_placement_with_no_placed_tap_rp_1_r
     ok(a, a.submit("DeclareSkill", trooper_id=ids[CANARY_NINJA], skill="BS Attack"))  # HD-C2
     b.open()
     assert not b.can("ReportNoRoom") and not b.can("ChooseReplacement")
-    assert "Alice has yet to say how a replaced trooper was placed" in b.text
+    # Bob reads what is true: Alice has nothing to answer (RP-1), only the
+    # RP-3 way out, which is hers alone.
+    assert "Alice places a replaced trooper centre on centre" in b.text
+    assert "has yet to say how" not in b.text
     # RP-1: same bases, centre on centre: a line and the RP-3 way out, no
     # "Placed" to tap (issue 19).
     assert not a.can("ChooseReplacement", trooper_id=ids[CANARY_NINJA])

@@ -8,7 +8,11 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
+from tracker.models import TournamentEvent
+
 from .phone_flows import CANARY_NINJA, lists_locked, ok, seal, seated, trooper_ids
+from .rendered_forms import submit_on
+from .test_event_running import Organizer, roster_row
 
 pytestmark = pytest.mark.django_db
 
@@ -77,3 +81,22 @@ def test_a_sealed_position_reads_se_sello_not_sellado():
         if "Posición de Despliegue Oculto" in li.get_text()
     ]
     assert "se selló a las" in position and "sellado" not in position
+
+
+def test_the_spanish_roster_says_nothing_gendered_of_a_player(carol):
+    """A roster holds players of either gender: "Ana ya está inscrito" and
+    "retirado" misread half of them; "figura entre los inscritos" and "baja"
+    read right for anyone."""
+    carol.defaults["HTTP_ACCEPT_LANGUAGE"] = "es"
+    submit_on(carol, "/organizer/events/", "card", name="Liga", date="2026-05-09")
+    org = Organizer(carol, TournamentEvent.objects.get(name="Liga"))
+    players = "Ana Arroyo, PanOceania\nBea Blanco, Yu Jing\nCarlos Cruz, Ariadna\n"
+    assert org.submit("/roster/paste/", players=players).status_code == 302
+    again = org.submit("/roster/paste/", players="ana  arroyo, Nomads")
+    assert "ana arroyo ya figura entre los inscritos (como Ana Arroyo)." in again.content.decode()
+    assert org.submit("/rounds/draw/", seed=3).status_code == 302
+    assert org.submit("/rounds/publish/", points_limit=300, rounds=3, minutes=90).status_code == 302
+    assert submit_on(carol, org.url, "/drop/").status_code == 302  # the first row: Ana
+    assert "Ana Arroyo · baja tras la ronda 1" in roster_row(org, "Ana Arroyo").get_text()
+    assert "Ana Arroyo (baja)" in org.text()
+    assert "retirad" not in org.text() and "inscrito " not in org.text()

@@ -13,12 +13,13 @@ from django.contrib import messages
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from tracker import event_running
+from tracker import event_running, links
 from tracker.errors import event_or_404
 from tracker.event_clock import announce_clock
 from tracker.models import EventPlayer, EventRound, Match, TournamentEvent
@@ -98,7 +99,10 @@ def _run_page(request, event: TournamentEvent, status: int = 200, **bound):
             for r in published
         ],
         "standings": event_running.standings(event),
-        "list_url": lambda player: request.build_absolute_uri(f"/e/list/{player.list_token}/"),
+        # Handed to the player's phone, like a seat link: the address phones reach.
+        "list_url": lambda player: links.phone_url(
+            request, reverse("event-list-submit", args=[player.list_token])
+        ),
     }
     context["list_links"] = [
         {"player": p, "url": context["list_url"](p), "missing": p.pk in missing} for p in roster
@@ -254,7 +258,11 @@ def lists_deadline(request, pk: int):
 
 def _unfinished(event: TournamentEvent, number: int) -> list[Match]:
     counted = {(r.round, r.player_a) for r in event_running.counted_results(event)}
-    matches = Match.objects.filter(event=event, event_round=number).prefetch_related("seats")
+    matches = (
+        Match.objects.filter(event=event, event_round=number)
+        .order_by("table_number")
+        .prefetch_related("seats")
+    )
     by_key = {p.key: p.pk for p in event.roster.all()}
     left = []
     for match in matches:

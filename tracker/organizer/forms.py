@@ -19,11 +19,18 @@ _SEPARATOR = re.compile(r"\t|;|,")
 _HEADER_WORDS = {"table", "tables", "mesa", "mesas", "#"}
 
 
+def date_picker() -> forms.DateInput:
+    """A browser's date picker. Its value must be ISO (YYYY-MM-DD) whatever
+    the language: Spanish's localized 02/12/2026 is no date to the browser,
+    which then shows the field empty (and refuses a required one)."""
+    return forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+
+
 class EventForm(forms.ModelForm):
     class Meta:
         model = TournamentEvent
         fields = ["name", "date", "location"]
-        widgets = {"date": forms.DateInput(attrs={"type": "date"})}
+        widgets = {"date": date_picker()}
 
 
 @dataclass(frozen=True)
@@ -161,12 +168,8 @@ class PairingsForm(MatchSettingsForm):
 class MatchFilterForm(forms.Form):
     event = forms.ChoiceField(label=_("Event"), required=False)
     player = forms.CharField(label=_("Player"), max_length=MAX_NAME, required=False)
-    date_from = forms.DateField(
-        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
-    date_to = forms.DateField(
-        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
+    date_from = forms.DateField(label=_("From"), required=False, widget=date_picker())
+    date_to = forms.DateField(label=_("To"), required=False, widget=date_picker())
     status = forms.ChoiceField(
         label=_("Status"), required=False, choices=[("", _("Any")), *Match.Status.choices]
     )

@@ -18,7 +18,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tracker import actions, audit, exports, handed_lists, links, rules, seats
+from tracker import (
+    actions,
+    audit,
+    event_clock,
+    event_running,
+    exports,
+    handed_lists,
+    links,
+    rules,
+    seats,
+)
 from tracker.errors import event_or_404, forbidden
 from tracker.folding import Folded, fold
 from tracker.models import Match, MatchEvent, Seat, TournamentEvent
@@ -295,7 +305,12 @@ def _audit_page(request, code: str, settle_form: SettleForm | None = None):
             "classified_draws": _classified_draws(final.state, upto),
             "receipt": receipt,
             "settle_form": settle_form
-            or (SettleForm(initial=_settle_initial(match)) if _disputed(match) else None),
+            or (
+                SettleForm(initial=_settle_initial(match))
+                if _disputed(match) or _unresolved_at_time(match)
+                else None
+            ),
+            "disputed": _disputed(match),
         },
         status=400 if settle_form is not None else 200,
     )
@@ -324,6 +339,19 @@ def _disputed(match: Match) -> bool:
     return match.status == Match.Status.DISPUTED
 
 
+def _time_called(match: Match) -> bool:
+    """The match's event round is over on the clock (rules.results.settle)."""
+    event_round = event_clock.round_of(match)
+    return event_round is not None and event_running.clock_state(event_round) == "called"
+
+
+def _unresolved_at_time(match: Match) -> bool:
+    """Time is called and the table has no agreed result: the organizer
+    records one (a table that never reached play cannot propose it)."""
+    status = (match.result or {}).get("status")
+    return status not in ("confirmed", "settled") and _time_called(match)
+
+
 def _settle_initial(match: Match) -> dict:
     """The disputed proposal's numbers, as a starting point for the ruling."""
     result = match.result or {}
@@ -347,6 +375,8 @@ def match_settle(request, code: str):
         return _audit_page(request, code, settle_form=form)
     data, organizer = form.cleaned_data, request.user.get_username()
 
+    time_called = _time_called(match)
+
     def decide(state):
         return settle(
             state,
@@ -354,6 +384,7 @@ def match_settle(request, code: str):
             (data["objective_a"], data["objective_b"]),
             (data["army_a"], data["army_b"]),
             data["reason"],
+            time_called=time_called,
         )
 
     try:

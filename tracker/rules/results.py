@@ -294,12 +294,21 @@ def settle(
     objective: tuple[object, object],
     army: tuple[object, object],
     reason: object,
+    time_called: bool = False,
 ) -> list[Event]:
     """An organizer's ruling on a disputed result (not a seat's command:
     the organizer pages append it through `actions.append`). Ends the match
-    if time was called before it was over."""
+    if time was called before it was over. Once the event round's time is
+    called (`time_called`), also on a table with no agreed result: one still
+    setting up or deploying cannot propose one, nor a no-show, and the next
+    round is drawn only when every table has a result."""
     record = result_of(state)
-    if not record or record["status"] != DISPUTED:
+    status = record["status"] if record else None
+    if status == CONFIRMED:
+        raise NotAllowed(_("The result is already confirmed."))
+    if status == SETTLED:
+        raise NotAllowed(_("The organizer settled the result."))
+    if status != DISPUTED and not time_called:
         raise NotAllowed(_("Only a disputed result is settled by the organizer."))
     text = " ".join(str(reason or "").split())
     if not text:
