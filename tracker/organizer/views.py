@@ -183,12 +183,12 @@ def create_pairings(event: TournamentEvent, data: dict) -> list[Match]:
     created = []
     with transaction.atomic():
         for pairing in data["pairings"]:
-            parts = [event.name]
-            if data.get("event_round"):
-                parts.append(_("Round %(round)s") % {"round": data["event_round"]})
-            parts.append(_("Table %(table)s") % {"table": pairing.table})
+            # The event's name as the organizer typed it, in no language:
+            # each page adds the round and table in its reader's
+            # (tracker_tags.match_title). Composed here, "Ronda 1 · Mesa 2"
+            # stood in the log of every English phone.
             match = actions.create_match(
-                name=" · ".join(parts)[:80], settings=replace(settings, table=str(pairing.table))
+                name=event.name[:80], settings=replace(settings, table=str(pairing.table))
             )
             Match.objects.filter(pk=match.pk).update(
                 event=event, event_round=data.get("event_round"), table_number=pairing.table

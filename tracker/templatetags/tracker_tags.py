@@ -82,6 +82,21 @@ def card_name(card):
     return gettext(card) if card in DEFAULT_DECK else card
 
 
+@register.simple_tag
+def match_title(match, name=None):
+    """A match's title in the reader's language: its name (`name`: the log's,
+    where the page shows the view's) and, for an event's table, its round
+    and table. Only the name is stored: an English phone read the
+    organizer's "Ronda 1 · Mesa 2" when the title was composed once, in the
+    organizer's language, into the log."""
+    parts = [match.name if name is None else name]
+    if match.event_round:
+        parts.append(gettext("Round %(round)s") % {"round": match.event_round})
+    if match.table_number:
+        parts.append(gettext("Table %(table)s") % {"table": match.table_number})
+    return " · ".join(parts)
+
+
 @register.filter
 def trooper_name(trooper):
     """A trooper's name as this viewer knows it: "Camouflage marker 1" for an

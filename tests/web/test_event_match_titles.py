@@ -1,0 +1,46 @@
+"""An event's table reads its round and table in each reader's language: a
+Spanish organizer publishes the round, an English and a Spanish player take
+their seats from the printed sheet. The title used to be composed once, in
+the organizer's language, into the match's log ("Ronda 1 · Mesa 1" on the
+English phone). Through the pages' rendered forms only."""
+
+from __future__ import annotations
+
+import pytest
+from bs4 import BeautifulSoup
+from django.conf import settings
+
+from tests.web.test_event_running import seat_phone
+from tests.web.test_table_without_result import round_one_of_two_tables
+
+pytestmark = pytest.mark.django_db
+
+
+def title_of(html: str) -> tuple[str, str]:
+    soup = BeautifulSoup(html, "html.parser")
+    return soup.title.get_text(strip=True), soup.select_one("#blk-header h1").get_text(strip=True)
+
+
+def test_a_spanish_organizers_table_reads_round_and_table_in_each_phones_language(carol):
+    carol.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    _org, (first, _second) = round_one_of_two_tables(carol)
+    english = seat_phone(carol, first, "A", language="en")
+    spanish = seat_phone(carol, first, "B", language="es")
+    english.open()
+    spanish.open()
+    assert title_of(english.html) == ("Noche de liga · Round 1 · Table 1",) * 2
+    assert title_of(spanish.html) == ("Noche de liga · Ronda 1 · Mesa 1",) * 2
+    assert "Ronda" not in english.text and "Mesa" not in english.text
+    # The organizer's own audit page, in hers.
+    audit = carol.get(f"/organizer/matches/{first.code}/").content.decode()
+    assert BeautifulSoup(audit, "html.parser").h1.get_text(strip=True) == (
+        "Noche de liga · Ronda 1 · Mesa 1"
+    )
+
+
+def test_a_stand_alone_match_reads_its_name_alone(client):
+    from tests.web.table import create_match
+
+    match = create_match(client, name="Viernes en el club")
+    page = client.get(f"/m/{match.code}/host/").content.decode()
+    assert BeautifulSoup(page, "html.parser").h1.get_text(strip=True) == "Viernes en el club"
