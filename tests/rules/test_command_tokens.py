@@ -181,6 +181,12 @@ def test_tm_s1_only_the_player_with_the_first_turn_reserves():
     with pytest.raises(NotAllowed) as refused:
         game.seal("B", hd={"Ninja": "roof"}, reserve="Moblot")
     assert refused.value.rule == "TM-S1"
+    # The token's own window says so too, so the phone offers it to A only.
+    with pytest.raises(NotAllowed) as refused:
+        spend_token(game.state, "B", "TM-S1")
+    assert refused.value.rule == "TM-S1"
+    assert "TM-S1" not in game.view("B").token_uses
+    assert "TM-S1" in game.view("A").token_uses
 
 
 def test_tm_s1_is_only_during_deployment():
