@@ -204,6 +204,12 @@ def test_tm_s1_reserve_is_sealed_with_the_deployment_in_one_private_event():
     sealed = [e for e in events if e.kind == "SecretsSealed"]
     assert sealed[0].private_to == "A"
     assert "Bolt" not in repr([e for e in events if e.private_to is None])
+    # Which trooper is held back is the owner's alone: the opponent and a
+    # spectator see Bolt as any other trooper of the list.
+    assert game.view("A").trooper(game.id("Bolt")).reserved
+    for viewer in ("B", None):
+        assert not game.view(viewer).trooper(game.id("Bolt")).reserved
+        assert not any(t.reserved for s in game.view(viewer).seats for t in s.troopers)
 
 
 # ------------------------------------------------------------------ TM-S2
