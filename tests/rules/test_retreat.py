@@ -15,6 +15,8 @@ from tracker.rules.state import (
     FINISHED,
     FRENZY,
     HIDDEN_DEPLOYMENT,
+    HOLOECHO,
+    HOLOPROJECTOR,
     IMPETUOUS_PHASE,
     NORMAL,
     ORDERS,
@@ -377,6 +379,24 @@ def test_rt_x1_courage_religious_veteran_or_a_token_ignore_retreat(why):
     to_phase(game, ORDERS)
     game.do("A", DeclareSkill(trooper_id=game.id("Other"), skill="bs_attack"))
     game.do("A", EndOrder())
+
+
+def test_rt_x1_a_veteran_keeps_its_holoecho_when_its_army_enters_retreat():
+    """RT-5 ends Holoecho (HE-C6) only for troopers that do not ignore
+    Retreat!: a Veteran Holoprojector bearer keeps its decoys and its seal."""
+    a = [
+        trooper("Lieutenant", 10),
+        trooper("Hassassin", 15, traits=[HOLOPROJECTOR, VETERAN]),
+        trooper("Big", 75),
+    ]
+    game = Game.started(a, opponents(), first="A", seal_a={"holoecho": {"Hassassin": "marker1"}})
+    set_state(game, "Big", UNCONSCIOUS, by="B")
+    to_turn(game, 2, "A")
+    assert game.state.seat("A").retreat
+    holoecho = next(s for s in game.state.secrets.values() if s.kind == HOLOECHO)
+    assert not holoecho.revealed
+    assert game.trooper("Hassassin").holoechoes
+    assert not [e for e in game.events if e.kind == "SecretRevealed"]
 
 
 def test_rt_x1_a_token_also_cancels_the_retreat_of_a_marked_trooper():
