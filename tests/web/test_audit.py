@@ -21,6 +21,7 @@ from tests.web.table import error_of
 from tracker import audit
 from tracker.models import MatchEvent
 from tracker.reading import load_state
+from tracker.rules.commitments import fingerprint
 
 pytestmark = pytest.mark.django_db
 
@@ -134,6 +135,34 @@ def test_sealed_information_of_a_match_in_play_is_withheld_until_opened(alice, b
     assert not MatchEvent.objects.filter(match=a.match, actor="organizer").exists()
     assert carol.get(f"/organizer/matches/{a.match.code}/", {"at": 12}).status_code == 200
     assert NINJA_POSITION not in audit_page(carol, a.match, at=12)
+
+
+def test_before_opening_no_hidden_deployment_seal_is_listed_nor_any_private_events_detail(
+    alice, bob, carol
+):
+    """HD intro: the existence of a trooper in Hidden Deployment is private, so
+    the audit of a match in play, unopened, shows what a spectator sees: no
+    row, commitment or fingerprint of a Hidden Deployment seal, and each
+    private event as its number alone (no kind, author or time)."""
+    a, _b = playing(alice, bob)
+    match = fresh(a.match)
+    state = load_state(match)
+    hidden = [s for s in state.secrets.values() if s.kind == "hd_position"]
+    assert hidden
+    html = audit_page(carol, match)
+    for secret in hidden:
+        assert secret.commitment not in html and fingerprint(secret.commitment) not in html
+    rows = list(MatchEvent.objects.filter(match=match).order_by("seq"))
+    assert any(row.private_to for row in rows)
+    for entry in audit.timeline(rows, open_upto=0):
+        if entry.sealed:
+            assert (entry.kind, entry.actor, entry.private_to, entry.at) == ("", "", "", None)
+            assert entry.data is None and entry.line is None
+    assert not any(record.kind == "hd_position" for record in audit.secrets(state, {}, 0))
+    # Opened (and recorded), the seal is listed with its commitment.
+    open_sealed(carol, match)
+    html = audit_page(carol, match)
+    assert all(secret.commitment in html for secret in hidden)
 
 
 def test_opening_sealed_information_is_recorded_and_both_phones_show_it(alice, bob, carol):
