@@ -194,6 +194,29 @@ def test_a_secret_sealed_after_the_organizer_looked_stays_sealed_until_opened_ag
     assert MatchEvent.objects.filter(match=a.match, kind="OrganizerViewedSecrets").count() == 2
 
 
+def test_one_organizer_opening_the_sealed_information_opens_it_for_that_organizer_only(
+    alice, bob, carol
+):
+    """Each opening is recorded with its organizer's name, and the players
+    are told who looked: another organizer still sees the match sealed
+    until they open it too (and are recorded too)."""
+    from django.contrib.auth.models import Group, User
+    from django.test import Client
+
+    dave = Client()
+    user = User.objects.create_user("dave", password="dave-organizes-2026")
+    user.groups.add(Group.objects.get_or_create(name="organizers")[0])
+    dave.force_login(user)
+    a, _b = playing(alice, bob)
+    open_sealed(carol, a.match)
+    assert NINJA_POSITION in audit_page(carol, a.match)
+    assert NINJA_POSITION not in audit_page(dave, a.match)
+    open_sealed(dave, a.match)
+    assert NINJA_POSITION in audit_page(dave, a.match)
+    viewed = MatchEvent.objects.filter(match=a.match, kind="OrganizerViewedSecrets")
+    assert viewed.count() == 2
+
+
 def test_opening_a_finished_match_records_nothing(alice, bob, carol):
     a, _b = finished(alice, bob)
     before = fresh(a.match).seq
