@@ -16,6 +16,8 @@ from tracker.rules.state import (
     FRENZY,
     HIDDEN_DEPLOYMENT,
     HOLOECHO,
+    HOLOMASK,
+    HOLOMASK_TYPE,
     HOLOPROJECTOR,
     IMPETUOUS_PHASE,
     NORMAL,
@@ -397,6 +399,23 @@ def test_rt_x1_a_veteran_keeps_its_holoecho_when_its_army_enters_retreat():
     assert not holoecho.revealed
     assert game.trooper("Hassassin").holoechoes
     assert not [e for e in game.events if e.kind == "SecretRevealed"]
+
+
+def test_rt_x1_a_veteran_keeps_its_holomask_when_its_army_enters_retreat():
+    """RT-5 ends HoloMask only for troopers that do not ignore Retreat!
+    (RT-X1): the opponent still reads the Veteran's masked troop type."""
+    a = [
+        trooper("Lieutenant", 10),
+        trooper("Masked", 15, traits=[HOLOMASK, VETERAN]),
+        trooper("Big", 75),
+    ]
+    game = Game.started(a, opponents(), first="A", seal_a={"holomask": {"Masked": "Fusilier"}})
+    set_state(game, "Big", UNCONSCIOUS, by="B")
+    to_turn(game, 2, "A")
+    assert game.state.seat("A").retreat
+    mask = next(s for s in game.state.secrets.values() if s.kind == HOLOMASK_TYPE)
+    assert not mask.revealed
+    assert game.view("B").trooper(game.id("Masked")).name == "Fusilier"
 
 
 def test_rt_x1_a_token_also_cancels_the_retreat_of_a_marked_trooper():
