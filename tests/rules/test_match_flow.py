@@ -236,6 +236,9 @@ def test_only_the_author_of_a_step_can_undo_it():
     game.do("A", SetTrooperState(trooper_id=game.id("Y"), condition="dead", tokens=[]))
     with pytest.raises(NotAllowed):
         game.do("B", UndoLastStep())
+    # So only the author's view offers it: the opponent and a spectator see no Undo.
+    assert game.view("A").can_undo
+    assert not game.view("B").can_undo and not game.view(None).can_undo
 
 
 def test_orders_spend_the_pool_of_the_troopers_combat_group():
