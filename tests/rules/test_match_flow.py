@@ -150,6 +150,10 @@ def test_owner_reveal_publishes_payload_and_nonce_and_verifies():
     game.do("A", RevealSecret(secret_id=secret.id))
     seen = {s.kind: s for s in game.view("B").seat("A").secrets}["lieutenant"]
     assert seen.payload["name"] == "Kaplan" and seen.verified is True and seen.nonce == secret.nonce
+    # Once revealed it stays revealed: a second reveal is refused, nothing appended.
+    with pytest.raises(NotAllowed):
+        game.do("A", RevealSecret(secret_id=secret.id))
+    assert [e.kind for e in game.events].count("SecretRevealed") == 1
 
 
 def test_a_reveal_that_does_not_open_its_commitment_is_shown_unverified():
@@ -246,6 +250,10 @@ def test_orders_spend_the_pool_of_the_troopers_combat_group():
     to_phase(game, ORDERS)
     game.do("A", DeclareSkill(trooper_id=game.id("X"), skill="move"))
     game.do("A", DeclareSkill(trooper_id=game.id("X"), skill="move"))
+    # The reactive player cannot end the active player's Order.
+    with pytest.raises(NotAllowed):
+        game.do("B", EndOrder())
+    assert game.state.turn.order is not None
     game.do("A", EndOrder())
     with pytest.raises(NotAllowed):
         game.do("A", DeclareSkill(trooper_id=game.id("X"), skill="move"))

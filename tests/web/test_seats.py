@@ -178,3 +178,13 @@ def test_a_pin_checked_while_the_seat_is_handed_to_a_new_phone_moves_nothing(ali
     assert seats.held_seat(thief, match) is None
     fresh = Seat.objects.get(pk=stale.pk)
     assert not fresh.claimed and fresh.token != stale.token
+
+
+def test_a_seats_pin_is_spent_at_exactly_its_budget_of_wrong_pins(alice, settings):
+    match = create_match(alice)
+    claim(alice, match, "A", "Alice", pin="582914")
+    seat = Seat.objects.get(match=match, letter="A")
+    seat.failed_pins = settings.SEAT_PIN_BUDGET - 1
+    assert not seats.pins_spent(seat)
+    seat.failed_pins = settings.SEAT_PIN_BUDGET
+    assert seats.pins_spent(seat)
