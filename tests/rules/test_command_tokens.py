@@ -181,6 +181,12 @@ def test_tm_s1_only_the_player_with_the_first_turn_reserves():
     with pytest.raises(NotAllowed) as refused:
         game.seal("B", hd={"Ninja": "roof"}, reserve="Moblot")
     assert refused.value.rule == "TM-S1"
+    # The token's own window says so too, so the phone offers it to A only.
+    with pytest.raises(NotAllowed) as refused:
+        spend_token(game.state, "B", "TM-S1")
+    assert refused.value.rule == "TM-S1"
+    assert "TM-S1" not in game.view("B").token_uses
+    assert "TM-S1" in game.view("A").token_uses
 
 
 def test_tm_s1_is_only_during_deployment():
@@ -198,6 +204,12 @@ def test_tm_s1_reserve_is_sealed_with_the_deployment_in_one_private_event():
     sealed = [e for e in events if e.kind == "SecretsSealed"]
     assert sealed[0].private_to == "A"
     assert "Bolt" not in repr([e for e in events if e.private_to is None])
+    # Which trooper is held back is the owner's alone: the opponent and a
+    # spectator see Bolt as any other trooper of the list.
+    assert game.view("A").trooper(game.id("Bolt")).reserved
+    for viewer in ("B", None):
+        assert not game.view(viewer).trooper(game.id("Bolt")).reserved
+        assert not any(t.reserved for s in game.view(viewer).seats for t in s.troopers)
 
 
 # ------------------------------------------------------------------ TM-S2

@@ -9,10 +9,28 @@ import pytest
 from tracker.rules.errors import RuleViolation, UnknownElement
 from tracker.rules.orders import DeclareAro, ReportOutcome
 from tracker.rules.retreat import RETREAT_ENTERED
-from tracker.rules.state import HD_POSITION, ORDERS
+from tracker.rules.state import (
+    CAMOUFLAGE,
+    HD_POSITION,
+    HIDDEN_DEPLOYMENT,
+    HOLOECHO,
+    HOLOPROJECTOR,
+    LIEUTENANT_CANDIDATE,
+    ORDERS,
+)
 from tracker.rules.visibility import log_for
 
-from .hidden_games import NINJA_AT, declare, end_order, secret, started, to_phase
+from .game import Game, trooper
+from .hidden_games import (
+    NINJA_AT,
+    SPECTRE_AT,
+    army_b,
+    declare,
+    end_order,
+    secret,
+    started,
+    to_phase,
+)
 
 
 def ninja_as_marker():
@@ -57,6 +75,41 @@ def test_the_written_position_stays_sealed_while_it_is_a_marker_hd_c3():
     seen = {s.id: s for s in game.view("B").seat("A").secrets}
     assert seen[hd.id].payload is None and seen[hd.id].trooper_id is None
     assert "NINJACANARY" not in everything_bob_reads(game)
+
+
+def test_a_marker_with_holoechoes_is_named_by_its_marker_in_the_sealed_holoecho_hd_c3():
+    """HD-C3 + HE (FAQ HD + Holoecho): a hidden Camouflage trooper with a
+    Holoprojector placed as its marker. Its Holoecho seal is now public (its
+    markers are on the table) and names its trooper: by the marker's
+    reference, never the trooper's own id, which would say who it is."""
+    a = [
+        trooper("Spectre", 40, traits=[HIDDEN_DEPLOYMENT, CAMOUFLAGE, HOLOPROJECTOR]),
+        trooper("Kaplan", 20, traits=[LIEUTENANT_CANDIDATE]),
+    ]
+    positions = {"model": "roof", "marker1": "street", "marker2": "tower"}
+    game = Game.started(
+        a,
+        army_b(),
+        seal_a={
+            "lieutenant": "Kaplan",
+            "hd": {"Spectre": SPECTRE_AT},
+            "holoecho": {"Spectre": "marker2"},
+            "he_positions": {"Spectre": positions},
+        },
+    )
+    to_phase(game, ORDERS)
+    declare(game, "Spectre", "move", as_marker=True)
+    spectre = game.trooper("Spectre")
+    assert spectre.marker and spectre.holoechoes
+    holoecho = secret(game, "Spectre", HOLOECHO)
+    for viewer in ("B", None):
+        seen = {s.id: s for s in game.view(viewer).seat("A").secrets}
+        assert seen[holoecho.id].trooper_id == "markerA1"
+        assert seen[holoecho.id].payload is None
+    assert spectre.id not in everything_bob_reads(game)
+    # Its owner reads its own trooper.
+    mine = {s.id: s for s in game.view("A").seat("A").secrets}
+    assert mine[holoecho.id].trooper_id == spectre.id
 
 
 def test_the_opponent_can_aro_against_the_marker_by_its_reference_hd_c3():

@@ -1,5 +1,7 @@
 """The shape of a match: lists, initiative, sealing, turns and phases."""
 
+from dataclasses import replace
+
 import pytest
 
 from tracker import rules
@@ -19,6 +21,7 @@ from tracker.rules.state import (
     PLAYING,
     STATES,
     TACTICAL,
+    frozen_map,
 )
 from tracker.rules.turns import AdvancePhase
 
@@ -147,6 +150,29 @@ def test_owner_reveal_publishes_payload_and_nonce_and_verifies():
     game.do("A", RevealSecret(secret_id=secret.id))
     seen = {s.kind: s for s in game.view("B").seat("A").secrets}["lieutenant"]
     assert seen.payload["name"] == "Kaplan" and seen.verified is True and seen.nonce == secret.nonce
+    # Once revealed it stays revealed: a second reveal is refused, nothing appended.
+    with pytest.raises(NotAllowed):
+        game.do("A", RevealSecret(secret_id=secret.id))
+    assert [e.kind for e in game.events].count("SecretRevealed") == 1
+
+
+def test_a_reveal_that_does_not_open_its_commitment_is_shown_unverified():
+    """The proof is recomputed for every view, never taken on trust: a
+    revealed payload (or nonce) other than the one sealed, as a rewritten
+    log would give, reads "does not match" on both phones."""
+    game = started_with_secrets()
+    secret = next(
+        s for s in game.state.secrets.values() if s.kind == "lieutenant" and s.seat == "A"
+    )
+    game.do("A", RevealSecret(secret_id=secret.id))
+    revealed = game.state.secrets[secret.id]
+    forged_payload = replace(revealed, payload=frozen_map({**revealed.payload, "name": "Fusilier"}))
+    forged_nonce = replace(revealed, nonce="00" * 16)
+    for forged in (forged_payload, forged_nonce):
+        state = game.state.with_secret(forged)
+        for viewer in ("A", "B", None):
+            seen = {s.id: s for s in rules.player_view(state, viewer).seat("A").secrets}
+            assert seen[secret.id].revealed and seen[secret.id].verified is False
 
 
 def test_only_the_owner_can_reveal_and_unknown_ids_look_alike():
@@ -214,6 +240,9 @@ def test_only_the_author_of_a_step_can_undo_it():
     game.do("A", SetTrooperState(trooper_id=game.id("Y"), condition="dead", tokens=[]))
     with pytest.raises(NotAllowed):
         game.do("B", UndoLastStep())
+    # So only the author's view offers it: the opponent and a spectator see no Undo.
+    assert game.view("A").can_undo
+    assert not game.view("B").can_undo and not game.view(None).can_undo
 
 
 def test_orders_spend_the_pool_of_the_troopers_combat_group():
@@ -221,6 +250,10 @@ def test_orders_spend_the_pool_of_the_troopers_combat_group():
     to_phase(game, ORDERS)
     game.do("A", DeclareSkill(trooper_id=game.id("X"), skill="move"))
     game.do("A", DeclareSkill(trooper_id=game.id("X"), skill="move"))
+    # The reactive player cannot end the active player's Order.
+    with pytest.raises(NotAllowed):
+        game.do("B", EndOrder())
+    assert game.state.turn.order is not None
     game.do("A", EndOrder())
     with pytest.raises(NotAllowed):
         game.do("A", DeclareSkill(trooper_id=game.id("X"), skill="move"))

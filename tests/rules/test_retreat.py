@@ -15,6 +15,10 @@ from tracker.rules.state import (
     FINISHED,
     FRENZY,
     HIDDEN_DEPLOYMENT,
+    HOLOECHO,
+    HOLOMASK,
+    HOLOMASK_TYPE,
+    HOLOPROJECTOR,
     IMPETUOUS_PHASE,
     NORMAL,
     ORDERS,
@@ -294,6 +298,42 @@ def test_rt_6_only_the_owner_evacuates_its_troopers_on_the_table():
         game.do("A", EvacuateTrooper(trooper_id=game.id("Big")))
 
 
+def test_rt_6_a_player_in_retreat_cannot_evacuate_the_opponents_troopers():
+    """RT-6 is about one's own troopers leaving by one's own deployment edge:
+    Bob, in Retreat! himself, cannot take Alice's trooper off the table (the
+    guard "only in Retreat!" alone does not refuse him)."""
+    bob = [trooper("Alguacil", 25), trooper("Heavy", 75)]
+    game = Game.started(army(), bob, first="A")
+    set_state(game, "Heavy", DEAD, by="A")
+    to_turn(game, 1, "B")
+    assert game.state.seat("B").retreat and not game.state.seat("A").retreat
+    with pytest.raises(NotAllowed) as refused:
+        game.do("B", EvacuateTrooper(trooper_id=game.id("Other")))
+    assert refused.value.rule == "RT-6"
+    assert not game.trooper("Other").evacuated
+    # His own trooper he may evacuate.
+    game.do("B", EvacuateTrooper(trooper_id=game.id("Alguacil")))
+    assert game.trooper("Alguacil").evacuated
+
+
+def test_rt_6_a_trooper_still_in_hidden_deployment_cannot_be_evacuated():
+    """A Veteran in Hidden Deployment ignores Retreat! (RT-X1), so HD-C4 does
+    not place it: it is not on the table (HD-2) and cannot leave it."""
+    a = [
+        trooper("Lieutenant", 10),
+        trooper("Big", 80),
+        trooper("Ninja", 10, traits=[HIDDEN_DEPLOYMENT, VETERAN]),
+    ]
+    game = Game.started(a, opponents(), first="A", seal_a={"hd": {"Ninja": "roof"}})
+    set_state(game, "Big", DEAD, by="B")
+    to_turn(game, 2, "A")
+    assert game.state.seat("A").retreat and game.trooper("Ninja").hidden
+    with pytest.raises(NotAllowed) as refused:
+        game.do("A", EvacuateTrooper(trooper_id=game.id("Ninja")))
+    assert refused.value.rule == "HD-2"
+    assert not game.trooper("Ninja").evacuated
+
+
 # ------------------------------------------------------------------ RT-7
 
 
@@ -341,6 +381,41 @@ def test_rt_x1_courage_religious_veteran_or_a_token_ignore_retreat(why):
     to_phase(game, ORDERS)
     game.do("A", DeclareSkill(trooper_id=game.id("Other"), skill="bs_attack"))
     game.do("A", EndOrder())
+
+
+def test_rt_x1_a_veteran_keeps_its_holoecho_when_its_army_enters_retreat():
+    """RT-5 ends Holoecho (HE-C6) only for troopers that do not ignore
+    Retreat!: a Veteran Holoprojector bearer keeps its decoys and its seal."""
+    a = [
+        trooper("Lieutenant", 10),
+        trooper("Hassassin", 15, traits=[HOLOPROJECTOR, VETERAN]),
+        trooper("Big", 75),
+    ]
+    game = Game.started(a, opponents(), first="A", seal_a={"holoecho": {"Hassassin": "marker1"}})
+    set_state(game, "Big", UNCONSCIOUS, by="B")
+    to_turn(game, 2, "A")
+    assert game.state.seat("A").retreat
+    holoecho = next(s for s in game.state.secrets.values() if s.kind == HOLOECHO)
+    assert not holoecho.revealed
+    assert game.trooper("Hassassin").holoechoes
+    assert not [e for e in game.events if e.kind == "SecretRevealed"]
+
+
+def test_rt_x1_a_veteran_keeps_its_holomask_when_its_army_enters_retreat():
+    """RT-5 ends HoloMask only for troopers that do not ignore Retreat!
+    (RT-X1): the opponent still reads the Veteran's masked troop type."""
+    a = [
+        trooper("Lieutenant", 10),
+        trooper("Masked", 15, traits=[HOLOMASK, VETERAN]),
+        trooper("Big", 75),
+    ]
+    game = Game.started(a, opponents(), first="A", seal_a={"holomask": {"Masked": "Fusilier"}})
+    set_state(game, "Big", UNCONSCIOUS, by="B")
+    to_turn(game, 2, "A")
+    assert game.state.seat("A").retreat
+    mask = next(s for s in game.state.secrets.values() if s.kind == HOLOMASK_TYPE)
+    assert not mask.revealed
+    assert game.view("B").trooper(game.id("Masked")).name == "Fusilier"
 
 
 def test_rt_x1_a_token_also_cancels_the_retreat_of_a_marked_trooper():

@@ -9,7 +9,15 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tracker.tournament.swiss import Entrant, Round, first_round, pair_round, rematches, swap
+from tracker.tournament.swiss import (
+    Entrant,
+    Round,
+    first_round,
+    history,
+    pair_round,
+    rematches,
+    swap,
+)
 
 
 def fewest_rematches(players: list[int], met: set[frozenset], had_bye: set[int]) -> int:
@@ -108,3 +116,21 @@ def test_a_swap_trades_two_players_places():
     round_ = Round(((1, 2), (3, 4)), 5)
     assert swap(round_, 2, 3) == Round(((1, 3), (2, 4)), 5)
     assert swap(round_, 1, 5) == Round(((5, 2), (3, 4)), 1)
+
+
+def test_each_table_lists_the_higher_standing_player_first_and_tables_go_in_standing_order():
+    # Rank decides within equal points: player 8 stands first, player 1 last.
+    entrants = [Entrant(p, 0, 9 - p) for p in range(1, 9)]
+    pairs = pair_round(entrants, set(), set()).pairs
+    place = {p: 9 - p for p in range(1, 9)}
+    assert all(place[a] < place[b] for a, b in pairs)
+    assert [place[a] for a, _ in pairs] == sorted(place[a] for a, _ in pairs)
+    assert pairs[0][0] == 8
+
+
+def test_history_reads_who_met_whom_and_every_bye():
+    met, byes = history(
+        [{"pairs": [[1, 2], [3, 4]], "bye": 5}, {"pairs": [[1, 3], [5, 2]], "bye": None}]
+    )
+    assert met == {frozenset(p) for p in ((1, 2), (3, 4), (1, 3), (5, 2))}
+    assert byes == {5}

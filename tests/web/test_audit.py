@@ -21,6 +21,7 @@ from tests.web.table import error_of
 from tracker import audit
 from tracker.models import MatchEvent
 from tracker.reading import load_state
+from tracker.rules.commitments import fingerprint
 
 pytestmark = pytest.mark.django_db
 
@@ -144,6 +145,34 @@ def test_sealed_information_of_a_match_in_play_is_withheld_until_opened(alice, b
     assert NINJA_POSITION not in audit_page(carol, a.match, at=12)
 
 
+def test_before_opening_no_hidden_deployment_seal_is_listed_nor_any_private_events_detail(
+    alice, bob, carol
+):
+    """HD intro: the existence of a trooper in Hidden Deployment is private, so
+    the audit of a match in play, unopened, shows what a spectator sees: no
+    row, commitment or fingerprint of a Hidden Deployment seal, and each
+    private event as its number alone (no kind, author or time)."""
+    a, _b = playing(alice, bob)
+    match = fresh(a.match)
+    state = load_state(match)
+    hidden = [s for s in state.secrets.values() if s.kind == "hd_position"]
+    assert hidden
+    html = audit_page(carol, match)
+    for secret in hidden:
+        assert secret.commitment not in html and fingerprint(secret.commitment) not in html
+    rows = list(MatchEvent.objects.filter(match=match).order_by("seq"))
+    assert any(row.private_to for row in rows)
+    for entry in audit.timeline(rows, open_upto=0):
+        if entry.sealed:
+            assert (entry.kind, entry.actor, entry.private_to, entry.at) == ("", "", "", None)
+            assert entry.data is None and entry.line is None
+    assert not any(record.kind == "hd_position" for record in audit.secrets(state, {}, 0))
+    # Opened (and recorded), the seal is listed with its commitment.
+    open_sealed(carol, match)
+    html = audit_page(carol, match)
+    assert all(secret.commitment in html for secret in hidden)
+
+
 def test_opening_sealed_information_is_recorded_and_both_phones_show_it(alice, bob, carol):
     a, b = playing(alice, bob)
     open_sealed(carol, a.match)
@@ -171,6 +200,29 @@ def test_a_secret_sealed_after_the_organizer_looked_stays_sealed_until_opened_ag
     open_sealed(carol, a.match)
     assert "note-canary-after-view" in audit_page(carol, a.match)
     assert MatchEvent.objects.filter(match=a.match, kind="OrganizerViewedSecrets").count() == 2
+
+
+def test_one_organizer_opening_the_sealed_information_opens_it_for_that_organizer_only(
+    alice, bob, carol
+):
+    """Each opening is recorded with its organizer's name, and the players
+    are told who looked: another organizer still sees the match sealed
+    until they open it too (and are recorded too)."""
+    from django.contrib.auth.models import Group, User
+    from django.test import Client
+
+    dave = Client()
+    user = User.objects.create_user("dave", password="dave-organizes-2026")
+    user.groups.add(Group.objects.get_or_create(name="organizers")[0])
+    dave.force_login(user)
+    a, _b = playing(alice, bob)
+    open_sealed(carol, a.match)
+    assert NINJA_POSITION in audit_page(carol, a.match)
+    assert NINJA_POSITION not in audit_page(dave, a.match)
+    open_sealed(dave, a.match)
+    assert NINJA_POSITION in audit_page(dave, a.match)
+    viewed = MatchEvent.objects.filter(match=a.match, kind="OrganizerViewedSecrets")
+    assert viewed.count() == 2
 
 
 def test_opening_a_finished_match_records_nothing(alice, bob, carol):

@@ -23,6 +23,7 @@ from tests.web.organizer_table import (
     text_of,
 )
 from tests.web.table import error_of
+from tracker import audit
 from tracker.models import MatchEvent
 from tracker.reading import load_state
 from tracker.rules.commitments import canonical_json, commit
@@ -126,3 +127,29 @@ def test_a_rewritten_reveal_with_the_chain_recomputed_fails_every_verification(
     assert verification["chain_ok"] is True  # the chain itself was recomputed
     assert [p["seq"] for p in verification["problems"]] == [seq]
     assert message in verification["problems"][0]["text"]
+
+
+def test_a_rewritten_seal_with_the_chain_recomputed_fails_the_commitment_check(alice, bob, carol):
+    """A seal rewritten in the database (a Hidden Deployment position moved
+    after the fact, never revealed, so no reveal can catch it) with the
+    chain recomputed: its commitment no longer opens, and the audit says so."""
+    a, _b = playing(alice, bob)
+    match = a.match
+    sealed = next(
+        row
+        for row in MatchEvent.objects.filter(match=match, kind="SecretsSealed").order_by("seq")
+        if any(s["kind"] == "hd_position" for s in json.loads(row.data)["secrets"])
+    )
+
+    def move_the_ninja(data):
+        for secret in data["secrets"]:
+            if secret["kind"] == "hd_position":
+                secret["payload"]["position"] = "somewhere safer, written afterwards"
+
+    rewrite_log(match, sealed.seq, edit=lambda row: _edited(row.data, move_the_ninja))
+    rows = list(MatchEvent.objects.filter(match=match).order_by("seq"))
+    check = audit.verify_match(fresh(match), rows)
+    assert check.chain_ok and not check.commitments_ok
+    assert [(p.seq, p.code) for p in check.problems] == [(sealed.seq, "commitment")]
+    text = text_of(audit_page(carol, match))
+    assert "a sealed secret does not match its commitment" in text

@@ -504,3 +504,27 @@ def test_a_paired_seat_offers_the_roster_name_and_the_history_shows_it(carol):
     assert match.seats.get(letter="A").name == name_a
     history = BeautifulSoup(carol.get("/organizer/").content.decode(), "html.parser")
     assert name_a in history.get_text()
+
+
+def test_who_is_paired_in_a_round_joined_by_then_and_not_dropped_before_it():
+    """A player dropped after round 2 plays rounds 1 and 2, not round 3; a
+    late joiner from round 2 plays from round 2 on."""
+    from tracker.event_running import active_for
+
+    event = TournamentEvent.objects.create(name="Liga")
+    for name, joined, dropped in (("Ana", 1, None), ("Bea", 1, 2), ("Cai", 2, None)):
+        EventPlayer.objects.create(
+            event=event,
+            name=name,
+            key=name.lower(),
+            faction="PanOceania",
+            joined_round=joined,
+            dropped_after=dropped,
+        )
+
+    def paired(number):
+        return sorted(p.name for p in active_for(event, number))
+
+    assert paired(1) == ["Ana", "Bea"]
+    assert paired(2) == ["Ana", "Bea", "Cai"]
+    assert paired(3) == ["Ana", "Cai"]

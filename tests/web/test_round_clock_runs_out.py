@@ -190,3 +190,22 @@ async def test_a_server_restarted_mid_round_arms_the_timer_when_it_next_renders_
     timer.fire()
     await receive_until(en, EN_CALLED)
     await en.disconnect()
+
+
+def test_the_clock_counts_the_time_run_before_a_pause_and_since_the_resume():
+    """Time left = minutes allowed - seconds run before the current start -
+    seconds since it: a pause and a resume never give time back."""
+    from tracker.event_running import clock_left, clock_state
+
+    now = timezone.now()
+    paused = EventRound(minutes=90, clock_elapsed=600.0)
+    assert clock_left(paused, now) == 90 * 60 - 600 and clock_state(paused, now) == "paused"
+    resumed = EventRound(
+        minutes=90, clock_elapsed=600.0, clock_started_at=now - timedelta(minutes=5)
+    )
+    assert clock_left(resumed, now) == 90 * 60 - 600 - 300
+    assert clock_state(resumed, now) == "running"
+    over = EventRound(minutes=90, clock_elapsed=5000.0, clock_started_at=now - timedelta(hours=1))
+    assert clock_left(over, now) == 0 and clock_state(over, now) == "called"
+    called = EventRound(minutes=90, clock_started_at=now, time_called_at=now)
+    assert clock_left(called, now) == 0 and clock_state(called, now) == "called"

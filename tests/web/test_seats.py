@@ -5,6 +5,7 @@ import re
 import pytest
 from django.test import Client
 
+from tracker import seats
 from tracker.models import Seat
 
 from .rendered_forms import submit_on
@@ -135,3 +136,55 @@ def test_the_match_page_renders_its_blocks_as_html_not_text(alice):
     claim(alice, match, "A", "Alice")
     page = alice.get(f"/m/{match.code}/").content.decode()
     assert '<section data-h="' in page and "&lt;section" not in page
+
+
+def test_two_phones_claiming_one_free_seat_at_once_seat_only_the_first(alice):
+    """The race the page cannot show: both phones read the seat free, both
+    submit. The claim re-checks the row under its lock, so the second is
+    refused and the first keeps the seat and its PIN."""
+    from django.contrib.sessions.backends.db import SessionStore
+
+    match = create_match(alice)
+    first, second = SessionStore(), SessionStore()
+    row_first = Seat.objects.get(match=match, letter="B")
+    row_second = Seat.objects.get(match=match, letter="B")  # read before the first claim
+    assert seats.claim(first, row_first, "582914")
+    assert not seats.claim(second, row_second, "111211")
+    fresh = Seat.objects.get(match=match, letter="B")
+    assert seats.held_seat(first, match) == fresh
+    assert seats.held_seat(second, match) is None
+    # The PIN kept is the first phone's.
+    assert seats.move(SessionStore(), fresh, "582914") == seats.MOVED
+
+
+def test_a_pin_checked_while_the_seat_is_handed_to_a_new_phone_moves_nothing(alice, monkeypatch):
+    """The PIN check is slow on purpose (a password hash): an organizer may
+    hand the seat to a new phone meanwhile. The old PIN, right when it was
+    read, must not move the seat once the hand-off set a new link."""
+    from django.contrib.sessions.backends.db import SessionStore
+
+    match = create_match(alice)
+    claim(alice, match, "A", "Alice", pin="582914")
+    stale = Seat.objects.get(match=match, letter="A")
+    real_check = seats.check_password
+
+    def check_during_a_hand_off(pin, hashed):
+        seats.hand_off(Seat.objects.get(pk=stale.pk))
+        return real_check(pin, hashed)
+
+    monkeypatch.setattr(seats, "check_password", check_during_a_hand_off)
+    thief = SessionStore()
+    assert seats.move(thief, stale, "582914") == seats.WRONG
+    assert seats.held_seat(thief, match) is None
+    fresh = Seat.objects.get(pk=stale.pk)
+    assert not fresh.claimed and fresh.token != stale.token
+
+
+def test_a_seats_pin_is_spent_at_exactly_its_budget_of_wrong_pins(alice, settings):
+    match = create_match(alice)
+    claim(alice, match, "A", "Alice", pin="582914")
+    seat = Seat.objects.get(match=match, letter="A")
+    seat.failed_pins = settings.SEAT_PIN_BUDGET - 1
+    assert not seats.pins_spent(seat)
+    seat.failed_pins = settings.SEAT_PIN_BUDGET
+    assert seats.pins_spent(seat)

@@ -35,6 +35,10 @@ FOREIGN_ORIGINS = [
     "http://evil.example",
     "http://localhost.evil.example",
     "http://evil.example/localhost",
+    # Our host but not our origin: another web app on another port, or
+    # another scheme (ws_security: scheme, host and port must all match).
+    "http://localhost:9999",
+    "https://localhost",
     "null",
     "file://",
 ]
