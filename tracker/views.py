@@ -241,7 +241,12 @@ def seat_link(request, code: str, token: str):
                 return redirect("match", code=match.code)
             messages.error(request, _("Someone else took this seat a moment ago."))
             return redirect("seat-link", code=match.code, token=token)
-        return render(request, "tracker/claim.html", {"match": match, "seat": seat, "form": form})
+        return render(
+            request,
+            "tracker/claim.html",
+            # Its address answers GET too: Back to this answer loads it again (base.html).
+            {"match": match, "seat": seat, "form": form, "address_answers_get": True},
+        )
     form = MoveSeatForm(request.POST or None)
     status = 200
     if request.method == "POST":
@@ -268,7 +273,13 @@ def seat_link(request, code: str, token: str):
     return render(
         request,
         "tracker/move.html",
-        {"match": match, "seat": seat, "form": form, "spent": seats.pins_spent(seat)},
+        {
+            "match": match,
+            "seat": seat,
+            "form": form,
+            "spent": seats.pins_spent(seat),
+            "address_answers_get": True,
+        },
         status=status,
     )
 

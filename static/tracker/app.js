@@ -248,7 +248,8 @@
   document.addEventListener("submit", function (evt) {
     var form = evt.target;
     var question = form && form.dataset && form.dataset.confirm;
-    if (question && !window.confirm(question)) { evt.preventDefault(); }
+    // Declined: nothing after this handler treats it as a tap either.
+    if (question && !window.confirm(question)) { evt.preventDefault(); evt.stopImmediatePropagation(); }
   }, true);
 
   /* Capture phase: runs before htmx's own submit handler on the form. */
@@ -1138,10 +1139,11 @@
   }
   window.setInterval(tickClock, 1000);
 
-  /* A page answered to a POST (a wrong PIN, a form with errors: the server
-     marks it data-posted) stands in history as a GET of its address: Back to
-     it then loads the page again, not the browser's "Confirm Form
-     Resubmission", which would send the form again. */
+  /* A page answered to a POST at an address that answers GET too (a wrong
+     PIN on a seat link: the server marks it data-posted) stands in history
+     as a GET of that address: Back to it then loads the page again, not the
+     browser's "Confirm Form Resubmission", which would send the form again.
+     An address that takes only POST is not marked: a GET there is a 405. */
   if (document.body && document.body.hasAttribute("data-posted") && history.replaceState) {
     history.replaceState(history.state, "", location.href);
   }

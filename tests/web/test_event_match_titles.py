@@ -31,11 +31,30 @@ def test_a_spanish_organizers_table_reads_round_and_table_in_each_phones_languag
     assert title_of(english.html) == ("Noche de liga · Round 1 · Table 1",) * 2
     assert title_of(spanish.html) == ("Noche de liga · Ronda 1 · Mesa 1",) * 2
     assert "Ronda" not in english.text and "Mesa" not in english.text
+    # Said once in the header: the meta line leaves the table to the title.
+    header = " ".join(english.soup.select_one("#blk-header").get_text(" ").split())
+    assert header.count("Table 1") == 1
     # The organizer's own audit page, in hers.
-    audit = carol.get(f"/organizer/matches/{first.code}/").content.decode()
-    assert BeautifulSoup(audit, "html.parser").h1.get_text(strip=True) == (
-        "Noche de liga · Ronda 1 · Mesa 1"
-    )
+    audit = BeautifulSoup(carol.get(f"/organizer/matches/{first.code}/").content, "html.parser")
+    meta = " ".join(audit.select_one("p.meta").get_text(" ").split())
+    assert "Ronda 1" in meta and "Mesa 1" in meta
+
+
+def test_a_table_paired_before_titles_were_composed_per_reader_reads_as_stored():
+    """Its stored name (and its log's) already ends with the round and the
+    table, in the organizer's language: nothing is added twice."""
+    from django.utils import translation
+
+    from tracker.models import Match
+    from tracker.templatetags.tracker_tags import match_title
+
+    old = Match(name="Noche de liga · Ronda 1 · Mesa 2", event_round=1, table_number=2)
+    new = Match(name="Noche de liga", event_round=1, table_number=2)
+    with translation.override("en"):
+        assert match_title(old) == "Noche de liga · Ronda 1 · Mesa 2"
+        assert match_title(new) == "Noche de liga · Round 1 · Table 2"
+    with translation.override("es"):
+        assert match_title(new) == "Noche de liga · Ronda 1 · Mesa 2"
 
 
 def test_a_stand_alone_match_reads_its_name_alone(client):

@@ -4,7 +4,9 @@ from collections import OrderedDict
 from contextlib import contextmanager
 
 from django import template
+from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.formats import time_format
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
@@ -89,12 +91,25 @@ def match_title(match, name=None):
     and table. Only the name is stored: an English phone read the
     organizer's "Ronda 1 · Mesa 2" when the title was composed once, in the
     organizer's language, into the log."""
-    parts = [match.name if name is None else name]
+    name = match.name if name is None else name
+    if not (match.event_round or match.table_number):
+        return name
+    # A table paired before the title was composed per reader stored it
+    # composed, in the organizer's language: it is shown as it was.
+    for code, _language in settings.LANGUAGES:
+        with translation.override(code):
+            if name.endswith(_round_and_table(match)):
+                return name
+    return name + _round_and_table(match)
+
+
+def _round_and_table(match) -> str:
+    parts = []
     if match.event_round:
         parts.append(gettext("Round %(round)s") % {"round": match.event_round})
     if match.table_number:
         parts.append(gettext("Table %(table)s") % {"table": match.table_number})
-    return " · ".join(parts)
+    return "".join(f" · {part}" for part in parts)
 
 
 @register.filter
