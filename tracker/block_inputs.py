@@ -131,8 +131,9 @@ def header(seen) -> tuple:
     if order is not None:
         acting = view.trooper(order.trooper_id)
         acting = (acting.seat, bool(acting.holoechoes), _naming(acting)) if acting else None
-    # The title's round and table (tracker_tags.match_title), an event's.
-    table = (seen.match.name, seen.match.event_round, seen.match.table_number)
+    # The title's round and table (tracker_tags.match_title), an event's;
+    # its name is the view's.
+    table = (seen.match.event_round, seen.match.table_number)
     return ("header", _HEADER_VIEW(view), _names(view), banners, rulings, stuck, acting, table)
 
 

@@ -14,17 +14,30 @@ pytestmark = pytest.mark.browser
 PROOF = "Kaplan held the console"
 
 
-def test_classified_drawn_kept_accomplished_and_sealed_on_two_phones(server, phone):
+def league_night(phone, server, kept: int):
+    """A match whose host draws 3 Classified Objectives a player, `kept` of
+    them kept; Alice and Bob seated with their lists locked."""
     host = phone()
     host.goto(server.url + "/")
     host.fill("input[name=name]", "League night")
     host.fill("input[name=classified_drawn]", "3")
-    host.fill("input[name=classified_kept]", "2")
+    host.fill("input[name=classified_kept]", str(kept))
     host.click("button.primary")
     expect(host.locator("img.qr")).to_have_count(2)
-    links = host.locator("a.seaturl").all_inner_texts()
+    return lieutenants_listed(phone, host.locator("a.seaturl").all_inner_texts())
 
-    alice, bob = lieutenants_listed(phone, links)
+
+def both_deploy(alice, bob):
+    """Alice goes first; both seal their deployment: Game Round 1 begins."""
+    alice.select_option("select[name=first_turn]", "A")
+    alice.click("text=Start deployment")
+    for page in (alice, bob):
+        confirm_next_dialog(page)
+        page.click("text=Seal my deployment")
+
+
+def test_classified_drawn_kept_accomplished_and_sealed_on_two_phones(server, phone):
+    alice, bob = league_night(phone, server, kept=2)
 
     alice.click("text=Draw my Classified Objectives")
     cards = alice.locator("#classified label.check")
@@ -38,11 +51,7 @@ def test_classified_drawn_kept_accomplished_and_sealed_on_two_phones(server, pho
     alice.click("text=Keep and seal")
     expect(bob.locator("#blk-seat_A")).to_contain_text("2 Classified Objectives held")
 
-    alice.select_option("select[name=first_turn]", "A")
-    alice.click("text=Start deployment")
-    for page in (alice, bob):
-        confirm_next_dialog(page)
-        page.click("text=Seal my deployment")
+    both_deploy(alice, bob)
     expect(bob.locator("#blk-header")).to_contain_text("Round 1 of 3")
 
     held = alice.locator("#classified li", has_text=drawn[0])
@@ -66,15 +75,7 @@ def test_a_half_typed_proof_stays_with_its_own_card_when_another_is_accomplished
     """The block swapped after a tap carries what was typed in its other
     forms (static/tracker/app.js), each into the same form: a proof typed
     under one held card stays under that card, not under the next one."""
-    host = phone()
-    host.goto(server.url + "/")
-    host.fill("input[name=name]", "League night")
-    host.fill("input[name=classified_drawn]", "3")
-    host.fill("input[name=classified_kept]", "3")
-    host.click("button.primary")
-    expect(host.locator("img.qr")).to_have_count(2)
-    links = host.locator("a.seaturl").all_inner_texts()
-    alice, bob = lieutenants_listed(phone, links)
+    alice, bob = league_night(phone, server, kept=3)
 
     alice.click("text=Draw my Classified Objectives")
     cards = alice.locator("#classified label.check")
@@ -83,11 +84,7 @@ def test_a_half_typed_proof_stays_with_its_own_card_when_another_is_accomplished
     for index in range(3):
         cards.nth(index).locator("input").check()
     alice.click("text=Keep and seal")
-    alice.select_option("select[name=first_turn]", "A")
-    alice.click("text=Start deployment")
-    for page in (alice, bob):
-        confirm_next_dialog(page)
-        page.click("text=Seal my deployment")
+    both_deploy(alice, bob)
     expect(bob.locator("#blk-header")).to_contain_text("Round 1 of 3")
 
     def held(card):

@@ -59,10 +59,15 @@ def served(tmp_path_factory):
     live.stop()
 
 
-def note_form(page, lang):
-    details = page.locator("#blk-controls details", has_text=SEAL_A_NOTE[lang])
+def opened(details):
+    """A <details> of the controls, opened as a player taps its summary."""
     if not details.evaluate("d => d.open"):
         details.locator("summary").click()
+    return details
+
+
+def note_form(page, lang):
+    details = opened(page.locator("#blk-controls details", has_text=SEAL_A_NOTE[lang]))
     return details, details.locator("form[hx-post$='/act/SealNote/']")
 
 
@@ -147,9 +152,7 @@ def test_a_tap_after_a_login_in_another_tab_renews_its_token_and_lands_once(serv
 
 def propose(page, numbers):
     """The player opens the result section and sends `numbers` to confirm."""
-    details = page.locator("#blk-controls details.propose")
-    if not details.evaluate("d => d.open"):
-        details.locator("summary").click()
+    details = opened(page.locator("#blk-controls details.propose"))
     form = details.locator("form[hx-post$='/act/ProposeResult/']")
     for name, value in numbers.items():
         form.locator(f"input[name={name}]").fill(str(value))

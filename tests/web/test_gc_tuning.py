@@ -4,11 +4,11 @@ start-up made and raises the young generation's threshold. Checked in a new
 interpreter, as daphne loads it (this one's collector is pytest's)."""
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
+from bench import serving
 from tracker import gc_tuning
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -17,15 +17,9 @@ PROBE = "import gc, json, {module}; print(json.dumps([gc.get_threshold(), gc.get
 
 
 def loaded(module: str, tmp_path) -> tuple[list, int]:
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tracker.settings",
-        "SQLITE_PATH": str(tmp_path / "db.sqlite3"),
-        "TRACKER_VAR_DIR": str(tmp_path / "var"),
-        "DEBUG": "0",
-    }
-    env.pop("DATABASE_URL", None)
-    env.pop("REDIS_URL", None)
+    # The environment a test's server gets (bench/serving.py): SQLite in
+    # tmp_path, DEBUG off, no developer's DATABASE_URL or REDIS_URL.
+    env = serving.environment(tmp_path)
     done = subprocess.run(
         [sys.executable, "-W", "ignore", "-c", PROBE.format(module=module)],
         cwd=ROOT,
