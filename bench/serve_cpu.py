@@ -41,7 +41,7 @@ def _spy(server: Server, path: str, seconds: float) -> subprocess.Popen:
     """py-spy on the server for `seconds`: only threads holding the GIL (CPU)."""
     return subprocess.Popen(
         [str(Path(PY).parent / "py-spy"), "record", "--pid", str(server.process.pid)]
-        + ["--rate", "200", "--format", "raw", "-o", path, "--duration", str(int(seconds))]
+        + ["--rate", os.environ.get("SERVE_CPU_RATE", "200"), "--format", "raw", "-o", path, "--duration", str(int(seconds))]
         + ["--nonblocking", "--gil"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
