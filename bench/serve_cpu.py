@@ -35,13 +35,16 @@ from bench.run import PY, Server, base_env, manage, prepare, tracker_row  # noqa
 # Matches whose phones connect and stay quiet (no pings, no taps) while the
 # first MATCHES play, as make bench's larger sizes' phones do.
 QUIET = int(os.environ.get("SERVE_CPU_QUIET", "0"))
+# py-spy's samples a second (SERVE_CPU_RATE): 200 keeps its own cost low; a
+# higher rate gives more samples of a short run.
+RATE = os.environ.get("SERVE_CPU_RATE", "200")
 
 
 def _spy(server: Server, path: str, seconds: float) -> subprocess.Popen:
     """py-spy on the server for `seconds`: only threads holding the GIL (CPU)."""
     return subprocess.Popen(
         [str(Path(PY).parent / "py-spy"), "record", "--pid", str(server.process.pid)]
-        + ["--rate", os.environ.get("SERVE_CPU_RATE", "200"), "--format", "raw", "-o", path, "--duration", str(int(seconds))]
+        + ["--rate", RATE, "--format", "raw", "-o", path, "--duration", str(int(seconds))]
         + ["--nonblocking", "--gil"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

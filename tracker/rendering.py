@@ -46,6 +46,7 @@ from tracker.rules.state import (
     TOKENS,
     TRAITS,
 )
+from tracker.template_loaders import squeeze_breaks
 from tracker.templatetags.tracker_tags import (
     PARTS,
     line_reads,
@@ -258,8 +259,8 @@ def _render_block(name: str, context: dict) -> str:
     template = f"tracker/blocks/{name.split('_')[0]}.html"
     letter = name[-1] if name.startswith("seat_") else None
     parts = Parts()
-    skeleton = render_to_string(
-        template, {**context, "block": name, "letter": letter, PARTS: parts}
+    skeleton = squeeze_breaks(
+        render_to_string(template, {**context, "block": name, "letter": letter, PARTS: parts})
     )
     stats["blocks"] += 1
     if name in LISTS:

@@ -58,6 +58,29 @@ def _squeeze(text: str, raw: int) -> str:
     return text if raw else _BREAK_RUN.sub("\n", text)
 
 
+_BREAKS = re.compile(r"\n{2,}")
+
+
+def squeeze_breaks(html: str) -> str:
+    """Rendered HTML with each run of line breaks as one, outside <pre>,
+    <textarea>, <script> and <style>: the blank lines that `{% if %}` lines
+    next to each other leave once their tags are gone, which compact() cannot
+    see in the template (a run of breaks renders as one space, or nothing,
+    as one break does). A player's text is escaped, so every "<" here is a
+    tag of ours."""
+    if "\n\n" not in html:
+        return html
+    pieces, raw, position = [], 0, 0
+    for element in _RAW_ELEMENT.finditer(html):
+        text = html[position : element.start()]
+        pieces += [text if raw else _BREAKS.sub("\n", text), element.group()]
+        raw = max(0, raw + (-1 if element.group(1) else 1))
+        position = element.end()
+    text = html[position:]
+    pieces.append(text if raw else _BREAKS.sub("\n", text))
+    return "".join(pieces)
+
+
 class Loader(filesystem.Loader):
     """The filesystem loader (the project's templates/), HTML compacted."""
 

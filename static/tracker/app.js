@@ -151,8 +151,19 @@
     }
     var live = document.getElementById("live");
     if (!live || !window.htmx) { return; }
-    window.htmx.swap(live, data, { swapStyle: "none" });
+    window.htmx.swap(live, withoutGone(data), { swapStyle: "none" });
     noteDigests();
+  }
+
+  /* A log line the page no longer shows needs no deleting: the answer to a
+     tap and the push for it both carry the delete of the line that fell
+     off a list (rendering._list_delta), and whichever comes second finds
+     nothing, which htmx reports as an error (oobErrorNoTarget). */
+  var DELETED_LINE = /<li id="([^"]+)" hx-swap-oob="delete"><\/li>/g;
+  function withoutGone(html) {
+    return html.replace(DELETED_LINE, function (line, id) {
+      return document.getElementById(id) ? line : "";
+    });
   }
 
   /* The server's clock, from the pongs (tracker/heartbeat.py): each says
@@ -471,8 +482,30 @@
       if (status === 200 && answer && answer.applied === true && unsent === tap) {
         tap.done = true;
         showUnsent(null);
+        clearSent(tap);
         savedAfterAll();
       }
+    });
+  }
+
+  /* A tap saved after all is taken: the text typed for it goes from its
+     form, as after any tap taken (below, htmx:afterRequest), or the note
+     reads as not sent. The form may be a new one by now (the resync
+     after giving up swapped its block, the typed text carried over): a
+     form of the tap's address whose typed fields all hold what was sent.
+     A field changed since keeps what the player typed. */
+  function clearSent(tap) {
+    var live = document.getElementById("live");
+    if (!live) { return; }
+    Array.prototype.forEach.call(live.querySelectorAll("form[hx-post]"), function (form) {
+      if (form.getAttribute("hx-post") !== tap.path) { return; }
+      var typed = Array.prototype.filter.call(form.querySelectorAll(TYPED), function (field) {
+        return field.name && field.value !== field.defaultValue;
+      });
+      var sent = typed.length && typed.every(function (field) {
+        return tap.values[field.name] === field.value;
+      });
+      if (sent) { typed.forEach(function (field) { field.value = field.defaultValue; }); }
     });
   }
 
@@ -723,12 +756,38 @@
     var found = /id="seq"[^>]*data-seq="(\d+)"/.exec(html || "");
     return found ? Number(found[1]) : null;
   }
-  document.addEventListener("htmx:beforeSwap", function (evt) {
-    var shown = document.getElementById("seq");
-    var answered = seqIn(evt.detail.serverResponse);
-    if (shown && answered !== null && answered < Number(shown.dataset.seq)) {
-      evt.detail.shouldSwap = false;
-      resync();
+  /* Read where htmx reads the answer (xhr.response), not in htmx:beforeSwap:
+     htmx fires that on the form that sent the tap, and a push may have
+     replaced the form's block meanwhile: the events of a detached form never
+     reach document, so such an answer was swapped in unchecked (rolling the
+     page back, or deleting lines already gone). */
+  var nativeResponse = Object.getOwnPropertyDescriptor(XMLHttpRequest.prototype, "response");
+  function checkAnswer(xhr) {
+    if (!nativeResponse || !nativeResponse.get) { return; }
+    var checked;
+    Object.defineProperty(xhr, "response", {
+      configurable: true,
+      get: function () {
+        var text = nativeResponse.get.call(xhr);
+        if (typeof text !== "string" || xhr.readyState !== 4) { return text; }
+        if (checked === undefined) {
+          var shown = document.getElementById("seq");
+          var answered = seqIn(text);
+          if (shown && answered !== null && answered < Number(shown.dataset.seq)) {
+            checked = "";
+            resync();
+          } else {
+            checked = withoutGone(text);
+          }
+        }
+        return checked;
+      }
+    });
+  }
+  document.addEventListener("htmx:beforeSend", function (evt) {
+    var xhr = evt.detail.xhr;
+    if (xhr && evt.detail.requestConfig.verb === "post" && document.getElementById("live")) {
+      checkAnswer(xhr);
     }
   });
 
@@ -901,6 +960,13 @@
   function store() {
     try { return window.localStorage; } catch (e) { return null; }
   }
+  /* A vibration, where the phone can: the browser refuses one (and logs
+     an error) until the player has tapped the page once. */
+  function vibrate(pattern) {
+    var tapped = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+    if (!navigator.vibrate || !tapped) { return; }
+    try { navigator.vibrate(pattern); } catch (e) { /* not allowed */ }
+  }
   function remembered(key) {
     var s = store();
     return !!(s && s.getItem(key));
@@ -919,9 +985,7 @@
         buzz = true;
       }
     });
-    if (buzz && navigator.vibrate) {
-      try { navigator.vibrate([180, 80, 180]); } catch (e) { /* not allowed yet */ }
-    }
+    if (buzz) { vibrate([180, 80, 180]); }
     bannerStrip();
   }
   /* The strip over the banners (issue 19): how many this phone has not
@@ -1112,9 +1176,7 @@
         return "#" + r.seq + " " + receiptCode(r.hash);
       }).join(", ") + ". " + codes.dataset.shown + " #" + seq + " " + receiptCode(hash) + ".";
     }
-    if (changed.length && wasHidden && navigator.vibrate) {
-      try { navigator.vibrate([400, 120, 400]); } catch (e) { /* not allowed yet */ }
-    }
+    if (changed.length && wasHidden) { vibrate([400, 120, 400]); }
   }
   document.addEventListener("htmx:load", keepReceipt);
   document.addEventListener("htmx:oobAfterSwap", keepReceipt);

@@ -99,11 +99,38 @@ def browser(playwright_session):
     instance.close()
 
 
+# What a phone may log as an error while it works as it should: a request
+# refused or shed (htmx reports the status), a network fault a test made.
+# Anything else htmx reports (a swap with no target, a bad swap) or any
+# uncaught exception in the page fails the test that opened the phone.
+EXPECTED_ERRORS = (
+    "Failed to load resource",
+    "WebSocket connection to",
+    "Response Status Error Code",
+    "htmx:responseError",
+    "htmx:afterRequest",
+    "htmx:sendError",
+    "htmx:timeout",
+    "htmx:sendAbort",
+)
+
+
+def _watch_errors(page, errors: list[str]) -> None:
+    def logged(message) -> None:
+        if message.type == "error" and not message.text.startswith(EXPECTED_ERRORS):
+            errors.append(f"{page.url}: console: {message.text}")
+
+    page.on("console", logged)
+    page.on("pageerror", lambda error: errors.append(f"{page.url}: uncaught: {error}"))
+
+
 @pytest.fixture
 def phone(browser, playwright_session):
-    """phone() -> a new Page in its own mobile context (its own cookies)."""
+    """phone() -> a new Page in its own mobile context (its own cookies).
+    A phone that logged an unexpected error (EXPECTED_ERRORS) fails the test."""
     manager, _path = playwright_session
     contexts = []
+    errors: list[str] = []
 
     def open_phone(locale: str = "en-GB", viewport: dict | None = None):
         device = dict(manager.devices["Pixel 7"])
@@ -112,8 +139,10 @@ def phone(browser, playwright_session):
         context = browser.new_context(**device, locale=locale)
         context.set_default_timeout(20_000)
         contexts.append(context)
+        context.on("page", lambda page: _watch_errors(page, errors))
         return context.new_page()
 
     yield open_phone
     for context in contexts:
         context.close()
+    assert errors == [], "a phone logged errors:\n" + "\n".join(errors)

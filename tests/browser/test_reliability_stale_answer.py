@@ -82,3 +82,70 @@ def test_an_answer_older_than_the_last_push_does_not_roll_the_page_back(server, 
     # Still the newest state: Bob's note stays, the seq did not go back.
     expect(bobs_notes).to_have_count(before + 1)
     expect(page.locator("#seq")).to_have_attribute("data-seq", str(newest))
+
+
+def test_a_stale_answer_to_a_form_the_push_replaced_does_not_roll_the_page_back(server, phone):
+    """The same, when the push replaces the block of the form that sent the
+    tap: Bob proposes a result while Alice's note is on its way, and her
+    controls come anew with the proposal to confirm. htmx fires its swap
+    events on the form that sent the tap, now detached from the page, so a
+    check made in those events never ran and the older answer was swapped
+    in: the proposal went from Alice's phone, and the seq went back."""
+    database = server.env["SQLITE_PATH"]
+    alice, bob = seat_players(server.url)
+    ids = to_deployment(alice, bob)
+    for player, lieutenant in ((alice, "Kaplan"), (bob, "Fusilier")):
+        reply = player.act("SealDeployment", f"seal-{player.letter}", lieutenant=ids[lieutenant])
+        assert reply.error is None, reply.error
+
+    page = phone()
+    page.context.add_cookies(
+        [
+            {"name": "sessionid", "value": alice.browser.cookie("sessionid"), "url": server.url},
+            {"name": "csrftoken", "value": alice.browser.cookie("csrftoken"), "url": server.url},
+        ]
+    )
+    # Every answer counted once htmx has handled it (loadend comes after the
+    # load event htmx swaps in), whatever became of the form that sent it.
+    page.add_init_script(
+        """(() => {
+          const open = XMLHttpRequest.prototype.open;
+          XMLHttpRequest.prototype.open = function (...args) {
+            this.addEventListener("loadend", () => {
+              const body = document.body;
+              body.dataset.answers = String(Number(body.dataset.answers || 0) + 1);
+            });
+            return open.apply(this, args);
+          };
+        })()"""
+    )
+    page.goto(f"{server.url}/m/{alice.code}/")
+    expect(page.locator("#connection")).to_have_text("Live")
+    confirm = page.locator("form[hx-post$='/act/ConfirmResult/']")
+    expect(confirm).to_have_count(0)
+
+    def hold_the_answer(route):
+        answer = route.fetch()  # the server sealed the note: seq n
+        reply = bob.act(
+            "ProposeResult", "bob-proposes", objective_a=3, objective_b=5, army_a=20, army_b=25
+        )
+        assert reply.error is None, reply.error
+        newest = read_sqlite(database, alice.code)[0].seq
+        expect(page.locator("#seq")).to_have_attribute("data-seq", str(newest))
+        expect(confirm).to_have_count(1)  # the controls came anew: the note's form is gone
+        route.fulfill(response=answer)
+
+    page.route(re.compile(r".*/act/SealNote/$"), hold_the_answer)
+    page.locator("summary", has_text="Seal a note").click()
+    form = page.locator("form[hx-post$='/act/SealNote/']")
+    form.locator("input[name=label]").fill("Objective")
+    form.locator("textarea[name=text]").fill("Alice's note")
+    answers = int(page.locator("body").get_attribute("data-answers") or 0)
+    form.locator("button[type=submit]").click()
+    expect(page.locator("body")).to_have_attribute("data-answers", str(answers + 1))
+    # Read at once, not polled: a pong tells a rolled-back phone it is behind
+    # and its resync puts the page right a few seconds later.
+    newest = read_sqlite(database, alice.code)[0].seq
+    assert page.locator("#seq").get_attribute("data-seq") == str(newest)
+    assert confirm.count() == 1
+    expect(page.locator("#blk-seat_A li.secret", has_text="Objective")).to_have_count(1)
