@@ -117,7 +117,7 @@ def clock_key(match: Match, letter: str | None) -> tuple | None:
 
 
 def clock_context(match: Match, letter: str | None = None) -> dict | None:
-    from tracker.event_running import clock_left, clock_state
+    from tracker.event_running import clock_ends_at, clock_left, clock_state
 
     event_round = round_of(match)
     if event_round is None:
@@ -133,7 +133,7 @@ def clock_context(match: Match, letter: str | None = None) -> dict | None:
         "minutes": left // 60,
         "seconds": f"{left % 60:02d}",
         # app.js counts down from this while the clock runs.
-        "ends_at": int((now.timestamp() + left) * 1000) if event_round.clock_started_at else None,
+        "ends_at": clock_ends_at(event_round, now),
         # Shown once time is called, and swapped in by app.js at zero: what
         # is true for this table and this phone (todo_at_time).
         "called": called_line(event_round.number, todo_at_time(match, letter)),
