@@ -6,8 +6,11 @@ The clock is not match history: it lives on the EventRound row, not in a
 match's log, so a push cannot say "seq n exists" (the seq did not change).
 Instead the match's group gets a `clock.changed` message carrying nothing
 but that; each socket renders the clock itself, in its own phone's language
-(tracker/consumers.py), as every block is rendered per viewer. The clock is
-the same for both seats and spectators and holds no secret.
+(tracker/consumers.py), as every block is rendered per viewer. The clock
+holds no secret: once time is called its words say what is left for the
+table (todo_at_time), from the match's public status and result and the
+viewer's seat (the seat asked to confirm a proposed result is told so), and
+a socket renders it again when those change (MatchConsumer._clock_follows).
 
 At zero the server itself calls time: starting (or resuming) a clock arms a
 timer on the server's event loop for the moment it runs out; when it fires,
