@@ -322,8 +322,15 @@ def replay(rows: Sequence, upto: int | None = None) -> Replay:
 
 @dataclass(frozen=True)
 class Entry:
-    """One event of the timeline. `role`: declared (what a player did),
-    decided (what the rules did in answer), tracker or organizer."""
+    """One event of the timeline. `step`: "action" for the first event one
+    tap (or one organizer's form) appended, what its author did; "same tap"
+    for the others, appended by that tap (`tap_of`: the seq of its first
+    event shown): the rules' consequence of it or more of the same action
+    (a deployment's secrets, then the deployment), which the log does not
+    tell apart; None right after a sealed event, whose tap this audit does
+    not say. `role`: declared (a player's action), decided (a later event of
+    its tap), seat (a player's event right after a sealed one), tracker or
+    organizer."""
 
     seq: int
     at: datetime | None
@@ -335,6 +342,8 @@ class Entry:
     line: LogLine | None
     data: dict | None
     sealed: bool = False  # content withheld from this audit (match in play)
+    step: str | None = None
+    tap_of: int | None = None
 
     @property
     def pretty(self) -> str:
@@ -358,15 +367,27 @@ AUDIT_ONLY_LINES = {
 def timeline(rows: Sequence, open_upto: int | None = None) -> list[Entry]:
     """Every event, oldest first. With `open_upto`, private events after that
     seq are listed without their content (see `open_upto` below)."""
-    entries, batch = [], None
+    entries, batch, first = [], None, None
     for row in rows:
         key = (row.actor, row.action_id, row.created_at)
+        # One tap appends its events together (one actor, action id and
+        # time): the first is what its author did, the others came with it.
+        # Right after a sealed event neither is said: either would tell who
+        # appended the sealed one, and when.
+        if batch is _SEALED:
+            step = None
+        elif key == batch:
+            step = SAME_TAP
+        else:
+            step = ACTION
+        if step != SAME_TAP:
+            first = row.seq
         role = (
             "organizer"
             if row.actor == "organizer"
             else "tracker"
             if row.actor not in SEATS
-            else ("declared" if key != batch else "decided")
+            else {ACTION: "declared", SAME_TAP: "decided"}.get(step, "seat")
         )
         batch = key
         sealed = bool(row.private_to) and open_upto is not None and row.seq > open_upto
@@ -387,7 +408,7 @@ def timeline(rows: Sequence, open_upto: int | None = None) -> list[Entry]:
                     sealed=True,
                 )
             )
-            batch = None
+            batch = _SEALED
             continue
         try:
             data = json.loads(row.data)
@@ -413,9 +434,16 @@ def timeline(rows: Sequence, open_upto: int | None = None) -> list[Entry]:
                 line=line,
                 data=None if sealed else data,
                 sealed=sealed,
+                step=step,
+                tap_of=first if step == SAME_TAP else None,
             )
         )
     return entries
+
+
+ACTION, SAME_TAP = "action", "same tap"
+# What `timeline` remembers of a sealed event in place of its tap.
+_SEALED = object()
 
 
 # ----------------------------------------------------------------- secrets

@@ -38,7 +38,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils import translation
 
 from tracker import announce, seats
-from tracker.event_clock import render_clock
+from tracker.event_clock import clock_key, render_clock
 from tracker.heartbeat import Heartbeat
 from tracker.match_seqs import newest_seqs
 from tracker.models import Match, Seat
@@ -193,6 +193,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
     heartbeat: Heartbeat | None = None
     # Counted among the sockets whose match's newest seq the pongs carry.
     watching = False
+    # What the round clock this phone shows was rendered from (clock_key),
+    # and what the newest render of the blocks found (see _clock_follows).
+    clock_shown: tuple | None = None
+    clock_found: tuple | None = None
+    clock_started = False
 
     async def connect(self):
         announce.remember_loop(asyncio.get_running_loop())
@@ -349,8 +354,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     def _render_clock(self) -> str:
         match = Match.objects.select_related("event").get(pk=self.match_id)
+        # Rendered from this read of the match: the key it was rendered from.
+        self.clock_shown = clock_key(match, self.letter)
         with translation.override(self.language):
-            return render_clock(match, oob=True).strip()
+            return render_clock(match, self.letter, oob=True).strip()
 
     async def match_changed(self, event):
         """Never waits for the render: the socket keeps reading the phone
@@ -404,7 +411,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         seat = seats.held_seat(self.scope["session"], match, rows)
         with translation.override(self.language):
             seq, blocks = blocks_for(match, seat)
-        return seat.letter if seat is not None else None, seq, blocks
+        letter = seat.letter if seat is not None else None
+        # From the match row already read (status and result, public): no query.
+        self.clock_found = clock_key(match, letter)
+        return letter, seq, blocks
 
     async def _push(self, full: bool, shown: frozenset[str] | set[str] = frozenset()):
         """Send what the phone lacks. `full`: a first frame or a resync, on
@@ -442,3 +452,23 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.shown.update(blocks)
         self.last_seq = max(self.last_seq, seq)
         await self.send(text_data=frame)
+        await self._clock_follows()
+
+    async def _clock_follows(self) -> None:
+        """The round clock's words follow the table (event_clock.todo_at_time:
+        from deployment to play, a result proposed or confirmed, this phone's
+        seat): when what the last render found differs from what the clock
+        on the phone was rendered from, render the clock again, so neither
+        the words shown nor the ones app.js swaps in at zero say something
+        untrue. Rare (a few times a match), and one read when it happens."""
+        found = self.clock_found
+        if not self.clock_started:
+            # The first frame: the page the phone loaded rendered the clock.
+            self.clock_started = True
+            self.clock_shown = found
+            return
+        if found == self.clock_shown:
+            return
+        html = await on_push_thread(self._render_clock)()
+        if html:
+            await self.send(text_data=html)

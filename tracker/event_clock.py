@@ -6,8 +6,11 @@ The clock is not match history: it lives on the EventRound row, not in a
 match's log, so a push cannot say "seq n exists" (the seq did not change).
 Instead the match's group gets a `clock.changed` message carrying nothing
 but that; each socket renders the clock itself, in its own phone's language
-(tracker/consumers.py), as every block is rendered per viewer. The clock is
-the same for both seats and spectators and holds no secret.
+(tracker/consumers.py), as every block is rendered per viewer. The clock
+holds no secret: once time is called its words say what is left for the
+table (todo_at_time), from the match's public status and result and the
+viewer's seat (the seat asked to confirm a proposed result is told so), and
+a socket renders it again when those change (MatchConsumer._clock_follows).
 
 At zero the server itself calls time: starting (or resuming) a clock arms a
 timer on the server's event loop for the moment it runs out; when it fires,
@@ -30,6 +33,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tracker.announce import group_of, on_server_loop, server_loop
 from tracker.models import EventRound, Match
@@ -46,8 +50,77 @@ def round_of(match: Match) -> EventRound | None:
     ).first()
 
 
-def clock_context(match: Match) -> dict | None:
-    from tracker.event_running import clock_left, clock_state
+# What time called asks of a table, from its public status and result only
+# (match.status and match.result, caches of the log that both phones see;
+# rules/results.py: "Nothing here is secret") and the viewer's seat letter.
+FINISH, REPORT, CONFIRM, ORGANIZER, SETTLE, NOTHING = (
+    "finish",
+    "report",
+    "confirm",
+    "organizer",
+    "settle",
+    "nothing",
+)
+
+
+def todo_at_time(match: Match, letter: str | None) -> str:
+    """What is left for this phone's table once time is called:
+    - FINISH: in play with no result yet: finish the Order, then propose one;
+    - REPORT: the game is over (phase finished) and no result is proposed;
+    - CONFIRM: the opponent proposed a result this seat confirms or disputes;
+    - ORGANIZER: the table never reached play (setting up or deploying: it
+      cannot propose a result), so the organizer records it from the audit
+      page (rules.results.settle with time_called);
+    - SETTLE: the result is disputed: the organizer settles it;
+    - NOTHING: the result is confirmed or settled, or this phone proposed it
+      (or watches) and the opponent's confirmation is awaited."""
+    record = match.result or {}
+    status = record.get("status")
+    if status in ("confirmed", "settled"):
+        return NOTHING
+    if status == "disputed" or match.status == Match.Status.DISPUTED:
+        return SETTLE
+    if status == "proposed":
+        mine = letter in ("A", "B") and record.get("proposed_by") != letter
+        return CONFIRM if mine else NOTHING
+    if match.status == Match.Status.SETTING_UP:
+        return ORGANIZER
+    if match.status == Match.Status.FINISHED:
+        return REPORT
+    return FINISH
+
+
+def called_line(number: int, todo: str) -> str:
+    """The clock's words once time is called, in the active language."""
+    lines = {
+        FINISH: _(
+            "Round %(round)s: time is called. Finish the current Order and report the result."
+        ),
+        REPORT: _("Round %(round)s: time is called. Report the result."),
+        CONFIRM: _("Round %(round)s: time is called. Confirm the proposed result or dispute it."),
+        ORGANIZER: _(
+            "Round %(round)s: time is called. The organizer will record this table's result."
+        ),
+        SETTLE: _(
+            "Round %(round)s: time is called. The organizer will settle the disputed result."
+        ),
+        NOTHING: _("Round %(round)s: time is called."),
+    }
+    return lines[todo] % {"round": number}
+
+
+def clock_key(match: Match, letter: str | None) -> tuple | None:
+    """What the clock's rendering depends on besides the round's row: a
+    socket renders the clock again when this changes (tracker/consumers.py),
+    so the words the phone shows, or swaps in at zero, stay true. None for
+    a match outside an event round."""
+    if not match.event_id or not match.event_round:
+        return None
+    return (match.event_id, match.event_round, todo_at_time(match, letter))
+
+
+def clock_context(match: Match, letter: str | None = None) -> dict | None:
+    from tracker.event_running import clock_ends_at, clock_left, clock_state
 
     event_round = round_of(match)
     if event_round is None:
@@ -63,13 +136,19 @@ def clock_context(match: Match) -> dict | None:
         "minutes": left // 60,
         "seconds": f"{left % 60:02d}",
         # app.js counts down from this while the clock runs.
-        "ends_at": int((now.timestamp() + left) * 1000) if event_round.clock_started_at else None,
+        "ends_at": clock_ends_at(event_round, now),
+        # Shown once time is called, and swapped in by app.js at zero: what
+        # is true for this table and this phone (todo_at_time).
+        "called": called_line(event_round.number, todo_at_time(match, letter)),
     }
 
 
-def render_clock(match: Match, oob: bool = False) -> str:
-    """The clock element, in the active language; empty outside a round."""
-    return render_to_string("tracker/round_clock.html", {"clock": clock_context(match), "oob": oob})
+def render_clock(match: Match, letter: str | None = None, oob: bool = False) -> str:
+    """The clock element, in the active language, for the phone of seat
+    `letter` (None: a spectator); empty outside a round."""
+    return render_to_string(
+        "tracker/round_clock.html", {"clock": clock_context(match, letter), "oob": oob}
+    )
 
 
 def _groups(event_round: EventRound) -> list[str]:

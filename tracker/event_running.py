@@ -232,6 +232,16 @@ def clock_left(event_round: EventRound, now=None) -> int:
     return max(0, int(event_round.minutes * 60 - run))
 
 
+def clock_ends_at(event_round: EventRound, now=None) -> int | None:
+    """When a running clock runs out, in milliseconds since the epoch: what
+    static/tracker/app.js counts down to (data-ends-at), on the phones and
+    on the organizer's run page alike. None unless it runs."""
+    if not event_round.clock_started_at or event_round.time_called_at:
+        return None
+    now = now or timezone.now()
+    return int((now.timestamp() + clock_left(event_round, now)) * 1000)
+
+
 def clock_state(event_round: EventRound, now=None) -> str:
     if event_round.time_called_at or clock_left(event_round, now) == 0:
         return "called"

@@ -300,7 +300,7 @@ def match_page(request, code: str):
             "blocks": blocks,
             "hosts": hosts,
             # The event round's clock (issue 21), when the match has one.
-            "round_clock": render_clock(match),
+            "round_clock": render_clock(match, letter),
         },
     )
     if seat is not None or hosts:

@@ -1184,10 +1184,10 @@
 
   /* The event round's clock (issue 21): the server renders it, in the
      phone's language, on load and on every start, pause and call; while it
-     runs this only counts the minutes down to its data-ends-at. */
-  function tickClock() {
-    var clock = document.getElementById("round-clock");
-    var left = clock && clock.dataset.endsAt && clock.querySelector(".left");
+     runs this only counts the minutes down to its data-ends-at. The same
+     markup counts down on the organizer's run page, one per round. */
+  function tickClock(clock) {
+    var left = clock.querySelector(".left");
     if (!left) { return; }
     var seconds = Math.max(0, Math.round((Number(clock.dataset.endsAt) - Date.now()) / 1000));
     if (seconds === 0 && clock.dataset.called) {
@@ -1199,7 +1199,9 @@
     }
     left.textContent = Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
   }
-  window.setInterval(tickClock, 1000);
+  window.setInterval(function () {
+    document.querySelectorAll("[data-ends-at]").forEach(tickClock);
+  }, 1000);
 
   /* A page answered to a POST at an address that answers GET too (a wrong
      PIN on a seat link: the server marks it data-posted) stands in history

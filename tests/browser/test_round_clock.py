@@ -1,7 +1,10 @@
 """The round clock (issue 21): the organizer starts the clock and calls
 time on a round of her event; both phones of the round's table, one in
 Spanish and one in English, show the time left and then "time is called"
-live, each in its own language, without reloading."""
+live, each in its own language, without reloading. The organizer's run page
+counts the same clock down in the browser (app.js, data-ends-at), and a
+countdown that reaches zero says what is true for the table: one only
+seated (still setting up) is told the organizer records its result."""
 
 import re
 
@@ -10,24 +13,29 @@ from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
-CREATE_CAROL = """
+CREATE_ORGANIZER = """
 from django.contrib.auth.models import Group, User
-carol = User.objects.create_user("carol-clock", password="carol-organizes-2026")
+carol = User.objects.create_user("{user}", password="carol-organizes-2026")
 carol.groups.add(Group.objects.get(name="organizers"))
 """
+# Seated only: the table never reached play (tracker/event_clock.todo_at_time).
+NOT_IN_PLAY = {
+    "en": "Round 1: time is called. The organizer will record this table's result.",
+    "es": "Ronda 1: se acabó el tiempo. El organizador anotará el resultado de esta mesa.",
+}
 
 
-def test_time_is_called_on_both_phones_of_the_round_in_their_languages(server, phone, browser):
-    server.shell(CREATE_CAROL)
-    # The organizer runs the event from a laptop.
-    laptop = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
-    carol = laptop.new_page()
-    carol.goto(server.url + "/organizer/")
-    carol.fill("input[name=username]", "carol-clock")
-    carol.fill("input[name=password]", "carol-organizes-2026")
-    carol.click("button.primary")
+def log_in(page, server, user: str) -> None:
+    page.goto(server.url + "/organizer/")
+    page.fill("input[name=username]", user)
+    page.fill("input[name=password]", "carol-organizes-2026")
+    page.click("button.primary")
+
+
+def published_round(carol, event: str) -> None:
+    """Carol creates an event of two players and publishes its round 1."""
     carol.click("nav.orgnav >> text=Events")
-    carol.fill("input[name=name]", "Clock Open")
+    carol.fill("input[name=name]", event)
     carol.fill("input[name=date]", "2026-06-13")
     carol.click("text=Create event")
     carol.click("text=Run the event")
@@ -38,27 +46,65 @@ def test_time_is_called_on_both_phones_of_the_round_in_their_languages(server, p
     expect(carol.locator("#drawn")).to_contain_text("Table 1:")
     carol.click("text=Publish the round")
     expect(carol.locator("#round-1")).to_contain_text("not started")
+
+
+def seated_phones(carol, phone, clocked: bool = False):
+    """One phone in Spanish and one in English take the table's seats from
+    the seat sheets (then back on the run page). `clocked`: each phone's
+    time is Playwright's, to move it on (page.clock)."""
     carol.locator("#round-1 a", has_text="Seat sheets").click()
     links = carol.locator("article.sheet .seaturl").all_inner_texts()
     names = carol.locator("article.sheet").inner_text()
     first_a = names.find("Alicia Alba")
     first_b = names.find("Ben Brown")
     order = ["Alicia Alba", "Ben Brown"] if first_a < first_b else ["Ben Brown", "Alicia Alba"]
-
     spanish, english = phone("es-ES"), phone("en-GB")
     for page, link, name, live in (
         (spanish, links[0], order[0], "En directo"),
         (english, links[1], order[1], "Live"),
     ):
+        if clocked:
+            page.clock.install()
         page.goto(link)
         page.fill("input[name=name]", name)
         page.fill("input[name=pin]", "246813")
         page.click("button.primary")
         expect(page.locator("#connection")).to_have_text(live)
+    carol.go_back()
+    return spanish, english
+
+
+def seconds_left(page, selector: str) -> int:
+    minutes, seconds = page.locator(selector).inner_text().split(":")
+    return int(minutes) * 60 + int(seconds)
+
+
+def counts_down(page, selector: str) -> None:
+    """The time shown goes down while the page stays the same document."""
+    page.evaluate("window.notReloaded = true")
+    before = seconds_left(page, selector)
+    page.wait_for_function(
+        """([selector, before]) => {
+            const [m, s] = document.querySelector(selector).textContent.split(":");
+            return Number(m) * 60 + Number(s) < before;
+        }""",
+        arg=[selector, before],
+        timeout=5_000,
+    )
+    assert page.evaluate("window.notReloaded") is True
+
+
+def test_time_is_called_on_both_phones_of_the_round_in_their_languages(server, phone, browser):
+    server.shell(CREATE_ORGANIZER.format(user="carol-clock"))
+    # The organizer runs the event from a laptop.
+    laptop = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    carol = laptop.new_page()
+    log_in(carol, server, "carol-clock")
+    published_round(carol, "Clock Open")
+    spanish, english = seated_phones(carol, phone)
     expect(english.locator("#round-clock")).to_contain_text("clock not started")
     expect(spanish.locator("#round-clock")).to_contain_text("reloj sin empezar")
 
-    carol.go_back()
     carol.locator("#round-1 button", has_text="Start the clock").click()
     expect(carol.locator(".messages")).to_contain_text("runs")
     # Live, no reload: the time left counts down on both phones.
@@ -77,11 +123,47 @@ def test_time_is_called_on_both_phones_of_the_round_in_their_languages(server, p
     expect(english.locator("#round-clock")).to_contain_text("Time left")
     carol.once("dialog", lambda dialog: dialog.accept())
     carol.locator("#round-1 button", has_text="Call time").click()
-    expect(english.locator("#round-clock")).to_contain_text(
-        "Round 1: time is called. Finish the current Order and report the result.", timeout=5_000
+    # The table is only seated: the organizer records its result.
+    expect(english.locator("#round-clock")).to_have_text(NOT_IN_PLAY["en"], timeout=5_000)
+    expect(spanish.locator("#round-clock")).to_have_text(NOT_IN_PLAY["es"], timeout=5_000)
+    laptop.close()
+
+
+def test_the_run_page_counts_the_clock_down_and_a_countdown_at_zero_says_what_is_true(
+    server, phone, browser
+):
+    server.shell(CREATE_ORGANIZER.format(user="carol-countdown"))
+    laptop = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    carol = laptop.new_page()
+    log_in(carol, server, "carol-countdown")
+    published_round(carol, "Countdown Open")
+    spanish, english = seated_phones(carol, phone, clocked=True)
+    carol.locator("#round-1 button", has_text="Start the clock").click()
+    expect(carol.locator(".messages")).to_contain_text("runs")
+    clock = "#round-1 .round-clock"
+    expect(carol.locator(clock)).to_contain_text(re.compile(r"Time left (119|120):\d\d · running"))
+    # No reload: the run page's clock counts down as the phones' does.
+    counts_down(carol, f"{clock} .left")
+
+    # The same page in Spanish, on another organizer's laptop.
+    portatil = browser.new_context(viewport={"width": 1280, "height": 900}, locale="es-ES")
+    carla = portatil.new_page()
+    carla.clock.install()
+    log_in(carla, server, "carol-countdown")
+    carla.goto(carol.url)
+    expect(carla.locator(clock)).to_contain_text(
+        re.compile(r"Tiempo restante (119|120):\d\d · en marcha")
     )
-    expect(spanish.locator("#round-clock")).to_contain_text(
-        "Ronda 1: se acabó el tiempo. Terminad la Orden en curso y anotad el resultado.",
-        timeout=5_000,
-    )
+    counts_down(carla, f"{clock} .left")
+
+    # Two hours on by the browsers' clocks (the server's has not moved):
+    # each countdown reaches zero by itself and shows the words the server
+    # rendered for it, true for this table, which never reached play.
+    for page in (carla, english, spanish):
+        page.clock.fast_forward("02:00:30")
+    expect(carla.locator(clock)).to_have_text("Se acabó el tiempo.")
+    expect(english.locator("#round-clock")).to_have_text(NOT_IN_PLAY["en"])
+    expect(spanish.locator("#round-clock")).to_have_text(NOT_IN_PLAY["es"])
+    assert "Finish the current Order" not in english.locator("#round-clock").inner_text()
+    portatil.close()
     laptop.close()

@@ -34,7 +34,7 @@ def test_the_timeline_lists_every_event_with_who_and_what(alice, bob, carol):
     text = text_of(html)
     assert "Alice took seat A." in text
     assert "Alice locked their army list." in text
-    assert "declared" in text and "rules decided" in text
+    assert "their action" in text and "same tap as #" in text
     assert "Bob confirmed the result: objective points 7–3" in text
     # Private events are shown whole to the organizer once the match is over,
     # named in the organizer's language: no phone's log describes them.

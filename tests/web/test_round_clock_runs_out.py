@@ -26,8 +26,10 @@ from tracker.models import EventRound, Match, TournamentEvent
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-EN_CALLED = "Round 1: time is called. Finish the current Order and report the result."
-ES_CALLED = "Ronda 1: se acabó el tiempo. Terminad la Orden en curso y anotad el resultado."
+# The table is only seated (still setting up): the organizer records its
+# result (tracker/event_clock.todo_at_time).
+EN_CALLED = "Round 1: time is called. The organizer will record this table&#x27;s result."
+ES_CALLED = "Ronda 1: se acabó el tiempo. El organizador anotará el resultado de esta mesa."
 
 
 class Timer:

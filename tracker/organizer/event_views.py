@@ -62,7 +62,24 @@ def _pending_pairs(event, pending: EventRound, names: dict[int, str]) -> list[di
     ]
 
 
+def _round_item(event_round, names: dict, now) -> dict:
+    """A published round on the run page, with its clock as the phones show
+    it: minutes and seconds, counted down in the browser by app.js while it
+    runs (data-ends-at), and "time is called" at zero."""
+    left = event_running.clock_left(event_round, now)
+    return {
+        "round": event_round,
+        "state": event_running.clock_state(event_round, now),
+        "left": left,
+        "minutes": left // 60,
+        "seconds": f"{left % 60:02d}",
+        "ends_at": event_running.clock_ends_at(event_round, now),
+        "bye": names.get(event_round.bye),
+    }
+
+
 def _run_page(request, event: TournamentEvent, status: int = 200, **bound):
+    now = timezone.now()
     roster = list(event.roster.all())
     names = {p.pk: p.name for p in roster}
     missing = {p.pk for p in event_running.who_has_not_submitted(event)}
@@ -89,15 +106,7 @@ def _run_page(request, event: TournamentEvent, status: int = 200, **bound):
         "swap_form": bound.get("swap_form")
         or (SwapForm(choices=_swap_choices(pending, names)) if pending else None),
         "publish_form": bound.get("publish_form") or PublishRoundForm(),
-        "rounds": [
-            {
-                "round": r,
-                "state": event_running.clock_state(r),
-                "left": event_running.clock_left(r),
-                "bye": names.get(r.bye),
-            }
-            for r in published
-        ],
+        "rounds": [_round_item(r, names, now) for r in published],
         "standings": event_running.standings(event),
         # Handed to the player's phone, like a seat link: the address phones reach.
         "list_url": lambda player: links.phone_url(
