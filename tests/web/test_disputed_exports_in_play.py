@@ -1,7 +1,7 @@
 """A result disputed while the match is still in play (time called, a
 proposal, the opponent disagrees) leaves the match DISPUTED with its sealed
 information still sealed: the event's JSON export lists it by its public
-facts only, as any match in play, until the organizer opens it from its
+facts only (its disputed result among them), as any match in play, until the organizer opens it from its
 audit page (which both players are told of)."""
 
 import json
@@ -37,6 +37,9 @@ def test_the_event_export_keeps_a_disputed_match_in_play_sealed(alice, bob, caro
     export = json.loads(response.content)
     [entry] = export["matches"]
     assert entry["in_progress"] is True and entry["events"] is None
+    # Its public facts say the result waits for the organizer's ruling.
+    assert entry["match"]["result"]["status"] == "disputed"
+    assert entry["match"]["result"]["disputed_by"] == "B"
     text = response.content.decode()
     assert NINJA_POSITION not in text
     assert not any(s.nonce in text for s in load_state(fresh(a.match)).secrets.values())
