@@ -36,3 +36,12 @@ async def test_a_ping_of_true_is_echoed_as_no_number(alice, bob):
     await socket.send_to(text_data=json.dumps({"ping": True}))
     assert json.loads(await socket.receive_from(timeout=3))["pong"] is None
     await socket.disconnect()
+
+
+async def test_a_frame_that_only_mentions_ping_is_no_ping_and_the_socket_lives(alice, bob):
+    socket = await opened(alice, bob)
+    await socket.send_to(text_data=json.dumps({"note": "ping"}))
+    assert await socket.receive_nothing(timeout=0.5)
+    await socket.send_to(text_data=json.dumps({"ping": 3}))
+    assert json.loads(await socket.receive_from(timeout=3))["pong"] == 3
+    await socket.disconnect()
