@@ -1,6 +1,7 @@
 """A list handed to the event's organizer from one match starts every other
 match of that player still setting up (tracker/handed_lists.py), except a
-draft the player has already started there: that draft is never overwritten."""
+draft the player has already started there: that draft is never overwritten.
+A list is the event's: another event's matches never start from it."""
 
 import pytest
 
@@ -48,3 +49,17 @@ def test_handing_a_list_in_leaves_a_started_draft_elsewhere_alone(carol):
     assert alice.error is None
     assert draft_names(second) == ["Fusilier"]  # started there: hers, unchanged
     assert draft_names(untouched) == ["Kaplan"]  # empty there: starts from the list
+
+
+def test_a_list_handed_in_at_one_event_starts_no_match_of_another(carol):
+    for name in ("Spring Open", "Autumn Open"):
+        assert carol.post("/organizer/events/", {"name": name, "date": "2026-04-18"})
+    spring = TournamentEvent.objects.get(name="Spring Open")
+    autumn = TournamentEvent.objects.get(name="Autumn Open")
+    here, elsewhere = pair_round(carol, spring, 1), pair_round(carol, autumn, 1)
+    alice = Phone()
+    alice.claim(seat_link(here), "Alice Arroyo")
+    alice.submit("draft/add", name="Kaplan", cost="20")
+    alice.submit("draft/hand")
+    assert alice.error is None
+    assert draft_names(elsewhere) == []  # the same name at another event: not her list there
