@@ -1,7 +1,8 @@
 """The run page's round actions refuse, with their reason, what would
 corrupt the event (issue 21): a round of fewer than two players, a second
 set of tables for a round that has its pasted ones, a swap with no drawn
-round, and a second call of time that would move the moment time was called."""
+round, a second call of time that would move the moment time was called,
+and a clock action that is none of start, pause and call."""
 
 import pytest
 
@@ -58,3 +59,13 @@ def test_time_called_twice_keeps_the_first_call(carol):
     assert response.status_code == 302
     assert "Time is already called in this round." in org.text()
     assert org.event.rounds.get(number=1).time_called_at == called
+
+
+def test_attack_an_unknown_clock_action_is_not_found(carol):
+    org = event_with(carol, TWO)
+    assert org.submit("/rounds/draw/", seed=7).status_code == 302
+    assert org.submit("/rounds/publish/", points_limit=300, rounds=3, minutes=90).status_code == 302
+    response = carol.post(f"/organizer/events/{org.event.pk}/rounds/1/clock/reset/")
+    assert response.status_code == 404
+    played = org.event.rounds.get(number=1)
+    assert played.clock_started_at is None and played.time_called_at is None
