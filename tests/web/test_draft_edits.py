@@ -1,0 +1,76 @@
+"""The private army list draft (outside the match log): a double tap of the
+add form adds its trooper once (the form's row id names the row), a draft
+holds at most MAX_TROOPERS troopers, and once the list is locked neither an
+add nor a remove changes the draft, even when posted by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from tracker.models import Seat
+from tracker.rules.setup import MAX_TROOPERS
+
+from .table import error_of, seated
+
+pytestmark = pytest.mark.django_db
+
+
+def draft_names(match, letter="A") -> list[str]:
+    return [row["name"] for row in Seat.objects.get(match=match, letter=letter).draft]
+
+
+def test_a_double_tapped_add_adds_its_trooper_once(alice, bob):
+    a, _b = seated(alice, bob)
+    phone = a.phone
+    rendered = phone.form("draft/add")
+    rendered.fill({"name": "Fusilier", "cost": "10"})
+    phone.send(rendered, reload=False)
+    phone.send(rendered)  # the same form again: the same row id
+    assert draft_names(a.match) == ["Fusilier"]
+
+
+def test_a_draft_holds_at_most_max_troopers(alice, bob):
+    a, _b = seated(alice, bob)
+    seat = Seat.objects.get(match=a.match, letter="A")
+    seat.draft = [
+        {
+            "id": f"{n:012x}",
+            "name": f"Trooper {n}",
+            "cost": 1,
+            "combat_group": 1,
+            "silhouette": 2,
+            "traits": [],
+        }
+        for n in range(MAX_TROOPERS - 1)
+    ]
+    seat.save(update_fields=["draft"])
+    assert error_of(a.submit("draft/add", name="Last one", cost="1")) is None
+    assert len(draft_names(a.match)) == MAX_TROOPERS
+    refused = a.submit("draft/add", name="One too many", cost="1")
+    assert f"at most {MAX_TROOPERS} troopers" in error_of(refused)
+    assert len(draft_names(a.match)) == MAX_TROOPERS
+    assert "One too many" not in draft_names(a.match)
+
+
+def locked(alice, bob):
+    a, b = seated(alice, bob)
+    assert error_of(a.submit("draft/add", name="Kaplan", cost="20")) is None
+    assert error_of(a.submit("LockArmyList")) is None
+    return a, b
+
+
+def test_attack_a_locked_list_takes_no_new_trooper(alice, bob):
+    a, _b = locked(alice, bob)
+    refused = a.add_trooper("Ninja", 30, row_id="abcdef012345")
+    assert error_of(refused) == "Your army list is locked."
+    assert draft_names(a.match) == ["Kaplan"]
+
+
+def test_attack_a_locked_list_loses_no_trooper(alice, bob):
+    a, _b = locked(alice, bob)
+    [row] = Seat.objects.get(match=a.match, letter="A").draft
+    refused = a.client.post(
+        f"/m/{a.match.code}/draft/remove/", {"trooper_id": row["id"]}, HTTP_HX_REQUEST="true"
+    )
+    assert error_of(refused) == "Your army list is locked."
+    assert draft_names(a.match) == ["Kaplan"]

@@ -1,0 +1,65 @@
+"""A list handed to the event's organizer from one match starts every other
+match of that player still setting up (tracker/handed_lists.py), except a
+draft the player has already started there: that draft is never overwritten.
+A list is the event's: another event's matches never start from it."""
+
+import pytest
+
+from tracker.models import Match, Seat, TournamentEvent
+
+from .phone import Phone
+
+pytestmark = pytest.mark.django_db
+
+PAIRINGS = "Table, Player A, Player B\n1, Alice Arroyo, Bob Bravo\n"
+
+
+def pair_round(carol, event, number: int) -> Match:
+    data = {
+        "points_limit": 300,
+        "rounds": 3,
+        "mission": "Supplies",
+        "pairings": PAIRINGS,
+        "event_round": number,
+    }
+    assert carol.post(f"/organizer/events/{event.pk}/", data).status_code == 302
+    return Match.objects.get(event=event, event_round=number)
+
+
+def seat_link(match: Match) -> str:
+    return f"/m/{match.code}/s/{match.seats.get(letter='A').token}/"
+
+
+def draft_names(match: Match) -> list[str]:
+    return [row["name"] for row in Seat.objects.get(match=match, letter="A").draft]
+
+
+def test_handing_a_list_in_leaves_a_started_draft_elsewhere_alone(carol):
+    assert carol.post("/organizer/events/", {"name": "Spring Open", "date": "2026-04-18"})
+    spring = TournamentEvent.objects.get(name="Spring Open")
+    first, second, untouched = (pair_round(carol, spring, n) for n in (1, 2, 3))
+    alice = Phone()
+    alice.claim(seat_link(second), "Alice Arroyo")
+    alice.submit("draft/add", name="Fusilier", cost="10")
+    assert alice.error is None
+    alice.claim(seat_link(first), "Alice Arroyo")
+    alice.submit("draft/add", name="Kaplan", cost="20")
+    assert alice.error is None
+    alice.submit("draft/hand")
+    assert alice.error is None
+    assert draft_names(second) == ["Fusilier"]  # started there: hers, unchanged
+    assert draft_names(untouched) == ["Kaplan"]  # empty there: starts from the list
+
+
+def test_a_list_handed_in_at_one_event_starts_no_match_of_another(carol):
+    for name in ("Spring Open", "Autumn Open"):
+        assert carol.post("/organizer/events/", {"name": name, "date": "2026-04-18"})
+    spring = TournamentEvent.objects.get(name="Spring Open")
+    autumn = TournamentEvent.objects.get(name="Autumn Open")
+    here, elsewhere = pair_round(carol, spring, 1), pair_round(carol, autumn, 1)
+    alice = Phone()
+    alice.claim(seat_link(here), "Alice Arroyo")
+    alice.submit("draft/add", name="Kaplan", cost="20")
+    alice.submit("draft/hand")
+    assert alice.error is None
+    assert draft_names(elsewhere) == []  # the same name at another event: not her list there
