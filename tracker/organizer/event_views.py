@@ -34,6 +34,7 @@ from tracker.organizer.event_forms import (
     SwapForm,
 )
 from tracker.organizer.views import create_pairings
+from tracker.rules.results import CONFIRMED, SETTLED
 
 CLOCK_ACTIONS = ("start", "pause", "call")
 
@@ -266,19 +267,13 @@ def lists_deadline(request, pk: int):
 
 
 def _unfinished(event: TournamentEvent, number: int) -> list[Match]:
-    counted = {(r.round, r.player_a) for r in event_running.counted_results(event)}
-    matches = (
-        Match.objects.filter(event=event, event_round=number)
-        .order_by("table_number")
-        .prefetch_related("seats")
-    )
-    by_key = {p.key: p.pk for p in event.roster.all()}
-    left = []
-    for match in matches:
-        seat_a = next(s for s in match.seats.all() if s.letter == "A")
-        if (number, by_key.get(event_running.player_key(seat_a.listed_name))) not in counted:
-            left.append(match)
-    return left
+    """The round's tables whose result is neither confirmed nor settled. By
+    the table's own result, not by the standings' results: a pasted pairing
+    may name a guest who is not on the roster (or a name since changed),
+    whose table the standings cannot count but which is finished all the
+    same, and must not hold every later round back."""
+    matches = Match.objects.filter(event=event, event_round=number).order_by("table_number")
+    return [m for m in matches if (m.result or {}).get("status") not in (CONFIRMED, SETTLED)]
 
 
 @run_form(DrawRoundForm, "draw_form")
