@@ -197,7 +197,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
     # and what the newest render of the blocks found (see _clock_follows).
     clock_shown: tuple | None = None
     clock_found: tuple | None = None
-    clock_started = False
 
     async def connect(self):
         announce.remember_loop(asyncio.get_running_loop())
@@ -442,6 +441,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if full:
             # What the phone named at connecting or in its resync.
             frame = changed_frame(blocks, seq, shown, {})
+            if self.clock_found is not None:
+                # An event table's clock too, in the same frame: the page
+                # may be from before a pause, a resume or time called that
+                # this phone slept through (its countdown would say untrue
+                # things at zero). The clock is public (event_clock.py).
+                frame += await on_connect_thread(self._render_clock)()
         else:
             # Push less: what this socket sent is what the phone shows; a
             # block where only trooper rows changed goes as those rows (a
@@ -462,12 +467,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         the words shown nor the ones app.js swaps in at zero say something
         untrue. Rare (a few times a match), and one read when it happens."""
         found = self.clock_found
-        if not self.clock_started:
-            # The first frame: the page the phone loaded rendered the clock.
-            self.clock_started = True
-            self.clock_shown = found
-            return
-        if found == self.clock_shown:
+        if found == self.clock_shown:  # (a first frame or a resync carried the clock)
             return
         html = await on_push_thread(self._render_clock)()
         if html:

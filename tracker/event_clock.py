@@ -164,8 +164,9 @@ CHANGED = {"type": "clock.changed"}
 def announce_clock(event_round: EventRound) -> None:
     """Tell every socket of the round's matches that the clock changed, and
     arm (or drop) the round's timer for time called at zero. Best effort, as
-    every push: a phone that missed it sees the clock on its next page load
-    or resync."""
+    every push: a phone that missed it (asleep, its socket gone) sees the
+    clock on its next page load, reconnect or resync, whose first frame
+    carries it (consumers.MatchConsumer._push)."""
     arm(event_round)
     layer = get_channel_layer()
     if layer is None:
