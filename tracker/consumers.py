@@ -351,12 +351,26 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if html:
             await self.send(text_data=html)
 
-    def _render_clock(self) -> str:
-        match = Match.objects.select_related("event").get(pk=self.match_id)
+    def _render_clock(self, match: Match | None = None, letter: str | None = None) -> str:
+        """The clock for this phone, from `match` as the caller read it for
+        seat `letter`, or from a read of its own for this socket's seat."""
+        if match is None:
+            match = Match.objects.select_related("event").get(pk=self.match_id)
+            letter = self.letter
         # Rendered from this read of the match: the key it was rendered from.
-        self.clock_shown = clock_key(match, self.letter)
+        self.clock_shown = clock_key(match, letter)
         with translation.override(self.language):
-            return render_clock(match, self.letter, oob=True).strip()
+            return render_clock(match, letter, oob=True).strip()
+
+    def _render_full(self):
+        """A first frame's or a resync's render: the blocks, and an event
+        table's clock from the same read of the match (the page may be from
+        before a pause, a resume or time called that this phone slept
+        through: its countdown would say untrue things at zero; the clock
+        is public, event_clock.py)."""
+        letter, seq, blocks, match = self._render_read()
+        clock = self._render_clock(match, letter) if self.clock_found is not None else ""
+        return letter, seq, blocks, clock
 
     async def match_changed(self, event):
         """Never waits for the render: the socket keeps reading the phone
@@ -397,6 +411,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return self._render(since=self.wanted)
 
     def _render(self, since: int | None = None):
+        letter, seq, blocks, _match = self._render_read(since)
+        return letter, seq, blocks, ""
+
+    def _render_read(self, since: int | None = None):
         # Re-read the seats each time: a PIN move takes the seat from this
         # phone. One query brings the match with them. `since`: a read made
         # once seq `since` was committed will do (a push for it).
@@ -413,16 +431,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
         letter = seat.letter if seat is not None else None
         # From the match row already read (status and result, public): no query.
         self.clock_found = clock_key(match, letter)
-        return letter, seq, blocks
+        return letter, seq, blocks, match
 
     async def _push(self, full: bool, shown: frozenset[str] | set[str] = frozenset()):
         """Send what the phone lacks. `full`: a first frame or a resync, on
         the connects' threads (the phone is waiting for it); otherwise a
         push, on the pushes' threads."""
-        render = on_connect_thread(self._render) if full else on_push_thread(self._render_push)
+        render = on_connect_thread(self._render_full) if full else on_push_thread(self._render_push)
         for _attempt in range(3):
             try:
-                letter, seq, blocks = await render()
+                letter, seq, blocks, clock = await render()
             except (OperationalError, InterfaceError):
                 # The pool stayed exhausted: skip this push. The next one (or
                 # the phone's resync on waking) sends every block that
@@ -440,13 +458,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.letter = letter
         if full:
             # What the phone named at connecting or in its resync.
-            frame = changed_frame(blocks, seq, shown, {})
-            if self.clock_found is not None:
-                # An event table's clock too, in the same frame: the page
-                # may be from before a pause, a resume or time called that
-                # this phone slept through (its countdown would say untrue
-                # things at zero). The clock is public (event_clock.py).
-                frame += await on_connect_thread(self._render_clock)()
+            frame = changed_frame(blocks, seq, shown, {}) + clock
         else:
             # Push less: what this socket sent is what the phone shows; a
             # block where only trooper rows changed goes as those rows (a

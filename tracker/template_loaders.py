@@ -43,19 +43,23 @@ def _text(text: str, translating: bool, raw: list[int]) -> str:
     the depth in whitespace-keeping elements from one stretch to the next."""
     if translating:
         return text
+    return _outside_raw(text, raw, lambda piece: _BREAK_RUN.sub("\n", piece))
+
+
+def _outside_raw(text: str, raw: list[int], squeeze) -> str:
+    """`text` with `squeeze` applied to what stands outside <pre>,
+    <textarea>, <script> and <style>; raw[0]: the depth in them on entry,
+    and on return."""
     pieces = []
     position = 0
     for element in _RAW_ELEMENT.finditer(text):
-        pieces.append(_squeeze(text[position : element.start()], raw[0]))
-        pieces.append(element.group())
+        piece = text[position : element.start()]
+        pieces += [piece if raw[0] else squeeze(piece), element.group()]
         raw[0] = max(0, raw[0] + (-1 if element.group(1) else 1))
         position = element.end()
-    pieces.append(_squeeze(text[position:], raw[0]))
+    piece = text[position:]
+    pieces.append(piece if raw[0] else squeeze(piece))
     return "".join(pieces)
-
-
-def _squeeze(text: str, raw: int) -> str:
-    return text if raw else _BREAK_RUN.sub("\n", text)
 
 
 _BREAKS = re.compile(r"\n{2,}")
@@ -70,15 +74,7 @@ def squeeze_breaks(html: str) -> str:
     tag of ours."""
     if "\n\n" not in html:
         return html
-    pieces, raw, position = [], 0, 0
-    for element in _RAW_ELEMENT.finditer(html):
-        text = html[position : element.start()]
-        pieces += [text if raw else _BREAKS.sub("\n", text), element.group()]
-        raw = max(0, raw + (-1 if element.group(1) else 1))
-        position = element.end()
-    text = html[position:]
-    pieces.append(text if raw else _BREAKS.sub("\n", text))
-    return "".join(pieces)
+    return _outside_raw(html, [0], lambda piece: _BREAKS.sub("\n", piece))
 
 
 class Loader(filesystem.Loader):

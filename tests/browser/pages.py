@@ -5,6 +5,44 @@ from urllib.parse import parse_qs
 
 from playwright.sync_api import expect
 
+from tests.scale.servers import seat_players, to_deployment
+
+LOCALE = {"en": "en-GB", "es": "es-ES"}
+LIVE = {"en": "Live", "es": "En directo"}
+NOT_SAVED = {
+    "en": "Not saved: your last tap did not get through.",
+    "es": "No se ha guardado: tu último toque no llegó.",
+}
+SAVED_AFTER_ALL = {
+    "en": "Saved after all: your last tap did reach the tracker.",
+    "es": "Guardado al final: tu último toque sí llegó al tracker.",
+}
+
+
+def playing(url):
+    """A match in play (both deployments sealed), seated over HTTP: the
+    players' (Alice, Bob) and the troopers' ids by name."""
+    alice, bob = seat_players(url)
+    ids = to_deployment(alice, bob)
+    for player, lieutenant in ((alice, "Kaplan"), (bob, "Fusilier")):
+        reply = player.act("SealDeployment", f"seal-{player.letter}", lieutenant=ids[lieutenant])
+        assert reply.status == 200 and reply.error is None, reply.error
+    return alice, bob, ids
+
+
+def open_phone(phone, player, url, lang="en"):
+    """`player`'s seat on a phone in `lang`, its socket live."""
+    page = phone(LOCALE[lang])
+    page.context.add_cookies(
+        [
+            {"name": name, "value": player.browser.cookie(name), "url": url}
+            for name in ("sessionid", "csrftoken")
+        ]
+    )
+    page.goto(f"{url}/m/{player.code}/")
+    expect(page.locator("#connection")).to_have_text(LIVE[lang])
+    return page
+
 
 def action_ids(page, command):
     """The action id of every POST to `command` this page sends, in order

@@ -33,29 +33,17 @@ from tests.scale.servers import (
     LiveServer,
     manage,
     read_sqlite,
-    seat_players,
     send_note,
     server_env,
-    to_deployment,
 )
 
 from .netfault import FaultyLink
-from .pages import action_ids, open_state
+from .pages import LIVE, NOT_SAVED, SAVED_AFTER_ALL, action_ids, open_phone, open_state, playing
 
 pytestmark = pytest.mark.browser
 
-LIVE = {"en": "Live", "es": "En directo"}
 OFFLINE = {"en": "Offline — reconnecting…", "es": "Sin conexión — reconectando…"}
-NOT_SAVED = {
-    "en": "Not saved: your last tap did not get through.",
-    "es": "No se ha guardado: tu último toque no llegó.",
-}
 SEND_AGAIN = {"en": "Send it again", "es": "Enviarlo otra vez"}
-SAVED_AFTER_ALL = {
-    "en": "Saved after all: your last tap did reach the tracker.",
-    "es": "Guardado al final: tu último toque sí llegó al tracker.",
-}
-LOCALE = {"en": "en-GB", "es": "es-ES"}
 # The line must turn within this of the fault (or of its end).
 BOUND_MS = 3_000
 
@@ -78,29 +66,6 @@ def link(served):
     proxy = FaultyLink(served.port).start()
     yield proxy
     proxy.close()
-
-
-def playing(url):
-    """A match in play (both deployments sealed), seated over HTTP."""
-    alice, bob = seat_players(url)
-    ids = to_deployment(alice, bob)
-    for player, lieutenant in ((alice, "Kaplan"), (bob, "Fusilier")):
-        reply = player.act("SealDeployment", f"seal-{player.letter}", lieutenant=ids[lieutenant])
-        assert reply.status == 200 and reply.error is None, reply.error
-    return alice, bob, ids
-
-
-def open_phone(phone, player, url, lang):
-    page = phone(LOCALE[lang])
-    page.context.add_cookies(
-        [
-            {"name": name, "value": player.browser.cookie(name), "url": url}
-            for name in ("sessionid", "csrftoken")
-        ]
-    )
-    page.goto(f"{url}/m/{player.code}/")
-    expect(page.locator("#connection")).to_have_text(LIVE[lang])
-    return page
 
 
 def within(bound_ms, check, what=""):

@@ -16,28 +16,17 @@ import threading
 import pytest
 from playwright.sync_api import expect
 
-from tests.scale.servers import read_sqlite, seat_players, send_note, to_deployment
+from tests.scale.servers import read_sqlite, send_note
+
+from .pages import open_phone, playing
 
 pytestmark = pytest.mark.browser
 
 
 def test_an_answer_older_than_the_last_push_does_not_roll_the_page_back(server, phone):
     database = server.env["SQLITE_PATH"]
-    alice, bob = seat_players(server.url)
-    ids = to_deployment(alice, bob)
-    for player, lieutenant in ((alice, "Kaplan"), (bob, "Fusilier")):
-        reply = player.act("SealDeployment", f"seal-{player.letter}", lieutenant=ids[lieutenant])
-        assert reply.error is None, reply.error
-
-    page = phone()
-    page.context.add_cookies(
-        [
-            {"name": "sessionid", "value": alice.browser.cookie("sessionid"), "url": server.url},
-            {"name": "csrftoken", "value": alice.browser.cookie("csrftoken"), "url": server.url},
-        ]
-    )
-    page.goto(f"{server.url}/m/{alice.code}/")
-    expect(page.locator("#connection")).to_have_text("Live")
+    alice, bob, _ids = playing(server.url)
+    page = open_phone(phone, alice, server.url)
     bobs_notes = page.locator("#blk-seat_B li.secret")
     alices_notes = page.locator("#blk-seat_A li.secret")
     before, mine = bobs_notes.count(), alices_notes.count()
@@ -92,19 +81,8 @@ def test_a_stale_answer_to_a_form_the_push_replaced_does_not_roll_the_page_back(
     check made in those events never ran and the older answer was swapped
     in: the proposal went from Alice's phone, and the seq went back."""
     database = server.env["SQLITE_PATH"]
-    alice, bob = seat_players(server.url)
-    ids = to_deployment(alice, bob)
-    for player, lieutenant in ((alice, "Kaplan"), (bob, "Fusilier")):
-        reply = player.act("SealDeployment", f"seal-{player.letter}", lieutenant=ids[lieutenant])
-        assert reply.error is None, reply.error
-
-    page = phone()
-    page.context.add_cookies(
-        [
-            {"name": "sessionid", "value": alice.browser.cookie("sessionid"), "url": server.url},
-            {"name": "csrftoken", "value": alice.browser.cookie("csrftoken"), "url": server.url},
-        ]
-    )
+    alice, bob, _ids = playing(server.url)
+    page = open_phone(phone, alice, server.url)
     # Every answer counted once htmx has handled it (loadend comes after the
     # load event htmx swaps in), whatever became of the form that sent it.
     page.add_init_script(
@@ -119,7 +97,7 @@ def test_a_stale_answer_to_a_form_the_push_replaced_does_not_roll_the_page_back(
           };
         })()"""
     )
-    page.goto(f"{server.url}/m/{alice.code}/")
+    page.reload()
     expect(page.locator("#connection")).to_have_text("Live")
     confirm = page.locator("form[hx-post$='/act/ConfirmResult/']")
     expect(confirm).to_have_count(0)

@@ -13,40 +13,20 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.scale.servers import read_sqlite, seat_players, to_deployment
+from tests.scale.servers import read_sqlite
 
-from .pages import action_ids
+from .pages import NOT_SAVED, SAVED_AFTER_ALL, action_ids, open_phone, playing
 
 pytestmark = pytest.mark.browser
 
-LOCALE = {"en": "en-GB", "es": "es-ES"}
-NOT_SAVED = {
-    "en": "Not saved: your last tap did not get through.",
-    "es": "No se ha guardado: tu último toque no llegó.",
-}
-SAVED_AFTER_ALL = {
-    "en": "Saved after all: your last tap did reach the tracker.",
-    "es": "Guardado al final: tu último toque sí llegó al tracker.",
-}
 SEAL_A_NOTE = {"en": "Seal a note", "es": "Sellar una nota"}
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_a_note_saved_after_all_leaves_its_form_empty(server, phone, lang):
     database = server.env["SQLITE_PATH"]
-    alice, bob = seat_players(server.url)
-    ids = to_deployment(alice, bob)
-    for player, lieutenant in ((alice, "Kaplan"), (bob, "Fusilier")):
-        reply = player.act("SealDeployment", f"seal-{player.letter}", lieutenant=ids[lieutenant])
-        assert reply.error is None, reply.error
-    page = phone(LOCALE[lang])
-    page.context.add_cookies(
-        [
-            {"name": name, "value": alice.browser.cookie(name), "url": server.url}
-            for name in ("sessionid", "csrftoken")
-        ]
-    )
-    page.goto(f"{server.url}/m/{alice.code}/")
+    alice, _bob, _ids = playing(server.url)
+    page = open_phone(phone, alice, server.url, lang)
     notes = page.locator("#blk-seat_A li.secret")
     before = notes.count()
     sent = action_ids(page, "SealNote")

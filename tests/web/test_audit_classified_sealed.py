@@ -10,8 +10,7 @@ import re
 import pytest
 
 from tests.web.organizer_table import audit_page, fresh, open_sealed
-from tests.web.rendered_forms import submit
-from tests.web.test_classified_web import claim, create_with_classified, lock_a_list, ok, page
+from tests.web.test_classified_web import drawn_by_alice
 from tracker.reading import load_state
 from tracker.rules.classified import hand_of
 
@@ -23,12 +22,7 @@ def draw_block(audit: str) -> str:
 
 
 def test_a_classified_draw_stays_sealed_on_the_audit_page_until_opened(alice, bob, carol):
-    match = create_with_classified(alice)
-    claim(alice, match, "A", "Alice")
-    claim(bob, match, "B", "Bob")
-    lock_a_list(alice, match, "Kaplan", 20)
-    lock_a_list(bob, match, "Fusilier", 10)
-    ok(submit(alice, page(alice, match), "/act/DrawClassified/"))
+    match = drawn_by_alice(alice, bob)
     state = load_state(fresh(match))
     draw = state.secrets[hand_of(state, "A")["draw"]]
     seed = draw.payload["seed"]

@@ -12,6 +12,7 @@ from django.utils import translation
 
 from tracker import actions, views
 
+from .phone import PhoneError
 from .table import seated
 
 pytestmark = pytest.mark.django_db
@@ -45,8 +46,12 @@ def test_a_tap_the_write_path_finds_busy_answers_503_with_retry_after(alice, bob
     def busy(*args, **kwargs):
         raise actions.Busy()
 
+    assert a.submit("draft/add", name="Kaplan", cost="20").status_int == 200
     monkeypatch.setattr(views.actions, "perform", busy)
-    response = a.raw_post("SetInitiative", first_turn="Alice", deploys_first="Alice")
-    assert response.status_code == 503
-    assert response["Retry-After"] == "1"
-    assert response.content.decode() == f'<p class="error busy" role="alert">{busy_words("en")}</p>'
+    phone = a.phone
+    with pytest.raises(PhoneError, match="answered 503"):
+        phone.submit("LockArmyList")  # the form the page renders, through the write path
+    response = phone.last
+    assert response.status_int == 503
+    assert response.headers["Retry-After"] == "1"
+    assert response.text == f'<p class="error busy" role="alert">{busy_words("en")}</p>'

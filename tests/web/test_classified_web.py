@@ -82,15 +82,21 @@ def play_to_the_end(phones, match, limit=40):
     raise AssertionError("the match did not end")
 
 
-def test_classified_story_on_two_phones(alice, bob, carol):
+def drawn_by_alice(alice, bob) -> Match:
+    """A match with Classified Objectives, both lists locked, and Alice's
+    draw tapped on her phone (CL-2)."""
     match = create_with_classified(alice)
     claim(alice, match, "A", "Alice")
     claim(bob, match, "B", "Bob")
     lock_a_list(alice, match, "Kaplan", 20)
     lock_a_list(bob, match, "Fusilier", 10)
-
-    # CL-2: the server draws; Bob sees that Alice drew, not what.
     ok(submit(alice, page(alice, match), "/act/DrawClassified/"))
+    return match
+
+
+def test_classified_story_on_two_phones(alice, bob, carol):
+    # CL-2: the server draws; Bob sees that Alice drew, not what.
+    match = drawn_by_alice(alice, bob)
     state = load_state(fresh(match))
     draw_secret = state.secrets[hand_of(state, "A")["draw"]]
     drawn = list(draw_secret.payload["drawn"])

@@ -10,8 +10,9 @@ import pytest
 
 from tests.web.phone_flows import lists_locked
 from tests.web.rendered_forms import submit
-from tests.web.test_event_running import Organizer, ok, seat_phone
-from tracker.models import Match, TournamentEvent
+from tests.web.test_event_round_checks import event_of, publish
+from tests.web.test_event_running import ok, seat_phone
+from tracker.models import Match
 
 pytestmark = pytest.mark.django_db
 
@@ -32,26 +33,8 @@ def played_to_a_result(carol, match: Match, confirm: bool = True):
 
 
 def test_a_confirmed_table_with_a_guest_does_not_hold_the_next_round(carol):
-    response = submit(
-        carol,
-        carol.get("/organizer/events/").content.decode(),
-        "/organizer/events/",
-        at="/organizer/events/",
-        name="Noche con invitado",
-        date="2026-05-16",
-    )
-    assert response.status_code == 302
-    event = TournamentEvent.objects.get(name="Noche con invitado")
-    org = Organizer(carol, event)
-    assert (
-        org.submit(
-            "/roster/paste/", players="Ana Arroyo, PanOceania\nBea Blanco, Yu Jing"
-        ).status_code
-        == 302
-    )
-    assert org.submit("/rounds/draw/", seed=3).status_code == 302
-    response = org.submit("/rounds/publish/", points_limit=300, rounds=3, minutes=90)
-    assert response.status_code == 302
+    event, org = event_of(carol, "Ana Arroyo, PanOceania\nBea Blanco, Yu Jing", "Con invitado")
+    publish(org, seed=3)
     # Two walk-ins play round 1 too, on a table the organizer pastes.
     event_page = carol.get(f"/organizer/events/{event.pk}/").content.decode()
     response = submit(
