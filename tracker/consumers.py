@@ -351,25 +351,22 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if html:
             await self.send(text_data=html)
 
-    def _render_clock(self, match: Match | None = None, letter: str | None = None) -> str:
-        """The clock for this phone, from `match` as the caller read it for
-        seat `letter`, or from a read of its own for this socket's seat."""
-        if match is None:
-            match = Match.objects.select_related("event").get(pk=self.match_id)
-            letter = self.letter
+    def _render_clock(self) -> str:
+        match = Match.objects.select_related("event").get(pk=self.match_id)
         # Rendered from this read of the match: the key it was rendered from.
-        self.clock_shown = clock_key(match, letter)
+        self.clock_shown = clock_key(match, self.letter)
         with translation.override(self.language):
-            return render_clock(match, letter, oob=True).strip()
+            return render_clock(match, self.letter, oob=True).strip()
 
     def _render_full(self):
-        """A first frame's or a resync's render: the blocks, and an event
-        table's clock from the same read of the match (the page may be from
-        before a pause, a resume or time called that this phone slept
-        through: its countdown would say untrue things at zero; the clock
-        is public, event_clock.py)."""
-        letter, seq, blocks, match = self._render_read()
-        clock = self._render_clock(match, letter) if self.clock_found is not None else ""
+        """A first frame's or a resync's render: the blocks (`_render`, the
+        one place a socket reads its seat) and, on the same thread, an event
+        table's clock (the page may be from before a pause, a resume or time
+        called that this phone slept through: its countdown would say untrue
+        things at zero; the clock is public, event_clock.py). One query more,
+        for event tables only, on connects and resyncs only."""
+        letter, seq, blocks = self._render()
+        clock = self._render_clock() if self.clock_found is not None else ""
         return letter, seq, blocks, clock
 
     async def match_changed(self, event):
@@ -408,13 +405,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
             time.sleep(settings.SLOW_PUSH_RENDER_SECONDS)
         # The match's sockets in this process push the same seq at once:
         # one read of the seats serves them all (seat_rows_since).
-        return self._render(since=self.wanted)
+        # (and no clock: a push's clock follows the table, _clock_follows)
+        return (*self._render(since=self.wanted), "")
 
     def _render(self, since: int | None = None):
-        letter, seq, blocks, _match = self._render_read(since)
-        return letter, seq, blocks, ""
-
-    def _render_read(self, since: int | None = None):
         # Re-read the seats each time: a PIN move takes the seat from this
         # phone. One query brings the match with them. `since`: a read made
         # once seq `since` was committed will do (a push for it).
@@ -431,7 +425,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         letter = seat.letter if seat is not None else None
         # From the match row already read (status and result, public): no query.
         self.clock_found = clock_key(match, letter)
-        return letter, seq, blocks, match
+        return letter, seq, blocks
 
     async def _push(self, full: bool, shown: frozenset[str] | set[str] = frozenset()):
         """Send what the phone lacks. `full`: a first frame or a resync, on
