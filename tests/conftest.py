@@ -63,11 +63,15 @@ def _fresh_state_cache():
 
 @pytest.fixture(autouse=True)
 def _no_guess_limit_leaks(settings):
-    from django.core.cache import cache
+    # The counters (default) and the sessions kept in front of a database
+    # each test rolls back: neither outlives its test.
+    from django.core.cache import caches
 
-    cache.clear()
+    for cache in caches.all():
+        cache.clear()
     yield
-    cache.clear()
+    for cache in caches.all():
+        cache.clear()
 
 
 @pytest.fixture
