@@ -175,9 +175,12 @@ HTTP_IDLE_TIMEOUT = float(os.environ.get("HTTP_IDLE_TIMEOUT", "20"))
 # Open connections (HTTP and websockets) in the process; 0: the open-files
 # limit (raised to its hard limit at start-up) less 256 for the database, logs
 # and the like. One address holds at most HTTP_CONNECTIONS_PER_ADDRESS of them,
-# and never more than half: a venue behind one NAT is one address.
+# and never more than half: a venue behind one NAT is one address, whose
+# phones' websockets count here too, so it holds twice SOCKETS_PER_ADDRESS
+# (each phone's socket and a keep-alive beside it; idle keep-alives past
+# that give way to new connections, tracker/front_door.py).
 HTTP_MAX_CONNECTIONS = int(os.environ.get("HTTP_MAX_CONNECTIONS", "0"))
-HTTP_CONNECTIONS_PER_ADDRESS = int(os.environ.get("HTTP_CONNECTIONS_PER_ADDRESS", "512"))
+HTTP_CONNECTIONS_PER_ADDRESS = int(os.environ.get("HTTP_CONNECTIONS_PER_ADDRESS", "2048"))
 
 if os.environ.get("DATABASE_URL"):
     import dj_database_url
@@ -404,10 +407,13 @@ LOGIN_RATE = os.environ.get("LOGIN_RATE", "10/5m")
 # REDIS_URL is set (several server processes).
 
 # Websockets per client (issue 11): sockets per browser session and per
-# address (a tournament behind one NAT shares an address), and full resyncs a
-# socket may ask for in a window (more are coalesced into one, later).
+# address, and full resyncs a socket may ask for in a window (more are
+# coalesced into one, later). A venue behind one NAT is one address, and one
+# process carries a whole venue (issue 18): 1,000 is a 400-table night's
+# phones with the organizer's screens and spectators. At 200, a 150-table
+# night's 201st phone was refused its socket and said "Offline" all night.
 SOCKETS_PER_SESSION = int(os.environ.get("SOCKETS_PER_SESSION", "8"))
-SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "200"))
+SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "1000"))
 # A socket whose phone has pinged (tracker/heartbeat.py) and then sent
 # nothing for this long is closed: its phone is gone or its link is dead.
 SOCKET_SILENCE_SECONDS = float(os.environ.get("SOCKET_SILENCE_SECONDS", "10"))
