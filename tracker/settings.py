@@ -3,11 +3,12 @@ environment says otherwise. Scale-out: DATABASE_URL (PostgreSQL), REDIS_URL."""
 
 import os
 import secrets
-import socket
 import sys
 from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
+
+from tracker import lan
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("TRACKER_VAR_DIR", BASE_DIR / "var"))
@@ -31,21 +32,6 @@ def _persistent_secret_key() -> str:
     return key_file.read_text().strip()
 
 
-def _lan_addresses() -> list[str]:
-    """The addresses a phone on the same Wi-Fi will use. A UDP connect sends no
-    packet; it only asks the kernel which local address would route there."""
-    found = set()
-    for probe in ("10.255.255.255", "192.168.255.255"):
-        try:
-            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-                sock.connect((probe, 1))
-                found.add(sock.getsockname()[0])
-        except OSError:
-            continue
-    hostname = socket.gethostname()
-    return sorted(found | {hostname, f"{hostname}.local"})
-
-
 SECRET_KEY = os.environ.get("SECRET_KEY") or _persistent_secret_key()
 DEBUG = _env_bool("DEBUG", False)
 
@@ -62,7 +48,10 @@ if PUBLIC_URL and not PUBLIC_URL.startswith(("http://", "https://")):
 if os.environ.get("ALLOWED_HOSTS"):
     ALLOWED_HOSTS = [h.strip() for h in os.environ["ALLOWED_HOSTS"].split(",") if h.strip()]
 else:
-    ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", *_lan_addresses()]
+    # This computer's addresses as they are now, not as they were at start-up
+    # (a laptop that joins the Wi-Fi later, or gets another address from it):
+    # tracker/lan.py.
+    ALLOWED_HOSTS = lan.MachineHosts(["localhost", "127.0.0.1", "[::1]"])
     if PUBLIC_URL:
         from urllib.parse import urlsplit
 
@@ -71,7 +60,10 @@ else:
 # This machine's LAN addresses that this server answers on: what `make run`
 # prints for phones (tracker/management/commands/serve.py) and, without
 # PUBLIC_URL, what a page opened at localhost puts in its links.
-PHONE_ADDRESSES = [h for h in ALLOWED_HOSTS if h[0].isdigit() and not h.startswith("127.")]
+if isinstance(ALLOWED_HOSTS, lan.MachineHosts):
+    PHONE_ADDRESSES = lan.PhoneAddresses()
+else:
+    PHONE_ADDRESSES = [h for h in ALLOWED_HOSTS if h[0].isdigit() and not h.startswith("127.")]
 
 INSTALLED_APPS = [
     "daphne",
