@@ -7,9 +7,11 @@ action id makes the repeated tap count once."""
 from __future__ import annotations
 
 import logging
+import random
 
 from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse
+from django.utils import translation
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
@@ -18,17 +20,42 @@ from tracker.actions import Busy
 log = logging.getLogger(__name__)
 
 
-def busy_body(htmx: bool) -> str:
+def busy_body(htmx: bool, reloads: bool = False) -> str:
     """ "Busy, tap again" in the active language: a fragment for htmx (app.js
-    shows it atop the controls), a page otherwise."""
-    message = escape(_("The tracker is busy; tap again."))
+    shows it atop the controls and sends the tap again by itself), a page
+    otherwise. `reloads`: the page of a page load (GET), which loads the
+    page again by itself a moment later (issue 18: at a round's start a
+    venue's phones open their tables at once, and the ones past the server's
+    page budget were left on a bare "tap again" with nothing to tap)."""
     if htmx:
+        message = escape(_("The tracker is busy; tap again."))
         return f'<p class="error busy" role="alert">{message}</p>'
-    return f'<!doctype html><title>{message}</title><main><p role="alert">{message}</p></main>'
+    if not reloads:
+        message = escape(_("The tracker is busy; tap again."))
+        return f'<!doctype html><title>{message}</title><main><p role="alert">{message}</p></main>'
+    message = escape(_("The tracker is busy: this page loads again by itself in a moment."))
+    again = escape(_("Load it now"))
+    # Jittered, so that a venue's phones shed together do not come back together.
+    wait = random.randint(2, 4)  # noqa: S311 (not a secret)
+    language = escape(translation.get_language() or "en")
+    return (
+        f'<!doctype html><html lang="{language}"><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta http-equiv="refresh" content="{wait}"><title>{message}</title>'
+        f'<main><p role="alert">{message}</p><p><a href="">{again}</a></p></main></html>'
+    )
+
+
+def reloads(method: str, htmx: bool) -> bool:
+    """Whether a busy answer to this request may load it again by itself: a
+    page load, never a form sent without htmx (loading it again would not
+    send the form)."""
+    return method in ("GET", "HEAD") and not htmx
 
 
 def busy_response(request) -> HttpResponse:
-    response = HttpResponse(busy_body(bool(getattr(request, "htmx", False))), status=503)
+    htmx = bool(getattr(request, "htmx", False))
+    response = HttpResponse(busy_body(htmx, reloads(request.method, htmx)), status=503)
     response["Retry-After"] = "1"
     return response
 

@@ -1,11 +1,17 @@
 """Steps on the phones, as a player taps them."""
 
 import re
+import select
+import socket
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager
 from urllib.parse import parse_qs
 
 from playwright.sync_api import expect
 
-from tests.scale.servers import seat_players, to_deployment
+from tests.scale.servers import HOST, Browser, seat_players, send_note, to_deployment
 
 LOCALE = {"en": "en-GB", "es": "es-ES"}
 LIVE = {"en": "Live", "es": "En directo"}
@@ -168,3 +174,68 @@ def report(page, outcome, trooper_label, element=""):
     if element or form.locator("select[name=element]").count():
         form.locator("select[name=element]").select_option(element)
     form.locator("button[type=submit]").click()
+
+
+def patient_requests(monkeypatch) -> None:
+    """The test's own HTTP clients (the setup, the tap that holds the
+    thread) try again when shed by a server with one HTTP thread: the thread
+    is released a moment after its answer is sent, so even one client's
+    back-to-back requests meet a busy server now and then. Only the phone is
+    left to cope on its own."""
+    plain = Browser.request
+
+    def patient(self, method, path, *args, **kwargs):
+        for _ in range(50):
+            reply = plain(self, method, path, *args, **kwargs)
+            if reply.status != 503:
+                return reply
+            time.sleep(0.1)
+        return reply
+
+    monkeypatch.setattr(Browser, "request", patient)
+
+
+# The address of the test's own raw requests (all of 127/8 is loopback).
+STRANGER = "127.0.0.2"
+
+
+def waiting_get(server, timeout: float = 0.5) -> socket.socket | int:
+    """A GET of the home page from STRANGER: the open socket if it is still
+    waiting for its answer after `timeout` (queued behind a held thread),
+    else the status it was answered with."""
+    sock = socket.create_connection((HOST, server.port), source_address=(STRANGER, 0))
+    sock.sendall(f"GET / HTTP/1.1\r\nHost: {HOST}:{server.port}\r\n\r\n".encode())
+    readable, _w, _x = select.select([sock], [], [], timeout)
+    if not readable:
+        return sock
+    with sock:
+        head = sock.recv(64).split(b" ", 2)
+    return int(head[1]) if len(head) > 1 and head[1].isdigit() else 0
+
+
+@contextmanager
+def thread_held(server, player):
+    """The server's one HTTP thread held: the test takes SQLite's write lock,
+    and `player`'s tap waits for it on that thread until the lock goes.
+    Yields the GETs that found the thread held (still waiting for it): the
+    proof it is, and room taken in the page queue."""
+    database = sqlite3.connect(server.env["SQLITE_PATH"], timeout=20, isolation_level=None)
+    database.execute("BEGIN IMMEDIATE")
+    waiting = threading.Thread(target=send_note, args=(player, player.browser, "holder-0001"))
+    waiting.start()
+    queued = []
+    try:
+        # Held once a GET waits for the thread, instead of being answered.
+        deadline = time.monotonic() + 20
+        while not queued:
+            assert time.monotonic() < deadline, "the holder's tap never held the thread"
+            found = waiting_get(server)
+            if isinstance(found, socket.socket):
+                queued.append(found)
+        yield queued
+    finally:
+        database.execute("ROLLBACK")
+        database.close()
+        waiting.join(timeout=30)
+        for sock in queued:
+            sock.close()

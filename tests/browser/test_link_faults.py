@@ -20,25 +20,30 @@ slow machine meets, not benchmarks.
 
 from __future__ import annotations
 
-import sqlite3
-import threading
 import time
-from contextlib import contextmanager
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.scale.servers import (
-    Browser,
     LiveServer,
     manage,
     read_sqlite,
-    send_note,
     server_env,
 )
 
 from .netfault import FaultyLink
-from .pages import LIVE, NOT_SAVED, SAVED_AFTER_ALL, action_ids, open_phone, open_state, playing
+from .pages import (
+    LIVE,
+    NOT_SAVED,
+    SAVED_AFTER_ALL,
+    action_ids,
+    open_phone,
+    open_state,
+    patient_requests,
+    playing,
+    thread_held,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -220,39 +225,8 @@ def shedding_server(tmp_path_factory):
 
 @pytest.fixture
 def shedding(shedding_server, monkeypatch):
-    """The test's own HTTP clients (the setup, the tap that holds the
-    thread) tap again when shed: the thread is released a moment after its
-    answer is sent, so even one client's back-to-back requests meet a busy
-    server now and then. Only the phone is left to cope on its own."""
-    plain = Browser.request
-
-    def patient(self, method, path, *args, **kwargs):
-        for _ in range(50):
-            reply = plain(self, method, path, *args, **kwargs)
-            if reply.status != 503:
-                return reply
-            time.sleep(0.1)
-        return reply
-
-    monkeypatch.setattr(Browser, "request", patient)
+    patient_requests(monkeypatch)
     return shedding_server
-
-
-@contextmanager
-def thread_held(server, player):
-    """The server's one HTTP thread held: the test takes SQLite's write lock,
-    and `player`'s tap waits for it on that thread until the lock goes."""
-    database = sqlite3.connect(server.env["SQLITE_PATH"], timeout=20, isolation_level=None)
-    database.execute("BEGIN IMMEDIATE")
-    waiting = threading.Thread(target=send_note, args=(player, player.browser, "holder-0001"))
-    waiting.start()
-    time.sleep(0.5)  # the holder's tap is on the thread, waiting for the lock
-    try:
-        yield
-    finally:
-        database.execute("ROLLBACK")
-        database.close()
-        waiting.join(timeout=30)
 
 
 def answers(page, command):

@@ -6,16 +6,21 @@ Busy, and in the phone's language."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import InterfaceError, OperationalError
 from django.utils import translation
 
 from tracker import actions, views
 
-from .phone import PhoneError
+from .phone import Phone, PhoneError
 from .table import seated
 
 pytestmark = pytest.mark.django_db
+
+
+RELOADS = "The tracker is busy: this page loads again by itself in a moment."
 
 
 def busy_words(language: str) -> str:
@@ -36,8 +41,34 @@ def test_a_page_whose_database_is_gone_answers_busy_with_retry_after(
     response = alice.get(f"/m/{a.match.code}/", HTTP_ACCEPT_LANGUAGE="es")
     assert response.status_code == 503
     assert response["Retry-After"] == "1"
-    assert busy_words("es") in response.content.decode()
-    assert "Traceback" not in response.content.decode()
+    page = response.content.decode()
+    assert "Traceback" not in page
+    # A page load: it says it loads again by itself, and does (issue 18).
+    with translation.override("es"):
+        assert translation.gettext(RELOADS) in page
+    refresh = re.search(r'<meta http-equiv="refresh" content="(\d+)">', page)
+    assert refresh and 1 <= int(refresh.group(1)) <= 5
+    assert '<a href="">' in page  # "load it now": this very address
+
+
+def test_a_form_sent_without_htmx_answered_busy_is_not_sent_again_by_itself(monkeypatch):
+    """Loading the address of a POST again would not send the form: its busy
+    page says "tap again" and does not reload. The home page's new-match
+    form, a plain form, as the page renders it."""
+
+    def busy(*args, **kwargs):
+        raise actions.Busy()
+
+    monkeypatch.setattr(views.actions, "create_match", busy)
+    host = Phone("es")
+    host.visit("/")
+    [rendered] = host.forms("new")
+    rendered.fill({"name": "Viernes", "points_limit": "300", "rounds": "3"})
+    response = host.send(rendered)
+    assert response.status_int == 503
+    with translation.override("es"):
+        assert translation.gettext("The tracker is busy; tap again.") in response.text
+    assert "refresh" not in response.text
 
 
 def test_a_tap_the_write_path_finds_busy_answers_503_with_retry_after(alice, bob, monkeypatch):
