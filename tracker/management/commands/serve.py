@@ -34,8 +34,10 @@ class Command(BaseCommand):
             self.stdout.write(
                 _(
                     "No network address found: phones cannot reach this computer yet. "
-                    "Connect it to the Wi-Fi (or set PUBLIC_URL) and start again."
+                    "Connect it to the Wi-Fi (or set PUBLIC_URL): no restart is needed, "
+                    "the host page at http://localhost:%(port)s/ then shows its address."
                 )
+                % {"port": port}
             )
         self.stdout.write(_("On this computer: http://localhost:%(port)s/") % {"port": port})
         self.stdout.flush()
