@@ -1184,12 +1184,32 @@
 
   /* The event round's clock (issue 21): the server renders it, in the
      phone's language, on load and on every start, pause and call; while it
-     runs this only counts the minutes down to its data-ends-at. The same
-     markup counts down on the organizer's run page, one per round. */
+     runs this only counts down the seconds it had left when rendered
+     (data-left), from when it reached this page, on the page's own
+     monotonic clock: a phone's clock set wrong (or the server laptop's)
+     does not change the time left it shows, as reading the server's end
+     time (data-ends-at) against the phone's clock did. A kept offline copy
+     is older than its arrival: it reads data-ends-at. The same markup
+     counts down on the organizer's run page, one per round. */
+  function clockArrived() {
+    document.querySelectorAll("[data-ends-at]:not([data-seen])").forEach(function (clock) {
+      clock.dataset.seen = String(performance.now());
+    });
+  }
+  document.addEventListener("DOMContentLoaded", clockArrived);
+  document.addEventListener("htmx:load", clockArrived);
+  document.addEventListener("htmx:oobAfterSwap", clockArrived);
+  function secondsLeft(clock) {
+    if (clock.dataset.left === undefined || document.documentElement.hasAttribute("data-offline-copy")) {
+      return (Number(clock.dataset.endsAt) - Date.now()) / 1000;
+    }
+    if (clock.dataset.seen === undefined) { clock.dataset.seen = String(performance.now()); }
+    return Number(clock.dataset.left) - (performance.now() - Number(clock.dataset.seen)) / 1000;
+  }
   function tickClock(clock) {
     var left = clock.querySelector(".left");
     if (!left) { return; }
-    var seconds = Math.max(0, Math.round((Number(clock.dataset.endsAt) - Date.now()) / 1000));
+    var seconds = Math.max(0, Math.round(secondsLeft(clock)));
     if (seconds === 0 && clock.dataset.called) {
       /* Run out without a call: the words the server rendered for it. */
       clock.textContent = clock.dataset.called;
