@@ -225,7 +225,11 @@
     }
     var live = document.getElementById("live");
     if (live && window.htmx) {
-      window.htmx.ajax("GET", "/m/" + live.dataset.code + "/blocks/", { swap: "none", source: live });
+      // Unanswered in a stall or a cut: nothing to do (htmx rejects its
+      // promise; left unhandled it was an uncaught error in the page). The
+      // socket's first frame brings what the page lacks once the link is back.
+      window.htmx.ajax("GET", "/m/" + live.dataset.code + "/blocks/", { swap: "none", source: live })
+        .then(null, function () { /* not answered */ });
     }
   }
 
