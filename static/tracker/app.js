@@ -304,10 +304,10 @@
   document.addEventListener("htmx:afterRequest", function (evt) {
     var elt = evt.detail.elt;
     var xhr = evt.detail.xhr;
-    if (elt && elt.dataset && xhr && xhr.status > 0 && elt.dataset.tapPending) {
+    if (elt && elt.dataset && xhr && xhr.status > 0 && elt.dataset.tapPending && !late(xhr)) {
       delete elt.dataset.tapPending;
     }
-    if (elt && elt.dataset && elt.dataset.actionId && xhr && xhr.status >= 200 && xhr.status < 500 && !tokenExpired(xhr)) {
+    if (elt && elt.dataset && elt.dataset.actionId && xhr && xhr.status >= 200 && xhr.status < 500 && !tokenExpired(xhr) && !late(xhr)) {
       answered[elt.dataset.actionId] = true;
     }
     if (xhr && xhr.status >= 200 && xhr.status < 300) { reconnectNow(); checkUnsent(); }
@@ -388,6 +388,10 @@
     xhr.addEventListener("load", then(function () {
       if (xhr.status === 502 || xhr.status === 503 || xhr.status === 504) {
         failed(tap, retryAfter(xhr));
+      } else if (late(xhr)) {
+        // Refused unapplied past its deadline, while this phone still
+        // waited: a send that did not land, sent again as after no answer.
+        failed(tap, 0);
       } else if (tokenExpired(xhr)) {
         // Refused before anything was read (a login in another tab of this
         // browser renews its CSRF cookie): the page's token is renewed and
@@ -411,6 +415,13 @@
     xhr.onload = function () { then(xhr.status, xhr.responseText); };
     xhr.onerror = xhr.ontimeout = function () { then(0, ""); };
     xhr.send();
+  }
+
+  /* A send that reached the server past its deadline (tracker/taps.py),
+     refused unapplied: its answer says so for a phone that gave up on it,
+     which this one has not. */
+  function late(xhr) {
+    return xhr.status === 200 && xhr.getResponseHeader("X-Tracker-Late") === "1";
   }
 
   /* A post refused for its CSRF token before anything was read
@@ -730,7 +741,7 @@
   document.addEventListener("htmx:afterRequest", function (evt) {
     var elt = evt.detail.elt;
     var xhr = evt.detail.xhr;
-    if (!xhr || xhr.status < 200 || xhr.status >= 300 || evt.detail.requestConfig.verb !== "post") { return; }
+    if (!xhr || xhr.status < 200 || xhr.status >= 300 || late(xhr) || evt.detail.requestConfig.verb !== "post") { return; }
     var tap = elt && elt.trackerTap;
     var form = tap && tap.form ? tap.form : elt;
     if (!form || form.tagName !== "FORM" || !form.isConnected || !form.closest("#live")) { return; }
@@ -774,6 +785,9 @@
       get: function () {
         var text = nativeResponse.get.call(xhr);
         if (typeof text !== "string" || xhr.readyState !== 4) { return text; }
+        if (checked === undefined && late(xhr)) {
+          checked = "";  // its words are for a phone that gave up: none here
+        }
         if (checked === undefined) {
           var shown = document.getElementById("seq");
           var answered = seqIn(text);
@@ -890,7 +904,7 @@
     // A send again (a shed tap's retry) comes from an element of its own.
     var tap = elt && elt.trackerTap;
     var form = tap && tap.form ? tap.form : elt;
-    if (!form || !form.closest || !form.closest("dialog#state") || !xhr || xhr.status < 200 || xhr.status >= 300) { return; }
+    if (!form || !form.closest || !form.closest("dialog#state") || !xhr || xhr.status < 200 || xhr.status >= 300 || late(xhr)) { return; }
     if (tap && tap.values.trooper_id !== form.elements.trooper_id.value) { return; }  // reopened for another since
     var error = document.querySelector("#blk-controls > .error");
     if (error) { showStateError(form.closest("dialog"), error.textContent); } else { closeState(form); }
