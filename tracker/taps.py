@@ -40,6 +40,10 @@ def is_late(request) -> bool:
     return deadline is not None and time.time() > deadline
 
 
+# On the answer to a tap refused past its deadline (views.refused_alone).
+LATE_HEADER = "X-Tracker-Late"
+
+
 def refusal() -> str:
     """What the answer says (nobody may be waiting for it any more)."""
     return _(

@@ -46,7 +46,7 @@ from tracker.rules.setup import (
     clean_trooper_row,
 )
 from tracker.rules.state import SETUP
-from tracker.taps import already_applied, deadline_of, is_late, note_refused, refusal
+from tracker.taps import LATE_HEADER, already_applied, deadline_of, is_late, note_refused, refusal
 from tracker.templatetags.tracker_tags import marker_names
 
 ACTION_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
@@ -474,7 +474,12 @@ def refused_alone(request, match: Match, error: str):
     own: its message only, no block rendered and no log read, so a process
     behind on its work spends next to nothing on taps nobody waits for."""
     if request.htmx:
-        return HttpResponse(error_fragment(error))
+        response = HttpResponse(error_fragment(error))
+        # A phone that is still waiting (its send landed between the deadline
+        # and its giving up) takes this as a send that did not land and sends
+        # the tap again, as after no answer (static/tracker/app.js).
+        response[LATE_HEADER] = "1"
+        return response
     messages.error(request, error)
     return redirect("match", code=match.code)
 

@@ -225,7 +225,11 @@
     }
     var live = document.getElementById("live");
     if (live && window.htmx) {
-      window.htmx.ajax("GET", "/m/" + live.dataset.code + "/blocks/", { swap: "none", source: live });
+      // Unanswered in a stall or a cut: nothing to do (htmx rejects its
+      // promise; left unhandled it was an uncaught error in the page). The
+      // socket's first frame brings what the page lacks once the link is back.
+      window.htmx.ajax("GET", "/m/" + live.dataset.code + "/blocks/", { swap: "none", source: live })
+        .then(null, function () { /* not answered */ });
     }
   }
 
@@ -300,10 +304,10 @@
   document.addEventListener("htmx:afterRequest", function (evt) {
     var elt = evt.detail.elt;
     var xhr = evt.detail.xhr;
-    if (elt && elt.dataset && xhr && xhr.status > 0 && elt.dataset.tapPending) {
+    if (elt && elt.dataset && xhr && xhr.status > 0 && elt.dataset.tapPending && !late(xhr)) {
       delete elt.dataset.tapPending;
     }
-    if (elt && elt.dataset && elt.dataset.actionId && xhr && xhr.status >= 200 && xhr.status < 500 && !tokenExpired(xhr)) {
+    if (elt && elt.dataset && elt.dataset.actionId && xhr && xhr.status >= 200 && xhr.status < 500 && !tokenExpired(xhr) && !late(xhr)) {
       answered[elt.dataset.actionId] = true;
     }
     if (xhr && xhr.status >= 200 && xhr.status < 300) { reconnectNow(); checkUnsent(); }
@@ -384,6 +388,10 @@
     xhr.addEventListener("load", then(function () {
       if (xhr.status === 502 || xhr.status === 503 || xhr.status === 504) {
         failed(tap, retryAfter(xhr));
+      } else if (late(xhr)) {
+        // Refused unapplied past its deadline, while this phone still
+        // waited: a send that did not land, sent again as after no answer.
+        failed(tap, 0);
       } else if (tokenExpired(xhr)) {
         // Refused before anything was read (a login in another tab of this
         // browser renews its CSRF cookie): the page's token is renewed and
@@ -407,6 +415,13 @@
     xhr.onload = function () { then(xhr.status, xhr.responseText); };
     xhr.onerror = xhr.ontimeout = function () { then(0, ""); };
     xhr.send();
+  }
+
+  /* A send that reached the server past its deadline (tracker/taps.py),
+     refused unapplied: its answer says so for a phone that gave up on it,
+     which this one has not. */
+  function late(xhr) {
+    return xhr.status === 200 && xhr.getResponseHeader("X-Tracker-Late") === "1";
   }
 
   /* A post refused for its CSRF token before anything was read
@@ -726,7 +741,7 @@
   document.addEventListener("htmx:afterRequest", function (evt) {
     var elt = evt.detail.elt;
     var xhr = evt.detail.xhr;
-    if (!xhr || xhr.status < 200 || xhr.status >= 300 || evt.detail.requestConfig.verb !== "post") { return; }
+    if (!xhr || xhr.status < 200 || xhr.status >= 300 || late(xhr) || evt.detail.requestConfig.verb !== "post") { return; }
     var tap = elt && elt.trackerTap;
     var form = tap && tap.form ? tap.form : elt;
     if (!form || form.tagName !== "FORM" || !form.isConnected || !form.closest("#live")) { return; }
@@ -770,6 +785,9 @@
       get: function () {
         var text = nativeResponse.get.call(xhr);
         if (typeof text !== "string" || xhr.readyState !== 4) { return text; }
+        if (checked === undefined && late(xhr)) {
+          checked = "";  // its words are for a phone that gave up: none here
+        }
         if (checked === undefined) {
           var shown = document.getElementById("seq");
           var answered = seqIn(text);
@@ -886,7 +904,7 @@
     // A send again (a shed tap's retry) comes from an element of its own.
     var tap = elt && elt.trackerTap;
     var form = tap && tap.form ? tap.form : elt;
-    if (!form || !form.closest || !form.closest("dialog#state") || !xhr || xhr.status < 200 || xhr.status >= 300) { return; }
+    if (!form || !form.closest || !form.closest("dialog#state") || !xhr || xhr.status < 200 || xhr.status >= 300 || late(xhr)) { return; }
     if (tap && tap.values.trooper_id !== form.elements.trooper_id.value) { return; }  // reopened for another since
     var error = document.querySelector("#blk-controls > .error");
     if (error) { showStateError(form.closest("dialog"), error.textContent); } else { closeState(form); }
@@ -1184,12 +1202,32 @@
 
   /* The event round's clock (issue 21): the server renders it, in the
      phone's language, on load and on every start, pause and call; while it
-     runs this only counts the minutes down to its data-ends-at. The same
-     markup counts down on the organizer's run page, one per round. */
+     runs this only counts down the seconds it had left when rendered
+     (data-left), from when it reached this page, on the page's own
+     monotonic clock: a phone's clock set wrong (or the server laptop's)
+     does not change the time left it shows, as reading the server's end
+     time (data-ends-at) against the phone's clock did. A kept offline copy
+     is older than its arrival: it reads data-ends-at. The same markup
+     counts down on the organizer's run page, one per round. */
+  function clockArrived() {
+    document.querySelectorAll("[data-ends-at]:not([data-seen])").forEach(function (clock) {
+      clock.dataset.seen = String(performance.now());
+    });
+  }
+  document.addEventListener("DOMContentLoaded", clockArrived);
+  document.addEventListener("htmx:load", clockArrived);
+  document.addEventListener("htmx:oobAfterSwap", clockArrived);
+  function secondsLeft(clock) {
+    if (clock.dataset.left === undefined || document.documentElement.hasAttribute("data-offline-copy")) {
+      return (Number(clock.dataset.endsAt) - Date.now()) / 1000;
+    }
+    if (clock.dataset.seen === undefined) { clock.dataset.seen = String(performance.now()); }
+    return Number(clock.dataset.left) - (performance.now() - Number(clock.dataset.seen)) / 1000;
+  }
   function tickClock(clock) {
     var left = clock.querySelector(".left");
     if (!left) { return; }
-    var seconds = Math.max(0, Math.round((Number(clock.dataset.endsAt) - Date.now()) / 1000));
+    var seconds = Math.max(0, Math.round(secondsLeft(clock)));
     if (seconds === 0 && clock.dataset.called) {
       /* Run out without a call: the words the server rendered for it. */
       clock.textContent = clock.dataset.called;

@@ -7,6 +7,7 @@ countdown that reaches zero says what is true for the table: one only
 seated (still setting up) is told the organizer records its result."""
 
 import re
+from datetime import datetime, timedelta
 
 import pytest
 from playwright.sync_api import expect
@@ -166,4 +167,33 @@ def test_the_run_page_counts_the_clock_down_and_a_countdown_at_zero_says_what_is
     expect(spanish.locator("#round-clock")).to_have_text(NOT_IN_PLAY["es"])
     assert "Finish the current Order" not in english.locator("#round-clock").inner_text()
     portatil.close()
+    laptop.close()
+
+
+def test_a_phone_whose_own_clock_is_off_shows_the_round_s_true_time_left(server, phone, browser):
+    """A phone's clock set wrong (no network time at the venue, set by hand)
+    or a server laptop's: the time left the phones count down is the
+    server's, from when the clock reached the phone, not the server's end
+    time read against the phone's own clock. A Spanish phone 30 minutes
+    ahead was told 90 minutes left of 120, and the time called 90 minutes
+    in; an English one 30 minutes behind, 150."""
+    server.shell(CREATE_ORGANIZER.format(user="carol-skew"))
+    laptop = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    carol = laptop.new_page()
+    log_in(carol, server, "carol-skew")
+    published_round(carol, "Skewed Open")
+    spanish, english = seated_phones(carol, phone)
+    for page, minutes in ((spanish, 30), (english, -30)):
+        page.clock.set_system_time(datetime.now() + timedelta(minutes=minutes))
+        page.reload()
+    expect(spanish.locator("#connection")).to_have_text("En directo")
+    expect(english.locator("#connection")).to_have_text("Live")
+
+    carol.locator("#round-1 button", has_text="Start the clock").click()
+    expect(carol.locator(".messages")).to_contain_text("runs")
+    for page, words in ((spanish, "Tiempo restante"), (english, "Time left")):
+        expect(page.locator("#round-clock")).to_contain_text(re.compile(rf"{words} (119|120):\d\d"))
+        # And it goes on counting from there (app.js ticks every second).
+        counts_down(page, "#round-clock .left")
+        assert 118 * 60 <= seconds_left(page, "#round-clock .left") <= 120 * 60
     laptop.close()
