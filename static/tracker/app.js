@@ -229,7 +229,7 @@
       // promise; left unhandled it was an uncaught error in the page). The
       // socket's first frame brings what the page lacks once the link is back.
       window.htmx.ajax("GET", "/m/" + live.dataset.code + "/blocks/", { swap: "none", source: live })
-        .then(null, function () { /* not answered */ });
+        .catch(function () { /* not answered */ });
     }
   }
 
@@ -421,7 +421,7 @@
      refused unapplied: its answer says so for a phone that gave up on it,
      which this one has not. */
   function late(xhr) {
-    return xhr.status === 200 && xhr.getResponseHeader("X-Tracker-Late") === "1";
+    return xhr.getResponseHeader("X-Tracker-Late") === "1";  // only on a 200
   }
 
   /* A post refused for its CSRF token before anything was read
@@ -1206,23 +1206,17 @@
      (data-left), from when it reached this page, on the page's own
      monotonic clock: a phone's clock set wrong (or the server laptop's)
      does not change the time left it shows, as reading the server's end
-     time (data-ends-at) against the phone's clock did. A kept offline copy
+     time (data-ends-at) against the phone's clock did. Its arrival is
+     taken at its first tick, within the second. A kept offline copy
      is older than its arrival: it reads data-ends-at. The same markup
      counts down on the organizer's run page, one per round. */
-  function clockArrived() {
-    document.querySelectorAll("[data-ends-at]:not([data-seen])").forEach(function (clock) {
-      clock.dataset.seen = String(performance.now());
-    });
-  }
-  document.addEventListener("DOMContentLoaded", clockArrived);
-  document.addEventListener("htmx:load", clockArrived);
-  document.addEventListener("htmx:oobAfterSwap", clockArrived);
   function secondsLeft(clock) {
-    if (clock.dataset.left === undefined || document.documentElement.hasAttribute("data-offline-copy")) {
-      return (Number(clock.dataset.endsAt) - Date.now()) / 1000;
+    var d = clock.dataset;  // strings: "-" reads them as numbers
+    if (d.left === undefined || document.documentElement.hasAttribute("data-offline-copy")) {
+      return (d.endsAt - Date.now()) / 1000;
     }
-    if (clock.dataset.seen === undefined) { clock.dataset.seen = String(performance.now()); }
-    return Number(clock.dataset.left) - (performance.now() - Number(clock.dataset.seen)) / 1000;
+    d.seen = d.seen || performance.now();
+    return d.left - (performance.now() - d.seen) / 1000;
   }
   function tickClock(clock) {
     var left = clock.querySelector(".left");
