@@ -92,3 +92,32 @@ async def test_a_seat_moved_away_takes_the_confirm_line_from_the_old_phone(carol
     assert (await fresh.connect())[0]
     assert clock_words(await fresh.receive_from(timeout=5)) == CONFIRM["es"]
     await fresh.disconnect()
+
+
+async def test_a_resync_after_a_hand_off_carries_the_clock_of_the_phones_seat_now(carol):
+    """An organizer's hand-off logs its event, then takes the seat (views:
+    record_hand_off, then seats.hand_off): the old phone's push for that
+    event may render before the seat is taken and still find it B's. Its
+    next resync renders the seat as it is, and the clock in that one frame
+    is rendered for that seat, not for the one the socket found last: a
+    spectator's words, once, with no second clock to mend the first."""
+    from tracker import actions, seats
+    from tracker.models import Match, Seat
+    from tracker.rules.setup import BY_ORGANIZER
+
+    match, a, b = await sync_to_async(proposed_after_time)(carol, "en", "es")
+    old = await connected(b)
+    # The hand-off's event, pushed to the old phone while it still holds B.
+    match = await sync_to_async(Match.objects.get)(pk=match.pk)  # as the view reads it
+    assert await sync_to_async(actions.record_hand_off)(match, "B", BY_ORGANIZER, "carol")
+    pushed = await old.receive_from(timeout=5)
+    assert 'id="seq"' in pushed
+    assert await old.receive_nothing(timeout=0.3)  # the same seat: the same clock
+    await sync_to_async(lambda: seats.hand_off(Seat.objects.get(match=match, letter="B")))()
+
+    await old.send_to(text_data='{"resync": true}')
+    frame = await old.receive_from(timeout=5)
+    assert 'id="seq"' in frame
+    assert clock_words(frame) == CALLED["es"]
+    assert await old.receive_nothing(timeout=0.3)
+    await old.disconnect()
