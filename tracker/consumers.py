@@ -347,16 +347,18 @@ class MatchConsumer(AsyncWebsocketConsumer):
         """The round's clock changed (tracker/event_clock.py): render it in
         this phone's language and swap it in."""
         # On the pushes' threads, not Channels' one thread (issue 17).
-        html = await on_push_thread(self._render_clock)()
+        html = await on_push_thread(self._render_clock)(self.letter)
         if html:
             await self.send(text_data=html)
 
-    def _render_clock(self) -> str:
+    def _render_clock(self, letter: str | None) -> str:
+        """The clock for the phone of seat `letter`: the seat its socket
+        found last, or the one the render it goes with has just found."""
         match = Match.objects.select_related("event").get(pk=self.match_id)
         # Rendered from this read of the match: the key it was rendered from.
-        self.clock_shown = clock_key(match, self.letter)
+        self.clock_shown = clock_key(match, letter)
         with translation.override(self.language):
-            return render_clock(match, self.letter, oob=True).strip()
+            return render_clock(match, letter, oob=True).strip()
 
     def _render_full(self):
         """A first frame's or a resync's render: the blocks (`_render`, the
@@ -366,7 +368,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         things at zero; the clock is public, event_clock.py). One query more,
         for event tables only, on connects and resyncs only."""
         letter, seq, blocks = self._render()
-        clock = self._render_clock() if self.clock_found is not None else ""
+        # For the seat this render found (self.letter is the last frame's:
+        # a hand-off takes the seat after its event's push may have read it).
+        clock = self._render_clock(letter) if self.clock_found is not None else ""
         return letter, seq, blocks, clock
 
     async def match_changed(self, event):
@@ -475,6 +479,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
         found = self.clock_found
         if found == self.clock_shown:  # (a first frame or a resync carried the clock)
             return
-        html = await on_push_thread(self._render_clock)()
+        html = await on_push_thread(self._render_clock)(self.letter)
         if html:
             await self.send(text_data=html)

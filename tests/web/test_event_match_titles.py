@@ -63,3 +63,32 @@ def test_a_stand_alone_match_reads_its_name_alone(client):
     match = create_match(client, name="Viernes en el club")
     page = client.get(f"/m/{match.code}/host/").content.decode()
     assert BeautifulSoup(page, "html.parser").h1.get_text(strip=True) == "Viernes en el club"
+
+
+def test_a_table_pasted_without_a_round_reads_its_table_alone(carol):
+    """The pairings form leaves the round optional (pairings pasted from the
+    official tool for a one-off table): such a table reads its table number
+    in each phone's language, and no round."""
+    from tests.web.rendered_forms import submit
+    from tracker.models import Match, TournamentEvent
+
+    event = TournamentEvent.objects.create(name="Amistoso")
+    page = f"/organizer/events/{event.pk}/"
+    response = submit(
+        carol,
+        carol.get(page).content.decode(),
+        page,
+        at=page,
+        points_limit=300,
+        rounds=3,
+        pairings="2, Ana, Bea",
+    )
+    assert response.status_code == 302
+    match = Match.objects.get(event=event)
+    assert match.event_round is None and match.table_number == 2
+    english = seat_phone(carol, match, "A", language="en")
+    spanish = seat_phone(carol, match, "B", language="es")
+    english.open()
+    spanish.open()
+    assert title_of(english.html) == ("Amistoso · Table 2",) * 2
+    assert title_of(spanish.html) == ("Amistoso · Mesa 2",) * 2

@@ -33,3 +33,53 @@ def test_the_connection_waiting_longest_is_the_one_closed():
     assert old.evicted and old.transport.aborted
     assert not new.evicted and not new.transport.aborted
     assert connections.by_address == {"venue": {new}} and connections.count == 1
+
+
+def connections_of(limits: Limits, **by_address: list[Waiting]) -> Connections:
+    wrapped = SimpleNamespace(buildProtocol=lambda addr: SimpleNamespace())
+    connections = Connections(wrapped, limits)
+    for address, held in by_address.items():
+        for connection in held:
+            connection.address = address
+        connections.by_address[address] = set(held)
+    connections.count = sum(len(held) for held in by_address.values())
+    return connections
+
+
+def test_an_address_at_its_share_makes_room_before_it_opens_one_more():
+    """per_address is how many one address may hold: its next connection
+    pushes its longest-waiting one out (or is refused), never goes past it."""
+    limits = Limits(10, 2, 1024, 10, 30, 60)
+    old, new = Waiting(since=10.0), Waiting(since=20.0)
+    connections = connections_of(limits, venue=[old, new])
+    opened = connections.buildProtocol(SimpleNamespace(host="venue"))
+    assert opened is not None and opened.address == "venue"
+    assert old.evicted and old.transport.aborted and not new.evicted
+    # Below its share, an address opens one more with nothing closed.
+    one = Waiting(since=5.0)
+    connections = connections_of(limits, home=[one])
+    assert connections.buildProtocol(SimpleNamespace(host="home")) is not None
+    assert not one.evicted
+
+
+def test_with_every_connection_taken_the_busiest_address_makes_room():
+    """At the process's limit, a new phone's connection is made room for by
+    the address holding the most (a flood), not by a phone on its own."""
+    limits = Limits(4, 4, 1024, 10, 30, 60)
+    flood = [Waiting(since=s) for s in (30.0, 40.0, 50.0)]
+    phone = Waiting(since=1.0)  # has waited longest of all
+    connections = connections_of(limits, flood=flood, phone=[phone])
+    opened = connections.buildProtocol(SimpleNamespace(host="newcomer"))
+    assert opened is not None
+    assert not phone.evicted
+    assert [c.evicted for c in flood] == [True, False, False]
+
+
+def test_an_address_whose_last_connection_goes_is_forgotten():
+    """A venue day sees thousands of addresses come and go: one that holds no
+    connection any more keeps no entry (nor counts towards the busiest)."""
+    limits = Limits(4, 2, 1024, 10, 30, 60)
+    gone, stays = Waiting(since=10.0), Waiting(since=20.0)
+    connections = connections_of(limits, left=[gone], venue=[stays])
+    assert connections._evict_from("left")
+    assert connections.by_address == {"venue": {stays}} and connections.count == 1

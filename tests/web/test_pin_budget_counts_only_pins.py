@@ -31,3 +31,20 @@ def test_text_that_is_no_pin_spends_nothing_of_the_seats_budget(alice, mallory, 
     moved = submit_on(new_phone, seat_url(match, "A"), "card", pin="582914")
     assert moved.status_code == 302
     assert "You: Alice" in new_phone.get(f"/m/{match.code}/").content.decode()
+
+
+def test_the_right_pin_spends_nothing_of_the_budget_however_often_it_moves_the_seat(
+    alice, settings
+):
+    """Each try takes a unit before the PIN is checked, and a right PIN gives
+    it back: the owner moving her seat from phone to phone more times than
+    the budget holds is never locked out."""
+    settings.SEAT_PIN_BUDGET = 2
+    match = create_match(alice)
+    claim(alice, match, "A", "Alice", pin="582914")
+    for _ in range(settings.SEAT_PIN_BUDGET + 2):
+        new_phone = Client()
+        moved = submit_on(new_phone, seat_url(match, "A"), "card", pin="582914")
+        assert moved.status_code == 302
+        assert "You: Alice" in new_phone.get(f"/m/{match.code}/").content.decode()
+    assert Seat.objects.get(match=match, letter="A").failed_pins == 0

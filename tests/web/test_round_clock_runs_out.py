@@ -211,3 +211,23 @@ def test_the_clock_counts_the_time_run_before_a_pause_and_since_the_resume():
     assert clock_left(over, now) == 0 and clock_state(over, now) == "called"
     called = EventRound(minutes=90, clock_started_at=now, time_called_at=now)
     assert clock_left(called, now) == 0 and clock_state(called, now) == "called"
+
+
+async def test_a_page_load_leaves_the_running_rounds_timer_as_it_is(carol, timers, monkeypatch):
+    """Only a start, a resume, a pause or a call sets the round's timer
+    (announce_clock); a render arms one only where none is armed (after a
+    restart). A phone's page load while the clock runs neither drops the
+    timer set at the start nor sets another from the row it read."""
+    org, _spanish, english = await sync_to_async(a_round_of_two)(carol)
+    en = await connected(english)
+    assert (await sync_to_async(org.submit)("/clock/start/", within="#round-1")).status_code == 302
+    await receive_until(en, "Time left")
+    [timer] = timers.live()
+    for _ in range(2):
+        await sync_to_async(english.open)()  # the clock renders
+        await asyncio.sleep(0)  # the loop runs what the render's thread handed it
+    assert timers.armed == [timer] and timers.live() == [timer]
+    advance(monkeypatch, 600)
+    timer.fire()
+    await receive_until(en, EN_CALLED)
+    await en.disconnect()

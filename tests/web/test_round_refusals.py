@@ -69,3 +69,23 @@ def test_attack_an_unknown_clock_action_is_not_found(carol):
     assert response.status_code == 404
     played = org.event.rounds.get(number=1)
     assert played.clock_started_at is None and played.time_called_at is None
+
+
+def test_a_pasted_tables_phone_shows_no_clock_of_a_drawn_unpublished_round(carol):
+    """A drawn round is not the event's until published (its publish refused
+    here: round 1 has its pasted table): the pasted table's phones show no
+    round clock of it, neither one waiting to start nor its minutes."""
+    from tests.web.test_event_running import seat_phone
+
+    org = event_with(carol, TWO)
+    pairings = "Table, Player A, Player B\n1, Ana Arroyo, Bea Blanco\n"
+    data = {"points_limit": 300, "rounds": 3, "pairings": pairings, "event_round": 1}
+    assert carol.post(f"/organizer/events/{org.event.pk}/", data).status_code == 302
+    assert org.submit("/rounds/draw/", seed=7).status_code == 302
+    response = org.submit("/rounds/publish/", points_limit=300, rounds=3, minutes=45)
+    assert response.status_code == 400
+    match = Match.objects.get(event=org.event, event_round=1)
+    for letter, language in (("A", "en"), ("B", "es")):
+        phone = seat_phone(carol, match, letter, language)
+        phone.open()
+        assert phone.soup.select_one("#round-clock") is None

@@ -322,3 +322,21 @@ def test_attack_an_organizer_who_plays_in_the_match_hands_off_no_seat_of_it():
     assert refused.status_code == 403
     assert "This browser has held a seat in this match" in refused.text
     assert Seat.objects.get(match__code=host.code, letter="B").claimed
+
+
+def test_a_seat_handed_off_goes_back_to_the_phone_that_held_it_before():
+    """Alice moved seat A to a tablet with its PIN; the tablet dies and the
+    organizer hands seat A to a new phone. Her own phone, which held seat A
+    (and never seat B), takes the new link: a browser is kept from the
+    other seat of its match only, never from its own."""
+    bob, alice, code = hosted_by_bob()
+    tablet = at_venue()
+    move_here(tablet, seat_path(code, "A"), "913862")
+    assert "You: Alice" in tablet.open().text
+    carol = organizer_phone()
+    carol.visit(f"/organizer/matches/{code}/sheet/")
+    carol.submit("A")
+    alice.claim(f"http://testserver{seat_path(code, 'A')}", "Alice", pin="604153")
+    assert "You: Alice" in alice.text
+    assert has_all(alice)  # her secrets are on her phone again
+    assert "You: Alice" not in tablet.open().text
