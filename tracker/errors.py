@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 
+from django.contrib import messages
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import render
@@ -57,6 +58,27 @@ def permission_denied(request, exception=None):
 def forbidden(request, message: str) -> HttpResponse:
     """A 403 a view decides, with its own reason, on the same card."""
     return _page(request, 403, _("Not allowed"), message)
+
+
+def not_a_player(request) -> HttpResponse:
+    """A player's action from a browser that holds no seat of the match: 403.
+    A phone's tap (htmx) also has its page loaded again, with the reason atop
+    it: a phone whose seat moved to another phone with its PIN, or was handed
+    on, while it slept or its Wi-Fi stalled still showed its old page, and a
+    tap on it did nothing at all (htmx swaps no 403) until its socket came
+    back. htmx reads HX-Refresh before it decides not to swap."""
+    response = forbidden(request, _("Only the two players can act in this match."))
+    if getattr(request, "htmx", False):
+        messages.error(
+            request,
+            _(
+                "This phone holds no seat in this match, so it only watches: a seat moved "
+                "to another phone with its PIN, or handed to a new phone, leaves its old "
+                "phone watching."
+            ),
+        )
+        response["HX-Refresh"] = "true"
+    return response
 
 
 class EventNotFound(Http404):

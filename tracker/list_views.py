@@ -12,7 +12,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tracker import army_text, handed_lists, rules, seats
-from tracker.errors import forbidden
+from tracker.errors import not_a_player
 from tracker.list_suggestions import suggestions
 from tracker.models import Match, Seat
 from tracker.row_ids import row_id
@@ -73,7 +73,7 @@ def draft_import(request, code: str):
     match = _match(code)
     letter = _player(request, match)
     if letter is None:
-        return forbidden(request, _("Only the two players can act in this match."))
+        return not_a_player(request)
     text = str(request.POST.get("text", "")).replace("\x00", "")[: army_text.MAX_TEXT + 1]
     if (late := late_refusal(request, match, letter)) is not None:
         return late
@@ -124,7 +124,7 @@ def draft_edit(request, code: str):
     match = _match(code)
     letter = _player(request, match)
     if letter is None:
-        return forbidden(request, _("Only the two players can act in this match."))
+        return not_a_player(request)
     form = DraftRowForm(request.POST)
     if (late := late_refusal(request, match, letter)) is not None:
         return late
@@ -159,7 +159,7 @@ def draft_hand(request, code: str):
     match = _match(code)
     letter = _player(request, match)
     if letter is None:
-        return forbidden(request, _("Only the two players can act in this match."))
+        return not_a_player(request)
     seat = Seat.objects.select_related("match").get(match=match, letter=letter)
     if (late := late_refusal(request, match, letter)) is not None:
         return late

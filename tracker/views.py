@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 from tracker import actions, offline_copy, rules, seats
 from tracker import links as links_for_phones
 from tracker.busy import busy_response
-from tracker.errors import forbidden
+from tracker.errors import forbidden, not_a_player
 from tracker.event_clock import render_clock
 from tracker.forms import ClaimSeatForm, CreateMatchForm, MoveSeatForm, TrooperForm, build_command
 from tracker.models import Match, Seat
@@ -415,7 +415,7 @@ def act(request, code: str, command: str):
     """Every player action of the match page posts here."""
     match, seat = _match_and_seat(request, code)
     if seat is None:
-        return forbidden(request, _("Only the two players can act in this match."))
+        return not_a_player(request)
     letter = seat.letter
     action_id = request.POST.get("action_id", "")
     if not ACTION_ID.match(action_id):
@@ -490,7 +490,7 @@ def draft_add(request, code: str):
     match = _match(code)
     letter = seats.seat_of(request.session, match)
     if letter is None:
-        return forbidden(request, _("Only the two players can act in this match."))
+        return not_a_player(request)
     form = TrooperForm(request.POST)
     if (late := late_refusal(request, match, letter)) is not None:
         return late
@@ -531,7 +531,7 @@ def draft_remove(request, code: str):
     match = _match(code)
     letter = seats.seat_of(request.session, match)
     if letter is None:
-        return forbidden(request, _("Only the two players can act in this match."))
+        return not_a_player(request)
     trooper_id = request.POST.get("trooper_id", "")
     if (late := late_refusal(request, match, letter)) is not None:
         return late
