@@ -31,6 +31,9 @@ from collections import OrderedDict
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qs
 
+# daphne (the only server we run) sends through autobahn, which raises this
+# on a socket that closed meanwhile.
+from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncWebsocketConsumer, WebsocketConsumer
 from django.conf import settings
 from django.core.cache import cache
@@ -395,6 +398,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
         except Match.DoesNotExist:
             with contextlib.suppress(Exception):  # the socket may be gone too
                 await self.close(code=4404)
+        except Disconnected:
+            # The phone's socket closed while its push was rendered (it went
+            # away, or reconnects): nobody to send it to, and no error. It
+            # was logged with a traceback, many a night at a venue.
+            log.debug("push for match %s: the socket closed meanwhile", self.match_id)
         except Exception:
             # As an exception in a consumer's handler did: the phone's socket
             # closes (and reconnects), the server's log has why.
