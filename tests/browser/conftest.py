@@ -19,6 +19,7 @@ from bench import serving
 from tests.support import chromium_path, skip_or_fail
 
 from .make_run import manage
+from .netfault import FaultyLink
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = [
@@ -146,3 +147,12 @@ def phone(browser, playwright_session):
     for context in contexts:
         context.close()
     assert errors == [], "a phone logged errors:\n" + "\n".join(errors)
+
+
+@pytest.fixture
+def link(served):
+    """A faulty link (tests/browser/netfault.py) to the test module's own
+    `served` server: phones opened through link.url meet its faults."""
+    proxy = FaultyLink(served.port).start()
+    yield proxy
+    proxy.close()

@@ -15,7 +15,6 @@ import pytest
 from playwright.sync_api import expect
 
 from .make_run import start_as_make_run
-from .netfault import FaultyLink
 from .pages import LIVE, NOT_SAVED, open_phone, open_state, playing
 
 pytestmark = pytest.mark.browser
@@ -26,13 +25,6 @@ def served(tmp_path_factory):
     live = start_as_make_run(tmp_path_factory.mktemp("long-stall"))
     yield live
     live.stop()
-
-
-@pytest.fixture
-def link(served):
-    proxy = FaultyLink(served.port).start()
-    yield proxy
-    proxy.close()
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])

@@ -17,7 +17,6 @@ import pytest
 from playwright.sync_api import expect
 
 from .make_run import start_as_make_run
-from .netfault import FaultyLink
 from .pages import LIVE, action_ids, open_phone, open_state, playing
 from .test_link_faults import applied
 
@@ -34,13 +33,6 @@ def served(tmp_path_factory):
     live = start_as_make_run(tmp_path_factory.mktemp("late-answer"))
     yield live
     live.stop()
-
-
-@pytest.fixture
-def link(served):
-    proxy = FaultyLink(served.port).start()
-    yield proxy
-    proxy.close()
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])

@@ -32,7 +32,6 @@ from tests.scale.servers import (
     server_env,
 )
 
-from .netfault import FaultyLink
 from .pages import (
     LIVE,
     NOT_SAVED,
@@ -64,13 +63,6 @@ def served(tmp_path_factory):
     live = start_server(tmp_path_factory.mktemp("faults"))
     yield live
     live.stop()
-
-
-@pytest.fixture
-def link(served):
-    proxy = FaultyLink(served.port).start()
-    yield proxy
-    proxy.close()
 
 
 def within(bound_ms, check, what=""):
