@@ -6,6 +6,7 @@ and a clock action that is none of start, pause and call."""
 
 import pytest
 
+from tests.web.rendered_forms import submit_on
 from tests.web.test_event_running import Organizer
 from tracker.models import Match, TournamentEvent
 
@@ -21,6 +22,16 @@ def event_with(carol, players: str) -> Organizer:
     return org
 
 
+def paste_round_one(carol, org: Organizer) -> None:
+    """Round 1's one table pasted from the event page's pairings form."""
+    pairings = "Table, Player A, Player B\n1, Ana Arroyo, Bea Blanco\n"
+    page = f"/organizer/events/{org.event.pk}/"
+    response = submit_on(
+        carol, page, "card", pairings=pairings, points_limit=300, rounds=3, event_round=1
+    )
+    assert response.status_code == 302
+
+
 def test_a_round_of_one_player_is_not_drawn(carol):
     org = event_with(carol, "Ana Arroyo, PanOceania\n")
     response = org.submit("/rounds/draw/", seed=7)
@@ -31,9 +42,7 @@ def test_a_round_of_one_player_is_not_drawn(carol):
 
 def test_a_round_with_pasted_tables_is_not_published_twice(carol):
     org = event_with(carol, TWO)
-    pairings = "Table, Player A, Player B\n1, Ana Arroyo, Bea Blanco\n"
-    data = {"points_limit": 300, "rounds": 3, "pairings": pairings, "event_round": 1}
-    assert carol.post(f"/organizer/events/{org.event.pk}/", data).status_code == 302
+    paste_round_one(carol, org)
     assert org.submit("/rounds/draw/", seed=7).status_code == 302
     response = org.submit("/rounds/publish/", points_limit=300, rounds=3, minutes=90)
     assert response.status_code == 400
@@ -78,9 +87,7 @@ def test_a_pasted_tables_phone_shows_no_clock_of_a_drawn_unpublished_round(carol
     from tests.web.test_event_running import seat_phone
 
     org = event_with(carol, TWO)
-    pairings = "Table, Player A, Player B\n1, Ana Arroyo, Bea Blanco\n"
-    data = {"points_limit": 300, "rounds": 3, "pairings": pairings, "event_round": 1}
-    assert carol.post(f"/organizer/events/{org.event.pk}/", data).status_code == 302
+    paste_round_one(carol, org)
     assert org.submit("/rounds/draw/", seed=7).status_code == 302
     response = org.submit("/rounds/publish/", points_limit=300, rounds=3, minutes=45)
     assert response.status_code == 400
