@@ -20,18 +20,18 @@ from tracker.actions import Busy
 log = logging.getLogger(__name__)
 
 
-def busy_body(htmx: bool, reloads: bool = False) -> str:
+def busy_body(htmx: bool, method: str = "POST") -> str:
     """ "Busy, tap again" in the active language: a fragment for htmx (app.js
     shows it atop the controls and sends the tap again by itself), a page
-    otherwise. `reloads`: the page of a page load (GET), which loads the
-    page again by itself a moment later (issue 18: at a round's start a
-    venue's phones open their tables at once, and the ones past the server's
-    page budget were left on a bare "tap again" with nothing to tap)."""
-    if htmx:
+    otherwise. A page load's (GET) page loads itself again a moment later
+    (issue 18: at a round's start a venue's phones open their tables at once,
+    and the ones past the server's page budget were left on a bare "tap
+    again" with nothing to tap); a form sent without htmx keeps "tap again",
+    since loading its address again would not send it."""
+    if htmx or method not in ("GET", "HEAD"):
         message = escape(_("The tracker is busy; tap again."))
-        return f'<p class="error busy" role="alert">{message}</p>'
-    if not reloads:
-        message = escape(_("The tracker is busy; tap again."))
+        if htmx:
+            return f'<p class="error busy" role="alert">{message}</p>'
         return f'<!doctype html><title>{message}</title><main><p role="alert">{message}</p></main>'
     message = escape(_("The tracker is busy: this page loads again by itself in a moment."))
     again = escape(_("Load it now"))
@@ -46,16 +46,9 @@ def busy_body(htmx: bool, reloads: bool = False) -> str:
     )
 
 
-def reloads(method: str, htmx: bool) -> bool:
-    """Whether a busy answer to this request may load it again by itself: a
-    page load, never a form sent without htmx (loading it again would not
-    send the form)."""
-    return method in ("GET", "HEAD") and not htmx
-
-
 def busy_response(request) -> HttpResponse:
     htmx = bool(getattr(request, "htmx", False))
-    response = HttpResponse(busy_body(htmx, reloads(request.method, htmx)), status=503)
+    response = HttpResponse(busy_body(htmx, request.method), status=503)
     response["Retry-After"] = "1"
     return response
 

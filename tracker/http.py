@@ -111,13 +111,13 @@ async def _whole_body(receive, cap: int) -> bytes | None:
 
 async def _answer_busy(scope, send) -> None:
     # Imported here: they need the apps loaded, which this module must not.
-    from tracker.busy import busy_body, reloads
+    from tracker.busy import busy_body
     from tracker.consumers import language_of
 
     headers = {k.decode("latin-1").lower(): v for k, v in scope.get("headers", [])}
     htmx = headers.get("hx-request") == b"true"
     with translation.override(language_of(scope)):
-        body = busy_body(htmx, reloads(scope.get("method", ""), htmx)).encode()
+        body = busy_body(htmx, scope.get("method", "")).encode()
     await send(
         {
             "type": "http.response.start",
