@@ -38,6 +38,10 @@ QUIET = int(os.environ.get("SERVE_CPU_QUIET", "0"))
 # py-spy's samples a second (SERVE_CPU_RATE): 200 keeps its own cost low; a
 # higher rate gives more samples of a short run.
 RATE = os.environ.get("SERVE_CPU_RATE", "200")
+# SERVE_CPU_NIGHT=1: the taps as make bench's night plays them (one a table
+# every 10 s, jittered, a reload and a reconnect each about every 30 s), to
+# see what the churn costs beside the taps.
+NIGHT = os.environ.get("SERVE_CPU_NIGHT", "") == "1"
 
 
 def _spy(server: Server, path: str, seconds: float) -> subprocess.Popen:
@@ -67,7 +71,8 @@ async def measure(
             if spy is not None:
                 spy.wait(timeout=60)
             spy = _spy(server, pyspy, seconds) if pyspy else None
-            result = await fleet.play(count, seconds, cpu=server.cpu)
+            pace = {"every": 10.0, "jitter": 0.5, "churn_every": 30.0} if NIGHT else {}
+            result = await fleet.play(count, seconds, cpu=server.cpu, **pace)
             if spy is not None:
                 spy.wait(timeout=60)
         finally:
