@@ -15,7 +15,7 @@ from django.urls import path  # noqa: E402
 
 from bench.bare import bare_action  # noqa: E402
 from bench.relay import RelayConsumer  # noqa: E402
-from tracker import gc_tuning, urls  # noqa: E402
+from tracker import fast_pongs, gc_tuning, urls  # noqa: E402
 from tracker.http import ThreadPoolHTTP  # noqa: E402
 from tracker.routing import websocket_urlpatterns  # noqa: E402
 
@@ -34,6 +34,9 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# As `manage.py serve` runs the app: pings answered as daphne reads them.
+fast_pongs.install()
 
 # Loaded: what start-up made is never scanned again (tracker/gc_tuning.py).
 gc_tuning.tune()

@@ -42,7 +42,7 @@ from django.utils import translation
 
 from tracker import announce, seats
 from tracker.event_clock import clock_key, render_clock
-from tracker.heartbeat import Heartbeat
+from tracker.heartbeat import Heartbeat, hand_over
 from tracker.match_seqs import newest_seqs
 from tracker.models import Match, Seat
 from tracker.rendering import blocks_for, changed_frame, digest_of_block, parse_shown
@@ -227,6 +227,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
             newest=self._newest_for_pong,
         )
         await self._push(full=True, shown=shown_digests(self.scope))
+        # Pings answered as daphne reads them, where it can (fast_pongs.py);
+        # not before the first frame, which app.js waits for to say "Live"
+        # (until then, this consumer answers them, one message at a time).
+        hand_over(self.scope, self.heartbeat)
 
     def _newest_for_pong(self) -> int | None:
         """The seq a pong tells the phone: the match's newest (as this process
@@ -275,6 +279,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             newest_seqs.unwatch(self.match_id)
             self.watching = False
         if self.heartbeat is not None:
+            hand_over(self.scope, None)
             await self.heartbeat.stop()
 
     async def dispatch(self, message):

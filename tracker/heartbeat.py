@@ -35,6 +35,30 @@ SILENT = 4408
 PING_SIZE = 64
 
 
+# The scope key of a socket's PongSlot, where daphne runs the app with
+# tracker/fast_pongs.py installed.
+SCOPE_KEY = "tracker.pongs"
+
+
+class PongSlot:
+    """Where a consumer leaves its socket's Heartbeat for the server's
+    protocol to answer pings with (tracker/fast_pongs.py)."""
+
+    __slots__ = ("heartbeat",)
+
+    def __init__(self) -> None:
+        self.heartbeat: Heartbeat | None = None
+
+
+def hand_over(scope: dict, heartbeat: Heartbeat | None) -> None:
+    """From now on (None: no longer) the server answers this socket's pings
+    with `heartbeat` itself, where it can (tracker/fast_pongs.py); where it
+    cannot, they reach the consumer, which answers them alike."""
+    slot = scope.get(SCOPE_KEY)
+    if slot is not None:
+        slot.heartbeat = heartbeat
+
+
 def server_ms() -> int:
     """The server's clock as the phone sees it in each pong."""
     return int(time.time() * 1000)
@@ -67,22 +91,33 @@ class Heartbeat:
     async def answer(self, text: str | None) -> bool:
         """Answer the frame `text` if it is a ping; False for any other frame
         (left to the consumer's own checks)."""
-        if not text or len(text) > PING_SIZE or '"ping"' not in text:
+        pong = self.pong_for(text)
+        if pong is None:
             return False
+        await self._send(pong)
+        return True
+
+    def pong_for(self, text: str | None) -> str | None:
+        """The pong for the frame `text` if it is a ping, else None. Both
+        ways a ping is answered build it here: the consumer's (`answer`) and
+        the server's own, before the frame reaches the app
+        (tracker/fast_pongs.py). Runs on the event loop."""
+        if not text or len(text) > PING_SIZE or '"ping"' not in text:
+            return None
         try:
             message = json.loads(text)
         except ValueError:
-            return False
+            return None
         if not isinstance(message, dict) or "ping" not in message:
-            return False
+            return None
+        self.heard()
         if self._watch is None:
             self._watch = asyncio.ensure_future(self._close_when_silent())
         pong = {"pong": _echo(message["ping"]), "t": server_ms()}
         seq = self._newest()
         if seq is not None:
             pong["seq"] = seq
-        await self._send(json.dumps(pong))
-        return True
+        return json.dumps(pong)
 
     async def _close_when_silent(self) -> None:
         limit = settings.SOCKET_SILENCE_SECONDS

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.utils.translation import gettext as _
 
-from tracker import front_door
+from tracker import fast_pongs, front_door
 
 
 class Command(BaseCommand):
@@ -45,6 +45,8 @@ class Command(BaseCommand):
         # deadlines, the body cap) go into daphne's protocol before it runs.
         open_files = front_door.raise_open_files_limit()
         front_door.install(front_door.Limits.from_settings(settings, open_files))
+        # Issue 18: a phone's pings answered as they are read (fast_pongs.py).
+        fast_pongs.install()
         args = ["-b", options["host"], "-p", str(port)]
         if settings.BEHIND_PROXY:
             # Only behind a proxy we run ourselves: otherwise any phone could

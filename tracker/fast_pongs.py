@@ -1,0 +1,91 @@
+"""Pings answered by the server itself, before the frame reaches the app
+(issue 18).
+
+Each phone pings once a second (tracker/heartbeat.py), so at a venue most
+of the frames a process reads are pings: 300 phones' pings took about a
+tenth of a core on the laptop, a quarter of a 150-table night's CPU. Through
+the app, each one is queued for the socket's application instance, wakes
+its task, passes Channels' dispatch and its middlewares' send wrappers, and
+is queued again for daphne to write. Here daphne's websocket protocol
+answers it as the frame is read, from the socket's Heartbeat, which the
+consumer hands over once it has one: measured with bench/serve_cpu.py,
+about 30% less CPU for the same pings.
+
+The consumer hands its Heartbeat over through a slot in the socket's scope
+(heartbeat.hand_over): daphne builds that scope inside its protocol's
+onConnect and passes it straight to its server, so the factory gives the
+protocols a server that adds the slot on the way.
+
+The pong is built by Heartbeat.pong_for whichever way it goes, so it says
+the same (the phone's echo, the server's clock, the newest seq as the
+consumer sees it), and a ping still counts as the phone being heard. Until
+the consumer has handed its heartbeat over (a ping before the socket's
+first frame), and under any server but daphne (the tests' communicators),
+pings go to the consumer, which answers them the same way.
+
+Why ours: daphne has no hook before its application queue, and autobahn's
+own pings are protocol frames a browser's script never sees (the phone
+must hear a message to know its link is alive).
+"""
+
+from __future__ import annotations
+
+import time
+
+import daphne.server
+from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
+
+from tracker.heartbeat import PING_SIZE, SCOPE_KEY, PongSlot
+
+
+class PongingProtocol(WebSocketProtocol):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.pongs = PongSlot()
+
+    def onMessage(self, payload, isBinary):
+        heartbeat = self.pongs.heartbeat
+        if heartbeat is not None and not isBinary and not self.muted and len(payload) <= PING_SIZE:
+            pong = heartbeat.pong_for(payload.decode("utf8", "replace"))
+            if pong is not None:
+                self.last_ping = time.time()  # as daphne's onMessage does for any frame
+                if self.state == self.STATE_OPEN:
+                    self.sendMessage(pong.encode("utf8"))
+                return
+        super().onMessage(payload, isBinary)
+
+    def onClose(self, wasClean, code, reason):
+        self.pongs.heartbeat = None
+        super().onClose(wasClean, code, reason)
+
+
+class _ServerGivingSlots:
+    """daphne's Server as the protocols see it, but for one thing: each
+    socket's scope carries its protocol's PongSlot (daphne builds the scope
+    inside its protocol's onConnect and hands it straight to the server)."""
+
+    def __init__(self, server) -> None:
+        self._server = server
+
+    def __getattr__(self, name):
+        return getattr(self._server, name)
+
+    def create_application(self, protocol, scope):
+        slot = getattr(protocol, "pongs", None)
+        if slot is not None:
+            scope[SCOPE_KEY] = slot
+        return self._server.create_application(protocol, scope)
+
+
+class PongingFactory(WebSocketFactory):
+    protocol = PongingProtocol
+
+    def __init__(self, server_class, *args, **kwargs):
+        super().__init__(_ServerGivingSlots(server_class), *args, **kwargs)
+
+
+def install() -> None:
+    """Make the daphne server started in this process answer pings itself.
+    Called where the ASGI application is loaded, before daphne's Server.run
+    builds its websocket factory (tracker/asgi.py)."""
+    daphne.server.WebSocketFactory = PongingFactory
