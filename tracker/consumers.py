@@ -283,7 +283,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.heartbeat.stop()
 
     async def dispatch(self, message):
-        """A ping is answered without Channels' dispatch (issue 18): that
+        """A ping that reaches the consumer (before its first frame, or under
+        a server other than `serve`'s daphne, which answers the rest itself:
+        tracker/fast_pongs.py) is answered without Channels' dispatch (issue 18): that
         runs aclose_old_connections() before every handler, a hop to
         asgiref's one thread-sensitive thread and back, most of a pong's
         CPU, and a phone pings once a second. A pong reads no database and
