@@ -16,15 +16,23 @@ import hashlib
 import secrets
 
 from django.conf import settings
-from django.contrib.auth.hashers import check_password, make_password
+from django.contrib.auth.hashers import (
+    PBKDF2PasswordHasher,
+    check_password,
+    get_hasher,
+    make_password,
+)
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 from tracker.models import Match, Seat, new_token
 
 SESSION_KEY = "seat_holders"
+# The PIN the claim form last offered this browser (an HMAC of it).
+OFFERED_KEY = "offered_pin"
 
 
 def _digest(key: str) -> str:
@@ -89,6 +97,7 @@ def _hold(session, seat: Seat) -> str:
     # session-fixation defence, as login() does): an id planted in the
     # victim's browser beforehand no longer names the session holding the seat.
     session.cycle_key()
+    session.pop(OFFERED_KEY, None)  # offered once: a later claim gets a new one
     key = secrets.token_urlsafe(32)
     holders = dict(_holders(session))
     holders[str(seat.pk)] = key
@@ -96,13 +105,47 @@ def _hold(session, seat: Seat) -> str:
     return _digest(key)
 
 
+class _DrawnPinHasher(PBKDF2PasswordHasher):
+    """PBKDF2 as Django's, stretched less: for a PIN the server drew."""
+
+    iterations = 10_000
+
+
+def offer(session, pin: str) -> None:
+    """The claim form offers this browser `pin`, drawn by the server
+    (forms.random_pin)."""
+    session[OFFERED_KEY] = _offered_digest(pin)
+
+
+def _offered_digest(pin: str) -> str:
+    return salted_hmac("tracker.seats.offered_pin", pin).hexdigest()
+
+
+def _pin_hash(session, pin: str) -> str:
+    """The PIN's hash for the seat. A PIN its player chose may be one they
+    use elsewhere: it gets Django's full stretching (PBKDF2, a million
+    rounds, about half a second of a core), so that a copy of the database
+    does not give it away cheaply. A PIN the server drew and this browser
+    kept is used nowhere else and is worth no more than the seat it moves,
+    whose guard is its budget of wrong tries (move): 10,000 rounds, a few
+    milliseconds (issue 18: at a round's start every player of the venue
+    claims a seat; 300 full hashes took about two minutes of a core, while
+    every table's first taps waited for a thread)."""
+    offered = session.get(OFFERED_KEY)
+    drawn = offered and constant_time_compare(offered, _offered_digest(pin))
+    # (Only where PBKDF2 is the hasher in force: check_password knows it.)
+    if drawn and get_hasher().algorithm == _DrawnPinHasher.algorithm:
+        return make_password(pin, hasher=_DrawnPinHasher())
+    return make_password(pin)
+
+
 def claim(session, seat: Seat, pin: str) -> bool:
     """Take an unclaimed seat for this session. False if someone was first."""
-    # The slow hash (PBKDF2, about half a second of a core) before the
-    # transaction: on SQLite a transaction holds the one write lock from its
-    # start, and every tap at the venue waited behind it (issue 18). A claim
-    # that loses the race has hashed for nothing, which costs no one else.
-    pin_hash = make_password(pin)
+    # The hash before the transaction: on SQLite a transaction holds the one
+    # write lock from its start, and every tap at the venue waited behind a
+    # full PIN hash (issue 18). A claim that loses the race has hashed for
+    # nothing, which costs no one else.
+    pin_hash = _pin_hash(session, pin)
     with transaction.atomic():
         fresh = Seat.objects.select_for_update().get(pk=seat.pk)
         if fresh.claimed:

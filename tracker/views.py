@@ -241,6 +241,10 @@ def seat_link(request, code: str, token: str):
                 return redirect("match", code=match.code)
             messages.error(request, _("Someone else took this seat a moment ago."))
             return redirect("seat-link", code=match.code, token=token)
+        if not form.is_bound:
+            # The PIN drawn for this form (seats._pin_hash: kept as drawn, it
+            # is hashed for what it is, a random PIN used nowhere else).
+            seats.offer(request.session, form.fields["pin"].initial)
         return render(
             request,
             "tracker/claim.html",
