@@ -18,6 +18,7 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
 from tracker import announce, reading, rules
+from tracker.compiled_queries import CompiledQuery
 from tracker.models import Match, MatchEvent, Seat
 from tracker.reading import load_state
 from tracker.rules import results
@@ -120,22 +121,34 @@ def append(
     raise Busy
 
 
+# The queries of every tap's transaction, compiled once (compiled_queries.py).
+_LOCKED_MATCH = CompiledQuery(lambda pk: Match.objects.select_for_update().filter(pk=pk), -1)
+_SEQS_OF_ACTION = CompiledQuery(
+    lambda match_id, action_id: (
+        MatchEvent.objects.filter(match_id=match_id, action_id=action_id)
+        .order_by()
+        .values_list("seq")
+    ),
+    -1,
+    "action",
+)
+
+
 def _append_once(
     match_id: int, actor: str, decider: Decider, action_id: str, deadline: float | None
 ) -> Outcome:
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match_id)
+        locked = _LOCKED_MATCH.models(match_id)
+        if not locked:
+            raise Match.DoesNotExist(f"no match {match_id}")
+        match = locked[0]
         if action_id:
             # A query of its own, after the lock: folded into the locking
             # SELECT, PostgreSQL would read it in the snapshot taken before
             # waiting for the lock, blind to a repeat committed meanwhile.
             # No ordering: the model's ("match", "seq") joins the match table
             # to sort by its own ordering, for rows of one match.
-            done = list(
-                MatchEvent.objects.filter(match=match, action_id=action_id)
-                .order_by()
-                .values_list("seq", flat=True)
-            )
+            done = [seq for (seq,) in _SEQS_OF_ACTION.rows(match.pk, action_id)]
             if done:
                 row = {name: getattr(match, name) for name in MATCH_COLUMNS}
                 return Outcome(seq=max(done), appended=0, duplicate=True, row=row)

@@ -41,6 +41,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils import translation
 
 from tracker import announce, seats
+from tracker.compiled_queries import CompiledQuery
 from tracker.event_clock import clock_key, render_clock
 from tracker.heartbeat import Heartbeat, hand_over
 from tracker.match_seqs import newest_seqs
@@ -121,9 +122,15 @@ def shown_digests(scope) -> set[str]:
     return parse_shown(query.get("h", [""])[0])
 
 
+# Each push's read (tracker/compiled_queries.py).
+_SEATS_OF_MATCH = CompiledQuery(
+    lambda match_id: Seat.objects.select_related("match").filter(match_id=match_id), -1
+)
+
+
 def _seat_rows(match_id: int) -> list[Seat]:
     """The match's seat rows, each with the match (one query); [] for none."""
-    rows = list(Seat.objects.select_related("match").filter(match_id=match_id))
+    rows = _SEATS_OF_MATCH.models(match_id)
     if rows:
         for row in rows[1:]:
             row.match = rows[0].match

@@ -28,6 +28,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
+from tracker.compiled_queries import CompiledQuery
 from tracker.models import Match, Seat, new_token
 
 SESSION_KEY = "seat_holders"
@@ -54,12 +55,18 @@ def held_seat(session, match: Match, rows: list[Seat] | None = None) -> Seat | N
     return None
 
 
+# A match's seat rows with the match, by its code: every tap's first read.
+_SEATS_BY_CODE = CompiledQuery(
+    lambda code: Seat.objects.select_related("match").filter(match__code=code), "code"
+)
+
+
 def match_and_seat(session, code: str) -> tuple[Match | None, Seat | None]:
     """The match with this code and the Seat row this session holds in it,
     in one query (the match comes with its seat rows), besides the
     session's own. (None, None) for no such match. The seat rows carry the
     returned Match as their `match`."""
-    rows = list(Seat.objects.select_related("match").filter(match__code=code))
+    rows = _SEATS_BY_CODE.models(code)
     if not rows:
         # A match has its two seats from its creation (actions.create_match):
         # without any, it is unknown, or a row made by hand (tests).

@@ -1,0 +1,107 @@
+"""The few queries every tap makes, compiled to SQL once instead of at every
+call (issue 18).
+
+A tap reads the match with its seats, locks the match row and looks for a
+repeat of its action id, and each push reads the seats again. Django builds
+and compiles a query's SQL anew each time it runs it: for these small
+queries that was most of their cost (0.54 ms for the match with its seats,
+of which the database's own work and the rows' models are about 0.15 ms on
+SQLite; bench/micro-style timing, this machine), over a millisecond a tap in
+all.
+
+Each query is still written with the ORM, once, with stand-in values. Its
+SQL and Django's compiler for it are kept per thread and database (a
+compiler holds its thread's connection), and each call runs that SQL with
+the call's values, reading the rows as Django's own iterables do: the
+backend's converters, the models, the related model select_related
+brought. The stand-ins must come back from the compiler as the query's
+parameters, each once (in whatever order the SQL has them), or the query
+is not compiled (QueryNotCompiled):
+what it runs is always the ORM's own SQL for the call's values. The
+stand-ins must differ from each other.
+
+Why ours: Django keeps no compiled queries (a prepared-statement cache is a
+database feature, not the ORM's compile), and no maintained library does
+this for Django 5.2.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from django.db import connections
+from django.db.models import QuerySet
+from django.db.models.query import get_related_populators
+
+
+class QueryNotCompiled(Exception):
+    """The query's parameters are not the stand-ins it was built with."""
+
+
+class CompiledQuery:
+    """`build(*values)` returns the QuerySet for those values; `models(*v)`
+    and `rows(*v)` run its SQL compiled once, with the values `v`."""
+
+    def __init__(self, build: Callable[..., QuerySet], *stand_ins: Any):
+        self._build = build
+        self._stand_ins = stand_ins
+        self._local = threading.local()
+
+    def _compiled(self, using: str):
+        kept = getattr(self._local, using, None)
+        if kept is None:
+            queryset = self._build(*self._stand_ins)
+            compiler = queryset.query.get_compiler(using=using)
+            sql, params = compiler.as_sql()
+            kept = (sql, compiler, self._order(tuple(params)))
+            setattr(self._local, using, kept)
+        return kept
+
+    def _order(self, params: tuple) -> tuple[int, ...]:
+        """Where each of the SQL's parameters is among the call's values (the
+        compiler may put the WHERE's terms in another order than build's)."""
+        order = []
+        for param in params:
+            found = [
+                n
+                for n, stand_in in enumerate(self._stand_ins)
+                if type(stand_in) is type(param) and stand_in == param
+            ]
+            if len(found) != 1:
+                raise QueryNotCompiled(f"{params!r} are not {self._stand_ins!r} in some order")
+            order.append(found[0])
+        if sorted(order) != list(range(len(self._stand_ins))):
+            raise QueryNotCompiled(f"{params!r} are not {self._stand_ins!r} in some order")
+        return tuple(order)
+
+    def _fetch(self, using: str, values: tuple) -> tuple[list, Any]:
+        sql, compiler, order = self._compiled(using)
+        with connections[using].cursor() as cursor:
+            cursor.execute(sql, [values[n] for n in order])
+            fetched = cursor.fetchall()
+        return fetched, compiler
+
+    def rows(self, *values: Any, using: str = "default") -> list[tuple]:
+        """The rows as the database's converters give them (values_list)."""
+        fetched, compiler = self._fetch(using, values)
+        return list(compiler.results_iter(results=[fetched]))
+
+    def models(self, *values: Any, using: str = "default") -> list:
+        """The model instances, as iterating the QuerySet gives them (its
+        select_related models included)."""
+        fetched, compiler = self._fetch(using, values)
+        select, klass_info = compiler.select, compiler.klass_info
+        model_cls = klass_info["model"]
+        fields = klass_info["select_fields"]
+        start, end = fields[0], fields[-1] + 1
+        init_list = [column[0].target.attname for column in select[start:end]]
+        populators = get_related_populators(klass_info, select, using)
+        found = []
+        for row in compiler.results_iter(results=[fetched]):
+            obj = model_cls.from_db(using, init_list, row[start:end])
+            for populator in populators:
+                populator.populate(row, obj)
+            found.append(obj)
+        return found
