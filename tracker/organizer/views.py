@@ -392,11 +392,14 @@ def match_settle(request, code: str):
     except rules.RuleViolation as error:
         from tracker.views import rule_message
 
-        messages.error(request, rule_message(error))
+        # Answered with the form as typed, the refusal above it: a redirect
+        # showed the reason over an empty form, the ruling's reason lost.
+        form.add_error(None, rule_message(error))
+        return _audit_page(request, code, settle_form=form)
     except actions.Busy:
-        messages.error(request, _("The tracker is busy; try again."))
-    else:
-        messages.success(request, _("The result is settled; both players' phones show it."))
+        form.add_error(None, _("The tracker is busy; try again."))
+        return _audit_page(request, code, settle_form=form)
+    messages.success(request, _("The result is settled; both players' phones show it."))
     return redirect("organizer-audit", code=match.code)
 
 
