@@ -389,16 +389,22 @@ def match_settle(request, code: str):
 
     try:
         actions.append(match.pk, "organizer", decide)
-    except rules.RuleViolation as error:
+    except (rules.RuleViolation, actions.Busy) as error:
         from tracker.views import rule_message
 
-        # Answered with the form as typed, the refusal above it: a redirect
-        # showed the reason over an empty form, the ruling's reason lost.
-        form.add_error(None, rule_message(error))
-        return _audit_page(request, code, settle_form=form)
-    except actions.Busy:
-        form.add_error(None, _("The tracker is busy; try again."))
-        return _audit_page(request, code, settle_form=form)
+        refused = (
+            rule_message(error)
+            if isinstance(error, rules.RuleViolation)
+            else _("The tracker is busy; try again.")
+        )
+        if _disputed(match) or _unresolved_at_time(match):
+            # The page offers the ruling: answered with the form as typed and
+            # the refusal above it (a redirect showed the reason over an
+            # empty form, the ruling's reason and numbers lost).
+            form.add_error(None, refused)
+            return _audit_page(request, code, settle_form=form)
+        messages.error(request, refused)  # a page that offers no ruling
+        return redirect("organizer-audit", code=match.code)
     messages.success(request, _("The result is settled; both players' phones show it."))
     return redirect("organizer-audit", code=match.code)
 
