@@ -306,7 +306,7 @@ def _audit_page(request, code: str, settle_form: SettleForm | None = None):
             "receipt": receipt,
             "settle_form": settle_form
             or (
-                SettleForm(initial=_settle_initial(match))
+                SettleForm(initial=_settle_initial(match), names=exports.player_names(match))
                 if _disputed(match) or _unresolved_at_time(match)
                 else None
             ),
@@ -370,7 +370,7 @@ def match_settle(request, code: str):
     """Settle a disputed result: an event in the match's log (through the one
     write path), shown on both phones; the match leaves the dispute list."""
     match = _match(code)
-    form = SettleForm(request.POST)
+    form = SettleForm(request.POST, names=exports.player_names(match))
     if not form.is_valid():
         return _audit_page(request, code, settle_form=form)
     data, organizer = form.cleaned_data, request.user.get_username()
