@@ -20,6 +20,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from tracker import actions, offline_copy, rules, seats
@@ -37,6 +38,7 @@ from tracker.rendering import (
     render_blocks,
     viewer_blocks,
 )
+from tracker.rules.i18n import Plural
 from tracker.rules.setup import (
     BY_HOST,
     BY_ORGANIZER,
@@ -56,11 +58,18 @@ RECENT_COOKIE = "tracker_recent"
 
 def rule_message(error: rules.RuleViolation) -> str:
     """A refusal in the player's language, naming the rule it enforces."""
+    message = _(error.message)
+    if isinstance(error.message, Plural):  # one or several, by its number
+        try:
+            number = int(error.params[error.message.key])
+        except (KeyError, TypeError, ValueError):
+            number = 2
+        message = ngettext(error.message.singular, str(error.message), number)
     try:
         params = marker_names(error.params)
-        text = _(error.message) % params if params else _(error.message)
+        text = message % params if params else message
     except (KeyError, TypeError, ValueError):
-        text = _(error.message)
+        text = message
     if error.rule and not cites(text, error.rule):
         text = f"{text} ({error.rule})"
     return text

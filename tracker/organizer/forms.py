@@ -204,3 +204,20 @@ class SettleForm(forms.Form):
         max_length=200,
         widget=forms.TextInput(attrs={"maxlength": 200}),
     )
+
+    def __init__(self, *args, names: dict[str, str] | None = None, **kwargs):
+        """`names`: each seat's player (exports.player_names), named beside
+        the seat's letter, as the players' own result form names them: with
+        "seat A" alone, one player's points went in the other's field."""
+        super().__init__(*args, **kwargs)
+        for letter, name in (names or {}).items():
+            if not name:
+                continue
+            words = {"name": name, "seat": letter}
+            seat = letter.lower()
+            self.fields[f"objective_{seat}"].label = (
+                _("Objective points, %(name)s (seat %(seat)s)") % words
+            )
+            self.fields[f"army_{seat}"].label = (
+                _("Army points alive, %(name)s (seat %(seat)s)") % words
+            )

@@ -306,7 +306,7 @@ def _audit_page(request, code: str, settle_form: SettleForm | None = None):
             "receipt": receipt,
             "settle_form": settle_form
             or (
-                SettleForm(initial=_settle_initial(match))
+                SettleForm(initial=_settle_initial(match), names=exports.player_names(match))
                 if _disputed(match) or _unresolved_at_time(match)
                 else None
             ),
@@ -370,7 +370,7 @@ def match_settle(request, code: str):
     """Settle a disputed result: an event in the match's log (through the one
     write path), shown on both phones; the match leaves the dispute list."""
     match = _match(code)
-    form = SettleForm(request.POST)
+    form = SettleForm(request.POST, names=exports.player_names(match))
     if not form.is_valid():
         return _audit_page(request, code, settle_form=form)
     data, organizer = form.cleaned_data, request.user.get_username()
@@ -389,14 +389,23 @@ def match_settle(request, code: str):
 
     try:
         actions.append(match.pk, "organizer", decide)
-    except rules.RuleViolation as error:
+    except (rules.RuleViolation, actions.Busy) as error:
         from tracker.views import rule_message
 
-        messages.error(request, rule_message(error))
-    except actions.Busy:
-        messages.error(request, _("The tracker is busy; try again."))
-    else:
-        messages.success(request, _("The result is settled; both players' phones show it."))
+        refused = (
+            rule_message(error)
+            if isinstance(error, rules.RuleViolation)
+            else _("The tracker is busy; try again.")
+        )
+        if _disputed(match) or _unresolved_at_time(match):
+            # The page offers the ruling: answered with the form as typed and
+            # the refusal above it (a redirect showed the reason over an
+            # empty form, the ruling's reason and numbers lost).
+            form.add_error(None, refused)
+            return _audit_page(request, code, settle_form=form)
+        messages.error(request, refused)  # a page that offers no ruling
+        return redirect("organizer-audit", code=match.code)
+    messages.success(request, _("The result is settled; both players' phones show it."))
     return redirect("organizer-audit", code=match.code)
 
 

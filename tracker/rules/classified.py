@@ -42,7 +42,7 @@ from .commitments import commit, verify
 from .errors import InvalidInput, NotAllowed, UnknownElement
 from .events import Event
 from .evolve import applies
-from .i18n import _
+from .i18n import _, ngettext
 from .sealing import ANY_NUMBER, CARD, SecretKind, SecretsSealed, register_kind, reveal
 from .state import DEPLOYMENT, PLAYING, SETUP, MatchState, Secret, frozen_map, replace
 
@@ -229,7 +229,11 @@ class ClassifiedKept(Event):
     seat: str
     count: int
     rule: str | None = "CL-3"
-    describe_as = _("%(seat_name)s kept %(count)s Classified Objective(s), sealed.")
+    describe_as = ngettext(
+        "%(seat_name)s kept %(count)s Classified Objective, sealed.",
+        "%(seat_name)s kept %(count)s Classified Objectives, sealed.",
+        "count",
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -383,7 +387,13 @@ def keep_classified(state: MatchState, seat: str, command: KeepClassified) -> li
         raise InvalidInput(_("Choose among the cards you drew."))
     if len(positions) != int(config["kept"]):
         raise InvalidInput(
-            _("Keep exactly %(count)s Classified Objective(s)."), count=config["kept"], rule="CL-3"
+            ngettext(
+                "Keep exactly %(count)s Classified Objective.",
+                "Keep exactly %(count)s Classified Objectives.",
+                "count",
+            ),
+            count=config["kept"],
+            rule="CL-3",
         )
     ids, nonces = list(command.secret_ids), list(command.nonces)
     if len(ids) < len(positions) or len(nonces) < len(positions):

@@ -1,0 +1,48 @@
+"""An organizer's ruling that the rules refuse (army points alive past the
+match's own points limit: the form's fields stop at 1,000, the match's
+limit is 300) is answered on the audit page with the rule's reason in the
+organizer's language, and everything typed into the ruling stays in its
+fields: it was redirected to an empty form, the reason and the four numbers
+lost. Through the audit page's rendered form only."""
+
+from __future__ import annotations
+
+import pytest
+from bs4 import BeautifulSoup
+
+from tests.web.rendered_forms import fields_of, submit
+from tests.web.test_table_without_result import audit_of, round_one_of_two_tables
+from tracker.models import Match
+
+pytestmark = pytest.mark.django_db
+
+REFUSED = {
+    "en": "Army points alive must be between 0 and 300.",
+    "es": "Puntos de ejército supervivientes: debe estar entre 0 y 300.",
+}
+REASON = {"en": "No game: time called during set-up", "es": "No jugaron: se acabó el tiempo"}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_ruling_past_the_points_limit_is_refused_with_what_was_typed_kept(carol, lang):
+    org, (first, _second) = round_one_of_two_tables(carol)
+    assert org.submit("/clock/call/").status_code == 302
+    carol.defaults["HTTP_ACCEPT_LANGUAGE"] = lang
+    typed = {
+        "objective_a": "3",
+        "objective_b": "1",
+        "army_a": "400",
+        "army_b": "120",
+        "reason": REASON[lang],
+    }
+    response = submit(carol, audit_of(org, first), "/settle/", **typed)
+    assert response.status_code == 400
+    soup = BeautifulSoup(response.content.decode(), "html.parser")
+    settle = soup.select_one("#settle")
+    assert REFUSED[lang] in " ".join(settle.get_text(" ").split())
+    form = settle.select_one("form.settle-form")
+    assert {name: values for name, values in fields_of(form).items() if name in typed} == {
+        name: [value] for name, value in typed.items()
+    }
+    first.refresh_from_db()
+    assert first.status != Match.Status.FINISHED and not first.result
