@@ -71,10 +71,22 @@ def group_of(match_id: int) -> str:
 def seq_exists(match_id: int, seq: int) -> None:
     """Say "seq n exists" to the match's sockets; never the state itself.
     Layers are at-most-once: a lost push is healed by the next resync."""
+    _send(match_id, {"type": "match.changed", "seq": seq})
+
+
+def redraw(match_id: int) -> None:
+    """Say to the match's sockets that what a phone shows changed outside
+    the log, at no new seq (a list handed to the event's organizer, a late
+    list the organizer takes): each renders its page again and sends what
+    differs. Nothing of the change itself."""
+    _send(match_id, {"type": "match.redraw"})
+
+
+def _send(match_id: int, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    group, message = group_of(match_id), {"type": "match.changed", "seq": seq}
+    group = group_of(match_id)
     # Served by the ASGI server: its loop sends it, and the POST does not
     # wait for the layer.
     if on_server_loop(layer.group_send(group, message)):
@@ -82,4 +94,4 @@ def seq_exists(match_id: int, seq: int) -> None:
     try:
         async_to_sync(layer.group_send)(group, message)
     except Exception:  # a push is best effort; the log already has the event
-        log.warning("push for match %s seq %s failed", match_id, seq, exc_info=True)
+        log.warning("push for match %s failed: %s", match_id, message, exc_info=True)

@@ -402,6 +402,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if self.pushing is None:
             self.pushing = asyncio.ensure_future(self._push_newest())
 
+    async def match_redraw(self, event):
+        """What this phone shows changed outside the log, at no new seq
+        (announce.redraw): render again and send the blocks that differ
+        from those this socket sent, as a resync would."""
+        sent = {digest_of_block(html) for html in self.shown.values()}
+        await self._push(full=True, shown=sent)
+
     async def _push_newest(self) -> None:
         try:
             while self.wanted > self.last_seq:

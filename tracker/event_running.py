@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from tracker import announce
 from tracker.folding import fold
-from tracker.models import EventPlayer, EventRound, HandedList, Match, TournamentEvent
+from tracker.models import EventPlayer, EventRound, HandedList, Match, Seat, TournamentEvent
 from tracker.rules.results import CONFIRMED, SETTLED
 from tracker.tournament import scoring, swiss
 
@@ -83,7 +84,24 @@ def submit_list(player: EventPlayer, rows: list[dict]) -> HandedList:
         if player.late_list:  # once: the lock holds for them again
             EventPlayer.objects.filter(pk=player.pk).update(late_list=False)
             player.late_list = False
+        redraw_matches_of(player.event_id, player.name)
     return handed
+
+
+def redraw_matches_of(event_id: int, name: str) -> None:
+    """The pages of this player's matches in the event show their list's
+    state (handed in, locked, open to a late list): have their phones draw
+    them again (tracker/announce.py). After the change's commit."""
+    key = HandedList.key(name)
+    ids = {
+        match_id
+        for match_id, listed in Seat.objects.filter(match__event_id=event_id).values_list(
+            "match_id", "listed_name"
+        )
+        if listed and HandedList.key(listed) == key
+    }
+    for match_id in sorted(ids):
+        transaction.on_commit(lambda match_id=match_id: announce.redraw(match_id))
 
 
 def who_has_not_submitted(event: TournamentEvent) -> list[EventPlayer]:

@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from tracker.event_running import list_open_for, lists_locked, player_key, roster_entry
+from tracker.event_running import (
+    list_open_for,
+    lists_locked,
+    player_key,
+    redraw_matches_of,
+    roster_entry,
+)
 from tracker.models import HandedList, Match, Seat
 from tracker.row_ids import row_id
 from tracker.rules.errors import NotAllowed
@@ -100,4 +106,7 @@ def hand_in(seat: Seat) -> HandedList:
         for other in others:
             if HandedList.key(other.listed_name) == key:
                 prefill(other, handed)
+        # Every page of theirs in the event says so (this phone's too, on
+        # the player's other phones and tabs).
+        redraw_matches_of(match.event_id, seat.listed_name)
     return handed

@@ -231,6 +231,8 @@ def roster_late_list(request, pk: int, player: int):
         return redirect("organizer-event-run", pk=event.pk)
     entry.late_list = True
     entry.save(update_fields=["late_list"])
+    # Their match pages offer the hand-in again, without a reload.
+    event_running.redraw_matches_of(event.pk, entry.name)
     messages.success(
         request,
         _("%(name)s may submit one list through their link, despite the lock.")
