@@ -55,7 +55,7 @@ class CompiledQuery:
             queryset = self._build(*self._stand_ins)
             compiler = queryset.query.get_compiler(using=using)
             sql, params = compiler.as_sql()
-            kept = (sql, compiler, self._order(tuple(params)))
+            kept = (sql, compiler, self._order(tuple(params)), _layout(compiler, using))
             setattr(self._local, using, kept)
         return kept
 
@@ -76,28 +76,23 @@ class CompiledQuery:
             raise QueryNotCompiled(f"{params!r} are not {self._stand_ins!r} in some order")
         return tuple(order)
 
-    def _fetch(self, using: str, values: tuple) -> tuple[list, Any]:
-        sql, compiler, order = self._compiled(using)
+    def _fetch(self, using: str, values: tuple) -> tuple[list, Any, tuple | None]:
+        sql, compiler, order, layout = self._compiled(using)
         with connections[using].cursor() as cursor:
             cursor.execute(sql, [values[n] for n in order])
             fetched = cursor.fetchall()
-        return fetched, compiler
+        return fetched, compiler, layout
 
     def rows(self, *values: Any, using: str = "default") -> list[tuple]:
         """The rows as the database's converters give them (values_list)."""
-        fetched, compiler = self._fetch(using, values)
+        fetched, compiler, _layout = self._fetch(using, values)
         return list(compiler.results_iter(results=[fetched]))
 
     def models(self, *values: Any, using: str = "default") -> list:
         """The model instances, as iterating the QuerySet gives them (its
         select_related models included)."""
-        fetched, compiler = self._fetch(using, values)
-        select, klass_info = compiler.select, compiler.klass_info
-        model_cls = klass_info["model"]
-        fields = klass_info["select_fields"]
-        start, end = fields[0], fields[-1] + 1
-        init_list = [column[0].target.attname for column in select[start:end]]
-        populators = get_related_populators(klass_info, select, using)
+        fetched, compiler, layout = self._fetch(using, values)
+        model_cls, start, end, init_list, populators = layout
         found = []
         for row in compiler.results_iter(results=[fetched]):
             obj = model_cls.from_db(using, init_list, row[start:end])
@@ -105,3 +100,16 @@ class CompiledQuery:
                 populator.populate(row, obj)
             found.append(obj)
         return found
+
+
+def _layout(compiler, using: str) -> tuple | None:
+    """Where a row's model and its related models are (as ModelIterable
+    reads them); None for a query of values."""
+    klass_info = compiler.klass_info
+    if klass_info is None:
+        return None
+    fields = klass_info["select_fields"]
+    start, end = fields[0], fields[-1] + 1
+    init_list = [column[0].target.attname for column in compiler.select[start:end]]
+    populators = get_related_populators(klass_info, compiler.select, using)
+    return klass_info["model"], start, end, init_list, populators

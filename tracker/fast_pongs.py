@@ -54,10 +54,6 @@ class PongingProtocol(WebSocketProtocol):
                 return
         super().onMessage(payload, isBinary)
 
-    def onClose(self, wasClean, code, reason):
-        self.pongs.heartbeat = None
-        super().onClose(wasClean, code, reason)
-
 
 class _ServerGivingSlots:
     """daphne's Server as the protocols see it, but for one thing: each

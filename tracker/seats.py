@@ -136,7 +136,7 @@ def _pin_hash(session, pin: str) -> str:
     kept is used nowhere else and is worth no more than the seat it moves,
     whose guard is its budget of wrong tries (move): 10,000 rounds, a few
     milliseconds (issue 18: at a round's start every player of the venue
-    claims a seat; 300 full hashes took about two minutes of a core, while
+    claims a seat; 300 full hashes would take one to two minutes of a core (from single-hash timings), while
     every table's first taps waited for a thread)."""
     offered = session.get(OFFERED_KEY)
     drawn = offered and constant_time_compare(offered, _offered_digest(pin))

@@ -241,6 +241,22 @@ class Player:
         )
 
 
+def phone_socket(server: LiveServer, code: str, session: str):
+    """A phone's socket on the served app as app.js opens it (its page's
+    Origin, its session cookie): a websockets client connection."""
+    from websockets.sync.client import connect
+
+    return connect(
+        f"{server.ws_url}/ws/m/{code}/",
+        origin=server.url,
+        additional_headers={"Cookie": f"sessionid={session}"},
+        proxy=None,
+        compression=None,
+        open_timeout=30,
+        close_timeout=2,
+    )
+
+
 def seat_players(url: str, pin: str = "246813") -> tuple[Player, Player]:
     """Create a match on a live server and seat Alice (A) and Bob (B)."""
     alice = Browser(url)

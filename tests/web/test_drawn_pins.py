@@ -4,7 +4,7 @@ table at once; tracker/seats.py, _pin_hash).
 The claim form offers a PIN the server drew. Kept as drawn, it is used
 nowhere else, and its hash is stretched 10,000 rounds (a few milliseconds)
 instead of Django's million (about half a second of a core, which 300
-claims at a round's start turned into minutes of CPU while every table
+claims at a round's start would turn into minutes of CPU while every table
 waited). A PIN its player typed may be one they use elsewhere: it keeps the
 full stretching. Either way the PIN moves the seat to a new phone.
 """

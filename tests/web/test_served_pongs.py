@@ -22,7 +22,14 @@ import time
 import pytest
 from bs4 import BeautifulSoup
 
-from tests.scale.servers import Browser, LiveServer, make_matches, manage, server_env
+from tests.scale.servers import (
+    Browser,
+    LiveServer,
+    make_matches,
+    manage,
+    phone_socket,
+    server_env,
+)
 from tracker.heartbeat import SILENT
 
 from .rendered_forms import _form, fields_of
@@ -40,21 +47,6 @@ def served(tmp_path_factory):
     server = LiveServer(env, tmp / "serve.log").start()
     yield server, matches
     server.stop()
-
-
-def _socket(server: LiveServer, code: str, session: str):
-    """A phone's socket as app.js opens it: its page's Origin, its cookie."""
-    from websockets.sync.client import connect
-
-    return connect(
-        f"{server.ws_url}/ws/m/{code}/",
-        origin=server.url,
-        additional_headers={"Cookie": f"sessionid={session}"},
-        proxy=None,
-        compression=None,
-        open_timeout=30,
-        close_timeout=2,
-    )
 
 
 def _pong(socket, number) -> dict:
@@ -123,7 +115,7 @@ def _tap_state(browser: Browser, code: str) -> int:
 def test_a_ping_sent_as_the_socket_opens_is_answered_after_the_first_frame(served):
     server, matches = served
     made = matches[0]
-    with _socket(server, made["code"], made["A"]) as socket:
+    with phone_socket(server, made["code"], made["A"]) as socket:
         socket.send(json.dumps({"ping": 1}))  # app.js's onopen: before any frame
         first = socket.recv(timeout=30)
         assert 'id="seq"' in first, first[:200]
@@ -133,7 +125,7 @@ def test_a_ping_sent_as_the_socket_opens_is_answered_after_the_first_frame(serve
 def test_a_pong_echoes_the_phone_and_says_the_server_clock_and_the_newest_seq(served):
     server, matches = served
     made = matches[1]
-    with _socket(server, made["code"], made["A"]) as socket:
+    with phone_socket(server, made["code"], made["A"]) as socket:
         first = socket.recv(timeout=30)
         shown = int(SEQ.search(first).group(1))
         before = time.time() * 1000
@@ -158,7 +150,7 @@ def test_pings_keep_a_socket_open_and_silence_closes_it(served):
 
     server, matches = served
     made = matches[2]
-    with _socket(server, made["code"], made["B"]) as socket:
+    with phone_socket(server, made["code"], made["B"]) as socket:
         socket.recv(timeout=30)
         started = time.monotonic()
         while time.monotonic() - started < SILENCE + 2:
@@ -174,7 +166,7 @@ def test_pings_keep_a_socket_open_and_silence_closes_it(served):
 def test_other_frames_still_reach_the_consumer(served):
     server, matches = served
     made = matches[0]
-    with _socket(server, made["code"], made["B"]) as socket:
+    with phone_socket(server, made["code"], made["B"]) as socket:
         socket.recv(timeout=30)
         # Mentions ping but is none: no pong, and the socket lives on.
         socket.send(json.dumps({"note": "ping"}))

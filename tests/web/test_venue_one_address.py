@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 
-from tests.scale.servers import LiveServer, make_matches, manage, server_env
+from tests.scale.servers import LiveServer, make_matches, manage, phone_socket, server_env
 
 TABLES = 150
 
@@ -21,20 +21,9 @@ def _open(stack: contextlib.ExitStack, server: LiveServer, code: str, session: s
     """A phone's socket as app.js opens it (its page's Origin, its session
     cookie), and what it got first: its first frame, or a refusal."""
     from websockets.exceptions import ConnectionClosed, InvalidStatus
-    from websockets.sync.client import connect
 
     try:
-        socket = stack.enter_context(
-            connect(
-                f"{server.ws_url}/ws/m/{code}/",
-                origin=server.url,
-                additional_headers={"Cookie": f"sessionid={session}"},
-                proxy=None,
-                compression=None,
-                open_timeout=30,
-                close_timeout=2,
-            )
-        )
+        socket = stack.enter_context(phone_socket(server, code, session))
         frame = socket.recv(timeout=60)
     except InvalidStatus as refused:
         return None, f"refused {refused.response.status_code}"
