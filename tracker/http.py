@@ -28,6 +28,7 @@ from tracker.admission import PAGE, STATIC, TAP, Admission
 
 # Re-exported: the loop and the hand-over live in tracker/announce.py.
 from tracker.announce import on_server_loop, server_loop  # noqa: F401
+from tracker.static_on_loop import StaticOnLoop
 
 log = logging.getLogger(__name__)
 
@@ -47,11 +48,16 @@ class ThreadPoolHTTP:
     def __init__(self) -> None:
         self.app = WSGIMiddleware(get_wsgi_application(), workers=settings.HTTP_THREADS)
         self.admission = Admission(settings.HTTP_THREADS, settings.HTTP_PAGE_THREADS)
+        # A page's scripts and styles never wait for a thread, nor are shed
+        # with the page loads (tracker/static_on_loop.py).
+        self.static = StaticOnLoop()
 
     async def __call__(self, scope, receive, send):
         announce.remember_loop(asyncio.get_running_loop())
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        if await self.static.serve(scope, send):
             return
         # The body is read here, on the loop, before a thread is taken: a
         # phone on a poor link (or a client trickling bytes on purpose) then
@@ -84,7 +90,8 @@ class ThreadPoolHTTP:
 
 def kind_of(scope) -> str:
     """A tap changes something (any method but GET and HEAD); a static file
-    is under STATIC_URL; anything else is a page load."""
+    is under STATIC_URL (here only when Django serves it: DEBUG, or a name
+    not collected); anything else is a page load."""
     if scope["method"] not in ("GET", "HEAD"):
         return TAP
     if scope["path"].startswith(settings.STATIC_URL):

@@ -142,8 +142,10 @@ HTTP_QUEUE = int(os.environ.get("HTTP_QUEUE", str(8 * HTTP_THREADS)))
 # behind the pushes' renders (issue 17).
 SOCKET_CONNECT_THREADS = int(os.environ.get("SOCKET_CONNECT_THREADS", "2"))
 SOCKET_PUSH_THREADS = int(os.environ.get("SOCKET_PUSH_THREADS", "2"))
-# Issue 22: one client cannot starve the others. Page loads and static files
-# wait in a line of their own, behind the taps (tracker/admission.py); past
+# Issue 22: one client cannot starve the others. Page loads (and static files
+# Django serves: collected ones are answered on the loop, without a thread,
+# tracker/static_on_loop.py) wait in a line of their own, behind the taps
+# (tracker/admission.py); past
 # HTTP_THREADS + HTTP_PAGE_QUEUE of them in the process, or
 # HTTP_REQUESTS_PER_ADDRESS from one address, a GET is answered "busy" at once.
 HTTP_PAGE_QUEUE = int(os.environ.get("HTTP_PAGE_QUEUE", str(32 * HTTP_THREADS)))

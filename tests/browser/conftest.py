@@ -101,7 +101,8 @@ def browser(playwright_session):
 
 
 # What a phone may log as an error while it works as it should: a request
-# refused or shed (htmx reports the status), a network fault a test made.
+# refused or shed (htmx reports the status; Chromium, the service worker's
+# script, which registers at a later load), a network fault a test made.
 # Anything else htmx reports (a swap with no target, a bad swap) or any
 # uncaught exception in the page fails the test that opened the phone.
 EXPECTED_ERRORS = (
@@ -113,6 +114,7 @@ EXPECTED_ERRORS = (
     "htmx:sendError",
     "htmx:timeout",
     "htmx:sendAbort",
+    "A bad HTTP response code (503) was received when fetching the script.",
 )
 
 
