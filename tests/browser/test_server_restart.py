@@ -1,0 +1,87 @@
+"""The laptop's server dies mid-match and is started again (kill -9, then
+`manage.py serve` on the same database): the phones say so, and come back
+live by themselves, without a reload, showing the match as it is.
+
+Nothing the server held in memory survives (the render cache, the channel
+layer and its groups, the sockets' counters, the heartbeats): only the
+SQLite file and the sessions in it. A tap made while the server was down
+waits for the link (app.js's PATIENCE) and lands once it is back, once;
+pushes reach both phones again afterwards. The phones reach the server
+through a TCP proxy (tests/browser/netfault.py) so that the restarted
+server, on a new port, is at the same address for them, as a laptop's is.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .netfault import FaultyLink
+from .pages import LIVE, open_phone, open_state, playing
+from .test_link_faults import OFFLINE, applied, start_server, tick_first_token
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def served(tmp_path):
+    live = start_server(tmp_path)
+    yield live
+    live.stop()
+
+
+@pytest.fixture
+def link(served):
+    proxy = FaultyLink(served.port).start()
+    yield proxy
+    proxy.close()
+
+
+@pytest.mark.parametrize("alice_lang, bob_lang", [("es", "en"), ("en", "es")])
+def test_a_restarted_server_brings_both_phones_back_live_and_lands_the_tap_made_meanwhile(
+    served, link, phone, alice_lang, bob_lang
+):
+    database = served.env["SQLITE_PATH"]
+    alice_http, bob_http, ids = playing(served.url)
+    kaplan, fusilier = ids["Kaplan"], ids["Fusilier"]
+    alice = open_phone(phone, alice_http, link.url, alice_lang)
+    bob = open_phone(phone, bob_http, link.url, bob_lang)
+    sent = []
+    alice.on(
+        "request",
+        lambda request: (
+            sent.append(request.post_data)
+            if request.method == "POST" and "/act/SetTrooperState/" in request.url
+            else None
+        ),
+    )
+
+    served.kill()
+    expect(alice.locator("#connection")).to_have_text(OFFLINE[alice_lang])
+    expect(bob.locator("#connection")).to_have_text(OFFLINE[bob_lang])
+
+    # A tap while the server is down: it waits for the link.
+    form, _box = tick_first_token(alice, kaplan)
+    form.locator("button[type=submit]").click()
+    served.start()  # a new port: the proxy now leads there
+    link.upstream_port = served.port
+
+    for page, lang in ((alice, alice_lang), (bob, bob_lang)):
+        expect(page.locator("#connection")).to_have_text(LIVE[lang], timeout=15_000)
+    # The tap landed, once, and both phones show it without a reload.
+    for page in (alice, bob):
+        expect(page.locator(f"#trooper-{kaplan}")).to_have_attribute("data-tokens", "prone")
+    expect(alice.locator("#unsent")).to_be_hidden()
+    action_id = sent[0].split("action_id=")[1].split("&")[0]
+    assert [row.kind for row in applied(database, alice_http.code, action_id)] == [
+        "TrooperStateChanged"
+    ]
+
+    # Pushes flow again: Bob's tap reaches Alice's phone as it is made.
+    form, _box = tick_first_token(bob, fusilier)
+    form.locator("button[type=submit]").click()
+    expect(alice.locator(f"#trooper-{fusilier}")).to_have_attribute("data-tokens", "prone")
+    expect(bob.locator(f"#trooper-{fusilier}")).to_have_attribute("data-tokens", "prone")
+    expect(
+        open_state(alice, f"#trooper-{kaplan}").locator("input[name=tokens]").first
+    ).to_be_checked()
