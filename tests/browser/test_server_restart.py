@@ -13,6 +13,9 @@ server, on a new port, is at the same address for them, as a laptop's is.
 
 from __future__ import annotations
 
+import os
+import signal
+
 import pytest
 from playwright.sync_api import expect
 
@@ -21,6 +24,10 @@ from .pages import LIVE, open_phone, open_state, playing
 from .test_link_faults import OFFLINE, applied, start_server, tick_first_token
 
 pytestmark = pytest.mark.browser
+
+# How long a frozen server stays frozen: past the sockets' silence deadline
+# on both sides (app.js's and the server's), so both give up on them.
+SLEPT_MS = 12_000
 
 
 @pytest.fixture
@@ -85,3 +92,31 @@ def test_a_restarted_server_brings_both_phones_back_live_and_lands_the_tap_made_
     expect(
         open_state(alice, f"#trooper-{kaplan}").locator("input[name=tokens]").first
     ).to_be_checked()
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_server_frozen_and_woken_brings_both_phones_back_live(served, link, phone, lang):
+    """A laptop's lid closed and opened again: the process stops (SIGSTOP),
+    its sockets stay open and answer nothing, then it goes on (SIGCONT)
+    with every phone's pings and reconnects waiting for it at once."""
+    alice_http, bob_http, ids = playing(served.url)
+    kaplan = ids["Kaplan"]
+    other = "en" if lang == "es" else "es"
+    alice = open_phone(phone, alice_http, link.url, lang)
+    bob = open_phone(phone, bob_http, link.url, other)
+
+    os.kill(served.process.pid, signal.SIGSTOP)
+    try:
+        expect(alice.locator("#connection")).to_have_text(OFFLINE[lang])
+        expect(bob.locator("#connection")).to_have_text(OFFLINE[other])
+        alice.wait_for_timeout(SLEPT_MS)
+    finally:
+        os.kill(served.process.pid, signal.SIGCONT)
+
+    expect(alice.locator("#connection")).to_have_text(LIVE[lang], timeout=15_000)
+    expect(bob.locator("#connection")).to_have_text(LIVE[other], timeout=15_000)
+    form, _box = tick_first_token(alice, kaplan)
+    form.locator("button[type=submit]").click()
+    for page in (alice, bob):
+        expect(page.locator(f"#trooper-{kaplan}")).to_have_attribute("data-tokens", "prone")
+    expect(alice.locator("#unsent")).to_be_hidden()
