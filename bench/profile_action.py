@@ -91,6 +91,8 @@ def main() -> None:
     if flat:
         flat.disable()
         pstats.Stats(flat).sort_stats("tottime").print_stats(45)
+        if os.environ.get("PROFILE_CALLERS"):
+            pstats.Stats(flat).sort_stats("tottime").print_callers(os.environ["PROFILE_CALLERS"])
         return
     if profiler is None:
         print(f"{(time.process_time() - started) * 1000 / count:.2f} ms of CPU an action")
