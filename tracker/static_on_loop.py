@@ -23,6 +23,8 @@ path not in the table, go to Django as before.
 
 from __future__ import annotations
 
+import warnings
+
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils.module_loading import import_string
@@ -34,7 +36,11 @@ CHUNK = 64 * 1024
 
 class StaticOnLoop:
     def __init__(self) -> None:
-        self.files = WhiteNoiseMiddleware()
+        with warnings.catch_warnings():
+            # "No directory at: STATIC_ROOT" before collectstatic: Django's
+            # own WhiteNoiseMiddleware has said so already.
+            warnings.simplefilter("ignore", UserWarning)
+            self.files = WhiteNoiseMiddleware()
         self.ahead = {secure: _headers_ahead(secure) for secure in (False, True)}
         self.enabled = WHITENOISE in settings.MIDDLEWARE and not self.files.autorefresh
 
