@@ -136,6 +136,7 @@ def test_the_run_page_counts_the_clock_down_and_a_countdown_at_zero_says_what_is
     server.shell(CREATE_ORGANIZER.format(user="carol-countdown"))
     laptop = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
     carol = laptop.new_page()
+    carol.clock.install()
     log_in(carol, server, "carol-countdown")
     published_round(carol, "Countdown Open")
     spanish, english = seated_phones(carol, phone, clocked=True)
@@ -160,9 +161,14 @@ def test_the_run_page_counts_the_clock_down_and_a_countdown_at_zero_says_what_is
     # Two hours on by the browsers' clocks (the server's has not moved):
     # each countdown reaches zero by itself and shows the words the server
     # rendered for it, true for this table, which never reached play.
-    for page in (carla, english, spanish):
+    for page in (carol, carla, english, spanish):
         page.clock.fast_forward("02:00:30")
     expect(carla.locator(clock)).to_have_text("Se acabó el tiempo.")
+    expect(carol.locator(clock)).to_have_text("Time is called.")
+    # And the run pages offer no clock button any more, as after a call:
+    # the server would refuse each ("Time is already called").
+    for run_page in (carol, carla):
+        expect(run_page.locator("#round-1 button")).to_have_count(0)
     expect(english.locator("#round-clock")).to_have_text(NOT_IN_PLAY["en"])
     expect(spanish.locator("#round-clock")).to_have_text(NOT_IN_PLAY["es"])
     assert "Finish the current Order" not in english.locator("#round-clock").inner_text()
