@@ -21,6 +21,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tracker import rules
+from tracker.form_errors import PlayerForm
 from tracker.models import Match, Seat
 from tracker.rules.classified import DEFAULT_DECK, DEFAULT_DRAWN, DEFAULT_KEPT, clean_config
 from tracker.rules.i18n import _ as mark
@@ -251,7 +252,7 @@ def build_command(name: str, post, match: Match, seat: Seat) -> rules.Command:
 # ------------------------------------------------------------ Django forms
 
 
-class ClassifiedSettingsForm(forms.Form):
+class ClassifiedSettingsForm(PlayerForm):
     """CL-1, for the match creator and for the organizer's rounds. Absent
     fields (an old form, a script) mean no Classified Objectives; `clean`
     leaves one `classified` entry: the settings, or None."""
@@ -354,7 +355,7 @@ def easy_pin(pin: str) -> bool:
     )
 
 
-class ClaimSeatForm(forms.Form):
+class ClaimSeatForm(PlayerForm):
     name = forms.CharField(label=_("Your name"), max_length=60)
     pin = forms.RegexField(
         label=_("PIN (6 to 8 digits)"),
@@ -383,7 +384,7 @@ class ClaimSeatForm(forms.Form):
         return pin
 
 
-class MoveSeatForm(forms.Form):
+class MoveSeatForm(PlayerForm):
     # Up to 8 digits: PINs set before issue 22 may have 4 or 5.
     pin = forms.CharField(
         label=_("PIN"),

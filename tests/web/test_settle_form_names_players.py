@@ -26,10 +26,15 @@ LABELS = {
 
 def settle_labels(html: str) -> dict[str, str]:
     soup = BeautifulSoup(html, "html.parser")
-    return {
-        label["for"].removeprefix("id_"): " ".join(label.get_text().split()).rstrip(":")
-        for label in soup.select("#settle form label[for]")
-    }
+    labels = {}
+    # Each field sits in its label (organizer/_form_fields.html): the
+    # label's own words, its field's id.
+    for label in soup.select("#settle form label"):
+        field = label.find(["input", "select", "textarea"])
+        if field is not None:
+            words = "".join(text for text in label.find_all(string=True, recursive=False))
+            labels[field["id"].removeprefix("id_")] = " ".join(words.split()).rstrip(":")
+    return labels
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
