@@ -9,6 +9,7 @@ The served app under load: tests/browser/test_scripts_while_busy.py."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 
 import pytest
 from django.templatetags.static import static
@@ -41,7 +42,10 @@ def on_loop(server: StaticOnLoop, method: str, path: str, headers: dict, scheme=
         "scheme": scheme,
         "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
     }
-    if not asyncio.run(server.serve(scope, send)):
+    # On a loop of its own thread: a browser test may leave one running here.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        answered = pool.submit(asyncio.run, server.serve(scope, send)).result(timeout=30)
+    if not answered:
         assert sent == []
         return None
     start, *bodies = sent
