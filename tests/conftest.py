@@ -1,7 +1,9 @@
 """Fixtures name people: alice and bob play, carol organizes, mallory is
 anyone else."""
 
+import contextlib
 import os
+import threading
 
 import pytest
 from django.conf import settings as django_settings
@@ -108,3 +110,29 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section(title)
         for line in lines:
             terminalreporter.write_line(line)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item, nextitem):
+    """Before a test's fixtures are torn down (and its database flushed):
+    the sockets' threads end what they were doing. A closed socket's last
+    seq poll (tracker/match_seqs.py) could still be reading on one of them
+    when pytest-django flushed SQLite's shared in-memory database, which
+    then refused: "database table is locked: tracker_match" (CI, twice, in
+    tests that had disconnected their sockets)."""
+    from tracker import socket_threads
+
+    for pool in list(socket_threads._pools.values()):
+        # Every worker of the pool at one barrier: each has finished the
+        # job it had. A worker stuck past the timeout breaks the barrier
+        # (the flush then fails as before, naming the test).
+        workers = pool._max_workers
+        barrier = threading.Barrier(workers + 1, timeout=10)
+        for _ in range(workers):
+            pool.submit(_wait_at, barrier)
+        _wait_at(barrier)
+
+
+def _wait_at(barrier: threading.Barrier) -> None:
+    with contextlib.suppress(threading.BrokenBarrierError):
+        barrier.wait()
