@@ -264,7 +264,10 @@ def test_the_real_server_answers_a_spanish_404_and_an_over_cap_form(tmp_path):
         )
         assert big.status in (400, 413), big.status
         if big.status == 400:  # a server that refuses by Content-Length answers 413 first
-            assert 'class="errorlist nonfield error" role="alert"' in big.body and 'lang="es"' in big.body
+            assert (
+                'class="errorlist nonfield error" role="alert"' in big.body
+                and 'lang="es"' in big.body
+            )
         assert "Traceback" not in server.log_text()
     finally:
         server.stop()
