@@ -6,11 +6,10 @@ the page rendered it, in English and Spanish; what was typed is kept."""
 
 from __future__ import annotations
 
-from urllib.parse import urlparse
-
 import pytest
 
 from .phone import Phone
+from .test_drawn_pins import claim_form, moved_with
 
 pytestmark = pytest.mark.django_db
 
@@ -31,18 +30,12 @@ def field_error(phone: Phone, field: str) -> str:
     return found[0].get_text(" ", strip=True)
 
 
-def pin_form(phone: Phone, link: str):
-    phone.visit(urlparse(link).path)
-    [form] = [f for f in phone.forms() if "pin" in f.names()]
-    return form
-
-
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_an_easy_pin_is_refused_in_the_styled_alert_and_the_name_is_kept(language):
     host = Phone(language)
     links = host.create_match(name="Mesa 4")
     player = Phone(language)
-    form = pin_form(player, links["A"])
+    form = claim_form(player, links["A"])
     form.fill({"name": "Alicia", "pin": "123456"})
     player.send(form)
     assert field_error(player, "pin") == EASY_PIN[language]
@@ -55,10 +48,7 @@ def test_a_wrong_pin_on_the_move_page_is_refused_in_the_styled_alert(language):
     host = Phone(language)
     links = host.create_match(name="Mesa 5")
     Phone(language).claim(links["B"], "Bruno", pin="73916482")
-    new_phone = Phone(language)
-    form = pin_form(new_phone, links["B"])
-    form.fill({"pin": "73916483"})
-    new_phone.send(form)
+    new_phone = moved_with(links["B"], "73916483", language)
     assert field_error(new_phone, "pin") == WRONG_PIN[language]
 
 
