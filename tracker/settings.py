@@ -220,53 +220,30 @@ else:
     }
 
 if os.environ.get("REDIS_URL"):
+    # Redis's publish/subscribe (issue 18): a push is one PUBLISH to the
+    # match's group, heard by each process that has sockets in it, and put
+    # in those sockets' queues in process. The list-based RedisChannelLayer
+    # cost about 3 ms more CPU per message relayed and 4 ms more per bare
+    # action (bench/ab runs, docs/benchmarks-notes.md), and dropped group
+    # messages now and then (django/channels#1683; two of five of our runs
+    # of 20 matches lost a few hundred pushes). Neither layer promises
+    # delivery: a push lost with a dropped Redis connection is healed as
+    # any other, by the phone's next pong (tracker/match_seqs.py). Nothing
+    # waits in Redis, so there is no capacity or expiry to size.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
-                # redis-py refuses a connection past max_connections (100 by
-                # default) instead of waiting: 500 sockets joining their
-                # groups at once needed more (issue 9's "Too many connections").
-                # Its default 5 s read timeout equals channels-redis' 5 s
-                # BZPOPMIN: a busy process lost that race, the consumer died
-                # with "Timeout reading" and the phone's socket closed (issue
-                # 9's "Redis read timeouts"). Reads get longer than the block.
-                "hosts": [
-                    {
-                        "address": os.environ["REDIS_URL"],
-                        "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000")),
-                        "socket_timeout": 30,
-                    }
-                ],
-                # Capacity is counted per Redis key, and every socket of one
-                # process shares one key (channels-redis keeps a process's
-                # channels "specific.<process>!<socket>" in one list): with
-                # 500 sockets a process and one push a second each, a process
-                # two seconds behind had 1,000 waiting and group_send dropped
-                # the rest ("channels over capacity", issue 18's lost pushes
-                # at 500 matches). Sized for a venue's sockets on one process
-                # times the pushes each may have waiting (2,000 x 50); a push
-                # is one "seq n exists" of about 100 bytes, and a socket folds
-                # every seq waiting into one render (consumers.py).
-                "capacity": int(os.environ.get("CHANNEL_CAPACITY", "100000")),
-                # A push waiting in a socket's queue past `expiry` is dropped,
-                # and the phone stays behind until the match's next push. At
-                # 500 matches on two saturated processes pushes were read 30
-                # to 66 s late and 131 were lost with the old 30 (issue 18).
-                # Waiting longer costs nothing: the message is a seq, and a
-                # socket folds every seq it finds waiting into one render of
-                # the newest (consumers.py).
-                "expiry": int(os.environ.get("CHANNEL_EXPIRY_SECONDS", "300")),
-                # A socket's place in its match's group lapses after this: a
-                # tournament day, longer than any socket lives (the heartbeat
-                # closes silent ones, and a phone past it would still catch
-                # up through its pongs, tracker/match_seqs.py).
-                "group_expiry": 86400,
+                # Its default 5 s read timeout: a busy process's read of
+                # its subscriptions must not fail while the loop is late
+                # (issue 9's "Redis read timeouts", with the old layer).
+                "hosts": [{"address": os.environ["REDIS_URL"], "socket_timeout": 30}],
             },
         }
     }
 else:
-    # Expiry as the Redis layer above (its default is 60 s). Here capacity is
+    # Expiry: past it a push waiting for a socket is dropped (its default is
+    # 60 s; a phone's pong heals it either way). Capacity is
     # per socket (each has its own queue): 1,000 pushes waiting for one socket
     # is far past anything a socket that folds them into one render sees.
     # Channels' own, sweeping for expired messages once a second rather than
@@ -436,9 +413,16 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
     # A body over the cap is logged in one line, without a traceback.
-    "filters": {"without_traceback": {"()": "tracker.uploads.WithoutTraceback"}},
+    "filters": {
+        "without_traceback": {"()": "tracker.uploads.WithoutTraceback"},
+        "redis_link_lost": {"()": "tracker.log_filters.RedisLinkLost"},
+    },
     "loggers": {
-        f"django.security.{name}": {"filters": ["without_traceback"]}
-        for name in ("RequestDataTooBig", "TooManyFieldsSent")
+        **{
+            f"django.security.{name}": {"filters": ["without_traceback"]}
+            for name in ("RequestDataTooBig", "TooManyFieldsSent")
+        },
+        # A dropped Redis connection, in one line (tracker/log_filters.py).
+        "channels_redis.pubsub": {"filters": ["redis_link_lost"]},
     },
 }

@@ -346,3 +346,83 @@ def test_a_process_at_capacity_answers_busy_tap_again_as_one_process_does(cluste
         assert "Traceback" not in small.log_text()
     finally:
         small.stop()
+
+
+def _cut_redis_connections(redis_url: str) -> int:
+    """Close every connection to Redis on the cluster's database number (the
+    servers' publishing and subscribing ones among them), as a Redis restart
+    or a dropped link does; ours, which asks, is spared. How many were cut."""
+    client = redis.Redis.from_url(redis_url)
+    try:
+        number = client.connection_pool.connection_kwargs.get("db", 0)
+        mine = client.client_id()
+        cut = [
+            c["id"] for c in client.client_list() if int(c["db"]) == number and int(c["id"]) != mine
+        ]
+        for ident in cut:
+            client.client_kill_filter(_id=ident)
+        return len(cut)
+    finally:
+        client.close()
+
+
+def _follow(socket, target: int, seconds: float, resync: bool) -> tuple[int, list[str]]:
+    """Read `socket` as app.js does until a frame at seq `target` or later:
+    a ping a second, and (if `resync`) a resync once a pong says the match
+    has a seq the phone lacks. The seq reached, and how it came."""
+    shown, how = 0, []
+    deadline = time.monotonic() + seconds
+    last_ping = 0.0
+    while shown < target and time.monotonic() < deadline:
+        if time.monotonic() - last_ping >= 1:
+            socket.send(json.dumps({"ping": int(time.monotonic())}))
+            last_ping = time.monotonic()
+        try:
+            frame = socket.recv(timeout=0.2)
+        except TimeoutError:
+            continue
+        if frame.startswith("{"):
+            pong = json.loads(frame)
+            if resync and pong.get("seq", 0) > shown:
+                socket.send(json.dumps({"resync": True}))
+                how.append("resync")
+            continue
+        if 'id="seq"' in frame:
+            shown = max(shown, seq_of(frame))
+            how.append("frame")
+    return shown, how
+
+
+def test_pushes_cross_processes_again_after_their_redis_connections_drop(cluster):
+    # Issue 18: pushes go by Redis's publish/subscribe. A Redis restart or a
+    # dropped link loses what was published meanwhile (at most once, as any
+    # channel layer): the phone's pong heals it. After that, the processes'
+    # subscriptions are back, and the next push arrives by itself.
+    one, two = cluster.servers
+    alice, bob = seat_players(one.url)
+    to_deployment(alice, bob)
+    with open_socket(two, bob.code, bob.browser, origin=two.url) as socket:
+        first = socket.recv(timeout=5)
+        assert "You: Bob" in first
+        shown = seq_of(first)
+        # Both processes hold a subscription and have published: each has
+        # its connections open when they are cut.
+        assert send_note(alice, alice.browser.clone(one.url), f"warm-{alice.code}").outcome == "ok"
+        shown, _how = _follow(socket, shown + 1, 10, resync=False)
+        assert _cut_redis_connections(cluster.redis_url) >= 2
+
+        reply = send_note(alice, alice.browser.clone(one.url), f"cut-{alice.code}")
+        assert reply.outcome == "ok"
+        target = read_postgres(cluster.database_url, alice.code)[0].seq
+        reached, _how = _follow(socket, target, 15, resync=True)
+        assert reached == target
+
+        # Healed: the next change reaches Bob's socket as a push, unasked.
+        time.sleep(1.5)  # the subscriber's reconnect (it retries each second)
+        reply = send_note(alice, alice.browser.clone(one.url), f"after-{alice.code}")
+        assert reply.outcome == "ok"
+        target = read_postgres(cluster.database_url, alice.code)[0].seq
+        reached, how = _follow(socket, target, 10, resync=False)
+        assert (reached, how[-1:]) == (target, ["frame"])
+    for server in (one, two):
+        assert "Traceback" not in server.log_text()

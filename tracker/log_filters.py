@@ -1,0 +1,30 @@
+"""Log filters for what a venue's server log should say in one line."""
+
+from __future__ import annotations
+
+import logging
+
+
+class RedisLinkLost(logging.Filter):
+    """channels-redis's publish/subscribe layer logs a dropped Redis
+    connection (a Redis restart, a network blip) as "Unexpected exception in
+    receive task" with a traceback, then reconnects and subscribes again by
+    itself a second later (redis-py's PubSub). That is expected at a venue,
+    not a bug: one line says what happened and what heals it. Any other
+    exception keeps its traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from redis.exceptions import ConnectionError as RedisConnectionError
+        from redis.exceptions import TimeoutError as RedisTimeoutError
+
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, RedisConnectionError | RedisTimeoutError):
+            record.msg = (
+                "Redis connection lost (%s): subscribing again; pushes published "
+                "meanwhile reach the phones through their pongs"
+            )
+            record.args = (error,)
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.exc_info = None
+            record.exc_text = None
+        return True
