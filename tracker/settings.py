@@ -352,6 +352,8 @@ if os.environ.get("REDIS_URL"):
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": os.environ["REDIS_URL"],
             "KEY_PREFIX": f"tracker-{alias}",
+            # One pool for the process, not one per request (tracker/redis_pool.py).
+            "OPTIONS": {"pool_class": "tracker.redis_pool.SharedPool"},
         }
         for alias in ("default", "sessions")
     }
