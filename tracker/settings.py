@@ -219,6 +219,28 @@ else:
         }
     }
 
+
+def redis_channel_layer(url: str) -> dict:
+    """The channel layer on the Redis at `url` (see CHANNEL_LAYERS below)."""
+    from urllib.parse import urlsplit
+
+    return {
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {
+            # Its default 5 s read timeout: a busy process's read of its
+            # subscriptions must not fail while the loop is late (issue 9's
+            # "Redis read timeouts", with the old layer).
+            "hosts": [{"address": url, "socket_timeout": 30}],
+            # Publish/subscribe ignores Redis's database numbers, which kept
+            # the list layer's keys apart: two servers on one Redis with
+            # different numbers (two events, or the tests beside a
+            # benchmark) would hear each other's "seq n exists" for the
+            # same match id. The number goes into every channel's name.
+            "prefix": f"tracker-db{urlsplit(url).path.strip('/') or '0'}-",
+        },
+    }
+
+
 if os.environ.get("REDIS_URL"):
     # Redis's publish/subscribe (issue 18): a push is one PUBLISH to the
     # match's group, heard by each process that has sockets in it, and put
@@ -230,17 +252,7 @@ if os.environ.get("REDIS_URL"):
     # delivery: a push lost with a dropped Redis connection is healed as
     # any other, by the phone's next pong (tracker/match_seqs.py). Nothing
     # waits in Redis, so there is no capacity or expiry to size.
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {
-                # Its default 5 s read timeout: a busy process's read of
-                # its subscriptions must not fail while the loop is late
-                # (issue 9's "Redis read timeouts", with the old layer).
-                "hosts": [{"address": os.environ["REDIS_URL"], "socket_timeout": 30}],
-            },
-        }
-    }
+    CHANNEL_LAYERS = {"default": redis_channel_layer(os.environ["REDIS_URL"])}
 else:
     # Expiry: past it a push waiting for a socket is dropped (its default is
     # 60 s; a phone's pong heals it either way). Capacity is
