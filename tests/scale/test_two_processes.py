@@ -9,6 +9,7 @@ was told had been done.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -155,15 +156,24 @@ def test_command_tokens_never_go_below_zero_when_both_processes_spend_at_once(cl
     }
 
 
-def test_a_change_on_one_process_reaches_a_socket_on_the_other_and_resync_matches_a_fresh_load(
-    cluster,
-):
+@contextlib.contextmanager
+def _bob_watching_on_two(cluster):
+    """A match in deployment, seated on the first process, and Bob's socket
+    on the second: (alice, bob, his socket, its first frame)."""
     one, two = cluster.servers
     alice, bob = seat_players(one.url)
     to_deployment(alice, bob)
     with open_socket(two, bob.code, bob.browser, origin=two.url) as socket:
         first = socket.recv(timeout=5)
         assert "You: Bob" in first
+        yield alice, bob, socket, first
+
+
+def test_a_change_on_one_process_reaches_a_socket_on_the_other_and_resync_matches_a_fresh_load(
+    cluster,
+):
+    one, _two = cluster.servers
+    with _bob_watching_on_two(cluster) as (alice, bob, socket, first):
         reply = send_note(alice, alice.browser.clone(one.url), f"push-{alice.code}")
         assert reply.outcome == "ok"
         target = read_postgres(cluster.database_url, alice.code)[0].seq
@@ -399,11 +409,7 @@ def test_pushes_cross_processes_again_after_their_redis_connections_drop(cluster
     # channel layer): the phone's pong heals it. After that, the processes'
     # subscriptions are back, and the next push arrives by itself.
     one, two = cluster.servers
-    alice, bob = seat_players(one.url)
-    to_deployment(alice, bob)
-    with open_socket(two, bob.code, bob.browser, origin=two.url) as socket:
-        first = socket.recv(timeout=5)
-        assert "You: Bob" in first
+    with _bob_watching_on_two(cluster) as (alice, _bob, socket, first):
         shown = seq_of(first)
         # Both processes hold a subscription and have published: each has
         # its connections open when they are cut.
