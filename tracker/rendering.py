@@ -273,8 +273,17 @@ def _render_block(name: str, context: dict) -> str:
 
 
 def shape_of(html: str) -> Shape | None:
+    """The shape of a block rendered lately, kept by when it was last used:
+    a block no tap changes (the controls through a run of State taps) is
+    spliced by every tap of its table, and must outlive the other tables'
+    renders in between. Kept by when it was first rendered, a busy venue
+    pushed it out within a minute, and every tap rendered it whole again."""
+    digest = digest_of_block(html)
     with _lock:
-        return _shapes.get(digest_of_block(html))
+        shape = _shapes.get(digest)
+        if shape is not None:
+            _shapes.move_to_end(digest)
+        return shape
 
 
 def digest_of(html: str) -> str:

@@ -397,3 +397,35 @@ def test_the_render_check_renders_rows_from_their_templates_not_their_memos():
         for key in memo._rows:
             memo._rows[key] = "<li>not what this line says</li>"
     rendering._check(seen, seat, blocks)
+
+
+def test_a_block_in_use_keeps_its_shape_while_other_tables_render(monkeypatch):
+    """Issue 18: the shapes of rendered blocks are kept for the process's
+    newest renders (rendering._shapes). A block that has not changed for a
+    while (the controls through a run of State taps) is still in use: each
+    tap splices it. Kept by when it was first rendered, the other tables'
+    renders pushed it out after a minute or so of a busy venue, and every
+    tap then rendered it whole again and sent it whole (make bench: answers
+    and pushes about three times larger after 40 s at 20 tables than after
+    5 s). Kept by when it was last used, it stays."""
+    from tests.web.phone_flows import started
+
+    monkeypatch.setattr(rendering, "_SHAPES_SIZE", 40)
+    a, _b, _ids = started()
+    kaplan = a.trooper_id("Kaplan")
+    a.open()
+    rendered = []
+    for n in range(6):
+        # Other tables' renders between two of this table's taps.
+        for other in range(28):
+            rendering._finish(rendering.Shape(f"<section>table {n}-{other}</section>", ()))
+        before = rendering.stats["blocks"]
+        tokens = ["prone"] if n % 2 == 0 else []
+        _tap_unreloaded(a, "SetTrooperState", trooper_id=kaplan, condition="normal", tokens=tokens)
+        assert a.error is None
+        rendered.append(rendering.stats["blocks"] - before)
+    # The first tap may find the page load's shapes pushed out; after it,
+    # a State tap renders no whole block: the row, the Undo form and the
+    # new log lines are parts (before: the controls, the header or the
+    # other seat rendered again on every tap).
+    assert rendered[1:] == [0] * 5, rendered
