@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import logging
 
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
 
 class RedisLinkLost(logging.Filter):
     """channels-redis's publish/subscribe layer logs a dropped Redis
@@ -14,9 +17,6 @@ class RedisLinkLost(logging.Filter):
     exception keeps its traceback."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        from redis.exceptions import ConnectionError as RedisConnectionError
-        from redis.exceptions import TimeoutError as RedisTimeoutError
-
         error = record.exc_info[1] if record.exc_info else None
         if isinstance(error, RedisConnectionError | RedisTimeoutError):
             record.msg = (

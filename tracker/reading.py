@@ -23,8 +23,8 @@ from tracker.rules.visibility import LogLine
 # Matches whose state is kept, the least recently read dropped first: a
 # state not kept is replayed from its whole log on the next read. 256 was
 # below the matches of a 300-table night (README: one process carries a
-# venue), where every action would have replayed its match; a kept state is
-# tens of KB (its log's times included).
+# venue), where an action could replay its match; a kept state is tens of
+# KB (its log's times included). A sizing by count, not measured at 300.
 _CACHE_SIZE = 1024
 # How many of the newest events a page's log shows (before redaction).
 RECENT = 40

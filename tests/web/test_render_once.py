@@ -404,10 +404,10 @@ def test_a_block_in_use_keeps_its_shape_while_other_tables_render(monkeypatch):
     newest renders (rendering._shapes). A block that has not changed for a
     while (the controls through a run of State taps) is still in use: each
     tap splices it. Kept by when it was first rendered, the other tables'
-    renders pushed it out after a minute or so of a busy venue, and every
-    tap then rendered it whole again and sent it whole (make bench: answers
-    and pushes about three times larger after 40 s at 20 tables than after
-    5 s). Kept by when it was last used, it stays."""
+    renders pushed it out (by arithmetic, after about a minute of a
+    150-table night; not measured), and every tap then rendered it whole
+    again. Kept by when it was last used, it stays. The cache is made small
+    here so that a few renders stand for a venue's."""
     from tests.web.phone_flows import started
 
     monkeypatch.setattr(rendering, "_SHAPES_SIZE", 40)
