@@ -81,13 +81,15 @@ def set_up(**match):
     return a, b
 
 
-def trooper_ids() -> dict[str, str]:
-    """Name -> id, from the state (a test's bookkeeping, not a phone's)."""
-    return {t.name: t.id for t in load_state(Match.objects.get()).troopers.values()}
+def trooper_ids(code: str | None = None) -> dict[str, str]:
+    """Name -> id, from the state (a test's bookkeeping, not a phone's) of
+    match `code`, or of the only match."""
+    match = Match.objects.get(code=code) if code else Match.objects.get()
+    return {t.name: t.id for t in load_state(match).troopers.values()}
 
 
 def seal_both(a: Phone, b: Phone, holoecho="marker2", position=CANARY_POSITION):
-    ids = trooper_ids()
+    ids = trooper_ids(a.code)
     ninja = ids[CANARY_NINJA]
     seal(
         a,

@@ -389,11 +389,17 @@ def state_form(code: str) -> str:
 _log_rows = Memo(20_000)
 
 
+def line_input(block: str, line, when, view) -> tuple:
+    """A line's input in the log or recent block: the line, its event's
+    time and line_reads (its names), every value its row reads."""
+    return (block, line, when, line_reads(line, view))
+
+
 def log_row_html(line, when, view) -> tuple[tuple, str]:
     """(input, HTML) of one <li> of the log block (log.html): the input is
-    every value the row reads (the line, its event's time, line_reads);
-    rendering.py splices rows by it. Memoized by the same values."""
-    inputs = ("log", line, when, line_reads(line, view))
+    line_input's; rendering.py splices rows by it. Memoized by the same
+    values."""
+    inputs = line_input("log", line, when, view)
     key = ("log", line_key(line), when, inputs[3], get_language())
     html = _log_rows.get(key)
     if html is None:
@@ -414,7 +420,7 @@ def log_row_html(line, when, view) -> tuple[tuple, str]:
 def recent_row_html(line, when, view) -> tuple[tuple, str]:
     """(input, HTML) of one line of the recent block (recent.html), as
     log_row_html is of the log's."""
-    inputs = ("recent", line, when, line_reads(line, view))
+    inputs = line_input("recent", line, when, view)
     key = ("recent", line_key(line), when, inputs[3], get_language())
     html = _log_rows.get(key)
     if html is None:
