@@ -119,7 +119,7 @@ class Socket:
     repeats: int = 0
     _this_connection: set[int] = field(default_factory=set)
     # app.js's catch-up (issue 18): since when a pong has said a newer seq
-    # than the phone shows, and the resyncs asked for because of it.
+    # than the phone shows; the resyncs asked for (resync()).
     behind_since: float | None = None
     resyncs: int = 0
 
@@ -154,7 +154,6 @@ class Socket:
         if now - self.behind_since < CATCH_UP:
             return False
         self.behind_since = None
-        self.resyncs += 1
         return True
 
     def saw(self, seq: int, at: float) -> None:
@@ -259,15 +258,24 @@ async def _read(ws: aiohttp.ClientWebSocketResponse, socket: Socket) -> None:
                 continue
             socket.pong(pong)
             if socket.lagging(pong):  # a push went missing: ask, naming what it shows
-                shown = ".".join(socket.shown.values())
-                with contextlib.suppress(OSError, aiohttp.ClientError, RuntimeError):
-                    await ws.send_str(json.dumps({"resync": True, "h": shown}))
+                await resync(socket)
             continue
         found = SEQ.search(message.data)
         note_blocks(message.data, socket.shown)
         note_prone(message.data, socket.prone)
         if found:
             socket.got(int(found.group(1)), len(message.data.encode()))
+
+
+async def resync(socket: Socket) -> None:
+    """app.js's resync(): ask over the socket for what the phone lacks,
+    naming the blocks it shows."""
+    if socket.ws is None or socket.ws.closed:
+        return
+    shown = ".".join(socket.shown.values())
+    socket.resyncs += 1
+    with contextlib.suppress(OSError, aiohttp.ClientError, RuntimeError):
+        await socket.ws.send_str(json.dumps({"resync": True, "h": shown}))
 
 
 async def _ping(ws: aiohttp.ClientWebSocketResponse) -> None:
@@ -327,7 +335,9 @@ class Result:
     unanswered: int = 0  # taps with no answer within app.js's 4 s
     reloads: int = 0
     reconnects: int = 0
-    resyncs: int = 0  # asked for by phones a pong said were behind (a lost push)
+    # Asked for by phones a pong said were behind (a lost push), or sent an
+    # answer older than a push they had (app.js drops it and resyncs).
+    resyncs: int = 0
 
 
 async def tap(http: aiohttp.ClientSession, phone: Phone, n: int) -> tuple[int, str]:
@@ -361,6 +371,13 @@ async def tap(http: aiohttp.ClientSession, phone: Phone, n: int) -> tuple[int, s
         phone.answer_bytes += len(body.encode())
         if response.status != 200:
             return 0, f"HTTP {response.status}: {body[:120]}"
+        answered = SEQ.search(body)
+        if answered and int(answered.group(1)) < phone.socket.newest:
+            # app.js's checkAnswer: a push for a newer seq came first, so the
+            # answer shows the past. It is not swapped in (its digests are
+            # not the page's); the phone resyncs over its socket instead.
+            await resync(phone.socket)
+            return int(answered.group(1)), ""
         note_blocks(body, phone.socket.shown)
         error = ERROR.search(body)
         phone.prone[trooper] = wanted if not error else not wanted
