@@ -44,6 +44,14 @@ TROOPERS = 10
 PIN = "2468"
 
 
+# BENCH_DISTINCT=1: each trooper of a list costs points of its own, as in a
+# real list, where few troopers are alike. Alike troopers (twins,
+# tracker/rules/twins.py) are asked the forms' offers once for all: the
+# default list of alike troopers measures that shortcut at its best, and
+# real lists cost more (docs/benchmarks-notes.md, twelfth round).
+DISTINCT = os.environ.get("BENCH_DISTINCT") == "1"
+
+
 def army(letter: str, count: int = TROOPERS) -> list[dict]:
     """A locked list of `count` troopers for seat `letter`; the first may be
     Lieutenant. Ids are `a00000`, `a00001`... (a match's own: each match
@@ -52,7 +60,7 @@ def army(letter: str, count: int = TROOPERS) -> list[dict]:
         {
             "id": f"{letter.lower()}{k:05d}",
             "name": f"{'Fusilier' if letter == 'A' else 'Zhanshi'} {k}",
-            "cost": 20,
+            "cost": 20 + k if DISTINCT else 20,
             "combat_group": 1 + k // 10,
             "silhouette": 2,
             "traits": ["lieutenant_candidate"] if k == 0 else [],
