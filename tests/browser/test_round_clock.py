@@ -160,7 +160,11 @@ def test_the_run_page_counts_the_clock_down_and_a_countdown_at_zero_says_what_is
 
     # Two hours on by the browsers' clocks (the server's has not moved):
     # each countdown reaches zero by itself and shows the words the server
-    # rendered for it, true for this table, which never reached play.
+    # rendered for it, true for this table, which never reached play. The
+    # run pages' polls would bring the server's time left back (its clock
+    # has not moved); they stand here for a laptop whose Wi-Fi is down.
+    for run_page in (carol, carla):
+        run_page.evaluate("document.getElementById('run-live').remove()")
     for page in (carol, carla, english, spanish):
         page.clock.fast_forward("02:00:30")
     expect(carla.locator(clock)).to_have_text("Se acabó el tiempo.")
@@ -202,4 +206,45 @@ def test_a_phone_whose_own_clock_is_off_shows_the_round_s_true_time_left(server,
         # And it goes on counting from there (app.js ticks every second).
         counts_down(page, "#round-clock .left")
         assert 118 * 60 <= seconds_left(page, "#round-clock .left") <= 120 * 60
+    laptop.close()
+
+
+def test_the_run_page_follows_the_clock_from_another_laptop_without_losing_what_is_typed(
+    server, browser
+):
+    """Two organizers run one event, in English and in Spanish. What one
+    does to the clock shows on the other's run page within the poll's 10 s,
+    without a reload, and a name half-typed in that page's roster form is
+    still there after."""
+    server.shell(CREATE_ORGANIZER.format(user="carol-two-laptops"))
+    laptop = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    carol = laptop.new_page()
+    log_in(carol, server, "carol-two-laptops")
+    published_round(carol, "Two Laptops Open")
+    portatil = browser.new_context(viewport={"width": 1280, "height": 900}, locale="es-ES")
+    carla = portatil.new_page()
+    log_in(carla, server, "carol-two-laptops")
+    carla.goto(carol.url)
+    clock = "#round-1 .round-clock"
+    expect(carla.locator(clock)).to_contain_text("sin empezar")
+    carla.evaluate("window.notReloaded = true")
+    carla.fill("#roster input[name=name]", "Dani Dí")
+
+    carol.locator("#round-1 button", has_text="Start the clock").click()
+    expect(carol.locator(".messages")).to_contain_text("runs")
+    expect(carla.locator(clock)).to_contain_text(
+        re.compile(r"Tiempo restante (119|120):\d\d · en marcha"), timeout=15_000
+    )
+    counts_down(carla, f"{clock} .left")
+    assert carla.evaluate("window.notReloaded") is True
+    expect(carla.locator("#roster input[name=name]")).to_have_value("Dani Dí")
+
+    carla.once("dialog", lambda dialog: dialog.accept())
+    carla.locator("#round-1 button", has_text="Acabar el tiempo").click()
+    expect(carla.locator(clock)).to_have_text("Se acabó el tiempo.")
+    carol.evaluate("window.notReloaded = true")
+    expect(carol.locator(clock)).to_have_text("Time is called.", timeout=15_000)
+    expect(carol.locator("#round-1 button")).to_have_count(0)
+    assert carol.evaluate("window.notReloaded") is True
+    portatil.close()
     laptop.close()

@@ -122,6 +122,7 @@ ROWS: dict[str, Row] = {
     # are 400, and the scene's event has no roster and no round (404, or
     # back to the event's page when there is no drawn round).
     "organizer/events/<int:pk>/run/": Row(get=organizer(200)),
+    "organizer/events/<int:pk>/run/live/": Row(get=organizer(200)),
     "organizer/events/<int:pk>/roster/": Row(get=every(405), post=organizer(400)),
     "organizer/events/<int:pk>/roster/paste/": Row(get=every(405), post=organizer(400)),
     "organizer/events/<int:pk>/roster/<int:player>/drop/": Row(get=every(405), post=organizer(404)),

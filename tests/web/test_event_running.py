@@ -176,10 +176,10 @@ def play_table(carol, match: Match, name_a: str, scores, dispute: bool = False):
     return a, b
 
 
-def standings_shown(html: str) -> dict[str, tuple[int, int, int]]:
+def standings_shown(html: str, within: str = "#standings") -> dict[str, tuple[int, int, int]]:
     soup = BeautifulSoup(html, "html.parser")
     shown = {}
-    for row in soup.select("#standings tr.standing"):
+    for row in soup.select(f"{within} tr.standing"):
         name = row.select_one(".name").get_text(" ", strip=True)
         name = re.sub(r" \((dropped|bye|baja|descanso)\)", "", name)
         shown[name] = tuple(int(row.select_one(f".{k}").get_text()) for k in ("tp", "op", "vp"))
@@ -528,3 +528,56 @@ def test_who_is_paired_in_a_round_joined_by_then_and_not_dropped_before_it():
     assert paired(1) == ["Ana", "Bea"]
     assert paired(2) == ["Ana", "Bea", "Cai"]
     assert paired(3) == ["Ana", "Cai"]
+
+
+def test_the_run_page_follows_a_clock_and_standings_changed_on_another_device(carol):
+    """The organizer's run page on the laptop stays true while a second
+    device (a co-organizer's phone) calls time or changes the scoring: the
+    page fetches its clocks and standings every 10 s (the hidden #run-live,
+    htmx) and swaps in each id it names, nothing else. What it fetches
+    says the new state under those ids, and leaves the messages meant for
+    the page's own next load where they are."""
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    event, org = three_players(carol)
+    page = BeautifulSoup(org.page(), "html.parser")
+    poller = page.select_one("#run-live")
+    assert poller["hx-trigger"] == "every 10s" and poller["hx-swap"] == "none"
+    ids = poller["hx-select-oob"].split(",")
+    assert ids == ["#clock-1", "#standings-live"]
+    assert all(page.select_one(i) is not None for i in ids)
+    assert "not started" in page.select_one("#clock-1").get_text()
+
+    second = Client()
+    second.force_login(User.objects.get(username="carol"))
+    other = Organizer(second, event)
+    assert other.submit("/clock/call/", within="#round-1").status_code == 302
+    bye = dict(event.roster.values_list("pk", "name"))[event.rounds.get(number=1).bye]
+    assert other.submit("/scoring/", bye_tp=3, bye_op=4, bye_vp=100).status_code == 302
+
+    carol_round = event.rounds.get(number=1)
+    assert carol_round.time_called_at is not None
+    response = carol.get(poller["hx-get"], HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    live = BeautifulSoup(response.content.decode(), "html.parser")
+    assert all(live.select_one(i) is not None for i in ids)
+    assert live.select_one("#clock-1").get_text(" ", strip=True) == "Time is called."
+    assert live.select_one("#clock-1 button") is None
+    assert standings_shown(str(live), "#standings-live")[bye] == (3, 4, 100)
+    # The fragment is what the page itself shows under the same ids.
+    page = BeautifulSoup(org.page(), "html.parser")
+    assert page.select_one("#clock-1").get_text(" ", strip=True) == "Time is called."
+
+
+def test_the_run_page_poll_leaves_the_page_s_messages_and_speaks_its_language(carol):
+    event, org = three_players(carol)
+    assert org.submit("/clock/start/", within="#round-1").status_code == 302
+    poll = BeautifulSoup(org.page(), "html.parser").select_one("#run-live")["hx-get"]
+    # The start's message was shown by that load; a new one now waits.
+    assert org.submit("/clock/pause/", within="#round-1").status_code == 302
+    spanish = carol.get(poll, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="es")
+    assert "en pausa" in spanish.content.decode()
+    assert "Reanudar el reloj" in spanish.content.decode()
+    page = BeautifulSoup(org.page(), "html.parser")
+    assert "paused" in page.select_one(".messages").get_text()

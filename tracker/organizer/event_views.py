@@ -79,13 +79,22 @@ def _round_item(event_round, names: dict, now) -> dict:
     }
 
 
+def _live(event: TournamentEvent, names: dict, now) -> dict:
+    """What the run page shows that changes from other devices: the
+    published rounds' clocks and the standings (event_run_live)."""
+    published = event.rounds.filter(published_at__isnull=False)
+    return {
+        "rounds": [_round_item(r, names, now) for r in published],
+        "standings": event_running.standings(event),
+    }
+
+
 def _run_page(request, event: TournamentEvent, status: int = 200, **bound):
     now = timezone.now()
     roster = list(event.roster.all())
     names = {p.pk: p.name for p in roster}
     missing = {p.pk for p in event_running.who_has_not_submitted(event)}
     pending = _pending(event)
-    published = list(event.rounds.filter(published_at__isnull=False))
     context = {
         "event": event,
         "roster": roster,
@@ -107,13 +116,15 @@ def _run_page(request, event: TournamentEvent, status: int = 200, **bound):
         "swap_form": bound.get("swap_form")
         or (SwapForm(choices=_swap_choices(pending, names)) if pending else None),
         "publish_form": bound.get("publish_form") or PublishRoundForm(),
-        "rounds": [_round_item(r, names, now) for r in published],
-        "standings": event_running.standings(event),
+        **_live(event, names, now),
         # Handed to the player's phone, like a seat link: the address phones reach.
         "list_url": lambda player: links.phone_url(
             request, reverse("event-list-submit", args=[player.list_token])
         ),
     }
+    context["live_ids"] = ",".join(
+        [*(f"#clock-{item['round'].number}" for item in context["rounds"]), "#standings-live"]
+    )
     context["list_links"] = [
         {"player": p, "url": context["list_url"](p), "missing": p.pk in missing} for p in roster
     ]
@@ -162,6 +173,21 @@ def run_form(form_class, name: str, of_event: bool = False):
 @organizer_required
 def event_run(request, pk: int):
     return _run_page(request, _event(pk))
+
+
+@require_GET
+@organizer_required
+def event_run_live(request, pk: int):
+    """The run page's clocks and standings alone, which it fetches every 10
+    s and swaps in by id: a clock started, paused or called on another
+    device, or a result confirmed at a table, shows without a reload. Not
+    the run page itself: that would lose nothing typed (only these ids are
+    swapped) but would take the messages meant for the page's next load."""
+    event = _event(pk)
+    names = dict(event.roster.values_list("pk", "name"))
+    return render(
+        request, "organizer/_run_live.html", {"event": event, **_live(event, names, timezone.now())}
+    )
 
 
 @run_form(PlayerForm, "player_form", of_event=True)

@@ -23,6 +23,7 @@ urlpatterns = [
     path("events/<int:pk>/export.csv", views.event_export_csv, name="organizer-event-csv"),
     # Running the event (issue 21).
     path("events/<int:pk>/run/", event_views.event_run, name="organizer-event-run"),
+    path("events/<int:pk>/run/live/", event_views.event_run_live, name="organizer-event-run-live"),
     path("events/<int:pk>/roster/", event_views.roster_add, name="organizer-roster-add"),
     path("events/<int:pk>/roster/paste/", event_views.roster_paste, name="organizer-roster-paste"),
     path(
