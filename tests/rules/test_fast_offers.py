@@ -19,15 +19,16 @@ from contextlib import contextmanager, suppress
 import pytest
 
 from tracker import rules
+
+# The reference groups troopers as the code does (_grouped): what it does
+# otherwise is ask every pair.
 from tracker.rules import player_view, twins
 from tracker.rules import state as state_module
 from tracker.rules import token_offers as token_offers_module
 from tracker.rules.conditions import SetTrooperState
-
-# The reference groups troopers as the code does (_grouped): what it does
-# otherwise is ask every pair.
 from tracker.rules.declaration_offers import (
     ORDER_SKILLS,
+    REPORT_READS,
     SECOND_SKILLS,
     ReportOffer,
     _grouped,
@@ -36,11 +37,12 @@ from tracker.rules.declaration_offers import (
     report_offers,
     second_skills,
 )
-from tracker.rules.errors import RuleViolation
+from tracker.rules.errors import NotAllowed, RuleViolation
 from tracker.rules.identity import alias_for
 from tracker.rules.orders import (
     ARO_SKILLS,
     OUTCOME_KINDS,
+    OUTCOMES,
     DeclareAro,
     DeclareSkill,
     EndOrder,
@@ -468,6 +470,97 @@ def test_the_check_finds_a_wrong_shortcut(referenced, monkeypatch, left_out):
     assert mismatches(made) != []
 
 
+class _Recorded(Trooper):
+    """A trooper that notes each field read of it (and of its copies: the
+    rules' replace keeps the class) while _READING is on."""
+
+    def __getattribute__(self, name):
+        if _READING and name in _TROOPER_FIELDS:
+            _READ.add(name)
+        return object.__getattribute__(self, name)
+
+
+_TROOPER_FIELDS = frozenset(f.name for f in dataclasses.fields(Trooper))
+_READING: list = []
+_READ: set[str] = set()
+
+
+def fields_a_report_reads(states, monkeypatch) -> set[str]:
+    """Every field of a trooper the state does not name that the report of
+    any outcome on it reads, at each state and for each seat, asked as
+    report_offers asks (each outcome, each Holoecho element)."""
+    monkeypatch.setitem(state_module._COPYABLE, _Recorded, _TROOPER_FIELDS)
+    _READ.clear()
+    asked = 0
+    for state in states:
+        if state.phase not in (PLAYING, DEPLOYMENT):
+            continue
+        key = twins.twin_key(state, REPORT_READS)
+        for seat in SEATS:
+            for t in state.troopers.values():
+                if key(t) is None or not trooper_visible(t, seat) or t.condition == "dead":
+                    continue
+                recorded = object.__new__(_Recorded)
+                object.__getattribute__(recorded, "__dict__").update(t.__dict__)
+                watched = state_module.replace(state, troopers={**state.troopers, t.id: recorded})
+                alias = alias_for(watched, recorded, seat)
+                ref = alias.ref if alias is not None else t.id
+                _READING.append(True)
+                try:
+                    for outcome in OUTCOME_KINDS:
+                        for element in t.holoechoes or ("",):
+                            _asked(
+                                watched,
+                                seat,
+                                ReportOutcome(outcome=outcome, trooper_id=ref, element=element),
+                            )
+                finally:
+                    _READING.clear()
+                asked += 1
+    assert asked > 5000
+    return set(_READ)
+
+
+def test_a_report_reads_of_its_trooper_only_the_fields_its_twin_key_holds(scripted, monkeypatch):
+    """declaration_offers.REPORT_READS: troopers alike in those fields are
+    asked once for every report. Recorded at every state of the matches:
+    a report that starts reading another field of the trooper fails here."""
+    tested, made, _games = scripted
+    read = fields_a_report_reads(tested + made, monkeypatch) - {"id", "name"}
+    assert {"hidden", "marker", "holoechoes"} <= read
+    assert read <= set(REPORT_READS), read - set(REPORT_READS)
+
+
+def test_the_matches_ask_reports_of_troopers_alike_only_in_the_report_s_fields(scripted):
+    """The check against asking every pair (above) holds twins that only a
+    report takes as such: the Fusiliers and Rifles of a side differ in their
+    Combat Group alone."""
+    _tested, made, _games = scripted
+    found = 0
+    for state in made:
+        full, report = twins.twin_key(state), twins.twin_key(state, REPORT_READS)
+        keys = [(full(t), report(t)) for t in state.troopers.values()]
+        fulls = {k for k, _r in keys if k is not None}
+        reports = {r for _k, r in keys if r is not None}
+        found += len(reports) < len(fulls)
+    assert found > 100
+
+
+def test_the_record_finds_a_new_rule_that_reads_another_field(scripted, monkeypatch):
+    """A rule added to the reports that reads the trooper's Silhouette (a
+    field REPORT_READS leaves out, so Silhouette 1 and 5 would answer for
+    each other) is found by the record above."""
+    tested, made, _games = scripted
+
+    def by_size(state, seat, trooper, element):
+        if state.troopers[trooper.id].silhouette > 8:
+            raise NotAllowed("Too big to hit.")
+        return []
+
+    monkeypatch.setitem(OUTCOMES, "saving_roll", [*OUTCOMES["saving_roll"], by_size])
+    assert "silhouette" in fields_a_report_reads(tested + made, monkeypatch)
+
+
 def test_the_check_finds_a_coordinated_order_asked_of_too_few_mates(referenced, monkeypatch):
     """TM-T1's mates are asked once per set of twin mates (token_offers.py):
     asking only the first mate of each trooper is caught."""
@@ -568,6 +661,6 @@ def test_each_state_keeps_its_own_twin_key(scripted):
     key = twins.twin_key(first)
     twins.twin_key(second)
     assert twins.twin_key(first) is key
-    twins._keys[id(second)] = (first, key)
+    twins._keys[(id(second), twins._KEY_FIELDS)] = (first, key)
     assert twins.twin_key(second) is not key
-    assert twins._keys[id(second)][0] is second
+    assert twins._keys[(id(second), twins._KEY_FIELDS)][0] is second

@@ -54,8 +54,24 @@ def _accepted(state: MatchState, seat: str, command: Command) -> bool:
     return accepts(state, seat, command)
 
 
-def _once_per_twin(state: MatchState, ask: Callable[[Trooper], tuple[str, ...]]):
-    return once_per_twin(twin_key(state), ask)
+def _once_per_twin(
+    state: MatchState, ask: Callable[[Trooper], tuple[str, ...]], fields=None
+):
+    return once_per_twin(twin_key(state, fields), ask)
+
+
+# What a report of an outcome reads of the trooper it is about, when no other
+# part of the state names that trooper (twins.py): whose it is, whether it is
+# in Hidden Deployment, a marker or in Holoecho, and its traits (HD-4's
+# Infiltration), besides its id and name. Not its points, Combat Group,
+# Silhouette, state or tokens: troopers alike in these five fields are asked
+# once, where the Order and token offers (which read the rest) ask each
+# profile of a list. A real list has few troopers alike in every field and
+# many alike in these (make bench with BENCH_DISTINCT=1).
+# tests/rules/test_fast_offers.py records every field a report reads of the
+# trooper it asks about, at every state of its matches, and fails on one
+# not named here.
+REPORT_READS = ("seat", "hidden", "marker", "holoechoes", "traits")
 
 
 def _offered(
@@ -182,7 +198,7 @@ def report_offers(state: MatchState, seat: str | None) -> tuple[ReportOffer, ...
             )
         )
 
-    asked = _once_per_twin(state, outcomes_on)
+    asked = _once_per_twin(state, outcomes_on, REPORT_READS)
     groups: dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]] = {}
     for trooper in state.troopers.values():
         if not trooper_visible(trooper, seat) or trooper.condition == "dead":

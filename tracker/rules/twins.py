@@ -43,34 +43,43 @@ _KEY_FIELDS = tuple(f.name for f in fields(Trooper) if f.name not in _ANONYMOUS)
 _READ_BY_HANDLERS = tuple(f.name for f in fields(MatchState) if f.name not in ("troopers", "undo"))
 
 
-def twin_key(state: MatchState) -> Callable[[Trooper], Hashable | None]:
+def twin_key(
+    state: MatchState, fields: tuple[str, ...] | None = None
+) -> Callable[[Trooper], Hashable | None]:
     """key(trooper): equal for twins, None for a trooper the state names.
+    `fields`: the trooper's fields the handlers asked may read, every one
+    but id, name and position if not given (a kind of question that reads
+    fewer, declaration_offers.REPORT_READS, finds more twins).
     The last few states' are kept (each view asks it for every offer, both
     views of an action ask it of the same state, and a server's threads
     build other matches' views in between): each is the state's alone, read
     from no viewer, and says only which answers may be shared, never one."""
+    fields = fields or _KEY_FIELDS
     with _lock:
-        kept = _keys.get(id(state))
+        kept = _keys.get((id(state), fields))
     if kept is not None and kept[0] is state:
         return kept[1]
-    key = _twin_key(state)
+    key = _twin_key(state, fields)
     with _lock:
-        _keys[id(state)] = (state, key)
+        _keys[(id(state), fields)] = (state, key)
         while len(_keys) > _KEYS_KEPT:
             _keys.popitem(last=False)
     return key
 
 
-# id(state) -> (that state, its twin_key): the state held, so its id is never
-# another's while kept. A few per match being played at once in a process.
+# (id(state), fields) -> (that state, its twin_key): the state held, so its id
+# is never another's while kept. A few per match being played at once in a
+# process.
 _KEYS_KEPT = 64
-_keys: OrderedDict[int, tuple[MatchState, Callable[[Trooper], Hashable | None]]] = OrderedDict()
+_keys: OrderedDict[
+    tuple[int, tuple[str, ...]], tuple[MatchState, Callable[[Trooper], Hashable | None]]
+] = OrderedDict()
 _lock = threading.Lock()
 
 
-def _twin_key(state: MatchState) -> Callable[[Trooper], Hashable | None]:
+def _twin_key(state: MatchState, fields: tuple[str, ...]) -> Callable[[Trooper], Hashable | None]:
     named = _everything_but_own_ids(state)
-    fields_of = attrgetter(*_KEY_FIELDS)
+    fields_of = attrgetter(*fields)
     # Each offer asks the key of every trooper; the search of `named` is
     # most of what a key costs, so it is made once per trooper.
     keys: dict[str, Hashable | None] = {}
