@@ -647,7 +647,7 @@ def digest_of_block(html: str) -> str:
 
 
 def changed_parts(old: str, new: str) -> list[str] | None:
-    """The parts of block `new` whose input differs from the same part's in
+    """The parts of block `new` whose HTML differs from the same part's in
     `old`, when nothing else in the block changed (the same skeleton, the
     same parts in the same order); None when the whole block must go.
 
