@@ -25,6 +25,7 @@ from tracker import rules
 from tracker.rules import player_view, twins
 from tracker.rules import state as state_module
 from tracker.rules import token_offers as token_offers_module
+from tracker.rules.command_tokens import open_uses
 from tracker.rules.conditions import SetTrooperState
 from tracker.rules.declaration_offers import (
     ORDER_SKILLS,
@@ -49,6 +50,7 @@ from tracker.rules.orders import (
     ReportOutcome,
 )
 from tracker.rules.queries import trooper_visible
+from tracker.rules.setup import MAX_GROUPS
 from tracker.rules.state import (
     CAMOUFLAGE,
     DEPLOYMENT,
@@ -66,8 +68,13 @@ from tracker.rules.state import (
     Trooper,
 )
 from tracker.rules.token_offers import token_offers
-from tracker.rules.token_tactical import IgnoreRetreat, MakeOrderRegular
-from tracker.rules.token_uses import CancelPossessed, ChangeCombatGroup
+from tracker.rules.token_tactical import (
+    CoordinatedOrder,
+    ForceGutsRoll,
+    IgnoreRetreat,
+    MakeOrderRegular,
+)
+from tracker.rules.token_uses import CancelPossessed, ChangeCombatGroup, StrategicSuppressiveFire
 
 from .game import Game, trooper
 from .steps import advance, let_s2_pass, set_state, to_phase, to_turn
@@ -251,7 +258,9 @@ def reference(state: MatchState, seat: str):
     """The offers as every pair asked gives them: the Command Token offers
     with no twins (token_offers asks every trooper then)."""
     with slow_steps(), pytest.MonkeyPatch.context() as monkeypatch:
-        monkeypatch.setattr(token_offers_module, "twin_key", lambda state: lambda trooper: None)
+        monkeypatch.setattr(
+            token_offers_module, "twin_key", lambda state, fields=None: lambda trooper: None
+        )
         return (
             reference_aro(state, seat),
             reference_orders(state, seat),
@@ -316,12 +325,15 @@ def one_twin_ignores_retreat() -> Game:
 def coordinated_mates_one_out() -> Game:
     """A Coordinated Order (TM-T1) in the Orders Phase, in a Combat Group
     where a trooper's first mate is out of action and its others are twins:
-    only the twins are mates it may coordinate with, asked once for both."""
+    only the twins are mates it may coordinate with, asked once for both.
+    A third Fusilier, alone in its Combat Group, has no mate: a twin of the
+    others but for its group."""
     a = [
         trooper("Lieutenant", 20, group=2, traits=[LIEUTENANT_CANDIDATE]),
         trooper("Lone", 15, group=1),
         trooper("Fallen", 12, group=1),
         *(trooper("Fusilier", 10, group=1) for _ in range(2)),
+        trooper("Fusilier", 10, group=3),
     ]
     game = Game.started(a, [trooper("Bolt", 10)], first="A")
     set_state(game, "Fallen", "dead", by="B")
@@ -485,40 +497,59 @@ _READING: list = []
 _READ: set[str] = set()
 
 
-def fields_a_report_reads(states, monkeypatch) -> set[str]:
-    """Every field of a trooper the state does not name that the report of
-    any outcome on it reads, at each state and for each seat, asked as
-    report_offers asks (each outcome, each Holoecho element)."""
+def _watched(state: MatchState) -> MatchState:
+    """`state` with every trooper a _Recorded copy of itself."""
+    recorded = {}
+    for trooper_id, trooper_ in state.troopers.items():
+        copy = object.__new__(_Recorded)
+        object.__getattribute__(copy, "__dict__").update(trooper_.__dict__)
+        recorded[trooper_id] = copy
+    return state_module.replace(state, troopers=recorded)
+
+
+def fields_read(states, monkeypatch, questions) -> tuple[set[str], int]:
+    """Every field of every trooper read while the commands
+    `questions(state, seat, trooper)` are asked, for each trooper the state
+    does not name (twins.py), at each state and for each seat; and how many
+    troopers were asked about. A field read of any trooper counts, not only
+    of the one asked about: a rule that walks the army (a sum of points, a
+    count of a Combat Group) tells twins apart by what it reads of them."""
     monkeypatch.setitem(state_module._COPYABLE, _Recorded, _TROOPER_FIELDS)
     _READ.clear()
     asked = 0
     for state in states:
-        if state.phase not in (PLAYING, DEPLOYMENT):
-            continue
-        key = twins.twin_key(state, REPORT_READS)
+        named = twins.twin_key(state)
+        watched = None
         for seat in SEATS:
-            for t in state.troopers.values():
-                if key(t) is None or not trooper_visible(t, seat) or t.condition == "dead":
+            for trooper_ in state.troopers.values():
+                if named(trooper_) is None:
                     continue
-                recorded = object.__new__(_Recorded)
-                object.__getattribute__(recorded, "__dict__").update(t.__dict__)
-                watched = state_module.replace(state, troopers={**state.troopers, t.id: recorded})
-                alias = alias_for(watched, recorded, seat)
-                ref = alias.ref if alias is not None else t.id
+                commands = list(questions(state, seat, trooper_))
+                if not commands:
+                    continue
+                watched = watched or _watched(state)
                 _READING.append(True)
                 try:
-                    for outcome in OUTCOME_KINDS:
-                        for element in t.holoechoes or ("",):
-                            _asked(
-                                watched,
-                                seat,
-                                ReportOutcome(outcome=outcome, trooper_id=ref, element=element),
-                            )
+                    for command in commands:
+                        _asked(watched, seat, command)
                 finally:
                     _READING.clear()
                 asked += 1
-    assert asked > 5000
-    return set(_READ)
+    return set(_READ) - {"id", "name"}, asked
+
+
+def report_questions(state, seat, trooper_):
+    """Every report of an outcome on `trooper_`, as report_offers asks them
+    (each outcome, each Holoecho element)."""
+    if state.phase not in (PLAYING, DEPLOYMENT):
+        return
+    if not trooper_visible(trooper_, seat) or trooper_.condition == "dead":
+        return
+    alias = alias_for(state, trooper_, seat)
+    ref = alias.ref if alias is not None else trooper_.id
+    for outcome in OUTCOME_KINDS:
+        for element in trooper_.holoechoes or ("",):
+            yield ReportOutcome(outcome=outcome, trooper_id=ref, element=element)
 
 
 def test_a_report_reads_of_its_trooper_only_the_fields_its_twin_key_holds(scripted, monkeypatch):
@@ -526,7 +557,8 @@ def test_a_report_reads_of_its_trooper_only_the_fields_its_twin_key_holds(script
     asked once for every report. Recorded at every state of the matches:
     a report that starts reading another field of the trooper fails here."""
     tested, made, _games = scripted
-    read = fields_a_report_reads(tested + made, monkeypatch) - {"id", "name"}
+    read, asked = fields_read(tested + made, monkeypatch, report_questions)
+    assert asked > 5000
     assert {"hidden", "marker", "holoechoes"} <= read
     assert read <= set(REPORT_READS), read - set(REPORT_READS)
 
@@ -536,14 +568,22 @@ def test_the_matches_ask_reports_of_troopers_alike_only_in_the_report_s_fields(s
     report takes as such: the Fusiliers and Rifles of a side differ in their
     Combat Group alone."""
     _tested, made, _games = scripted
+    assert _states_with_more_twins(made, REPORT_READS) > 100
+
+
+def _states_with_more_twins(states, fields, use=None) -> int:
+    """How many of `states` (with `use` open for a seat, if given) have
+    troopers that are twins in `fields` and not in every field."""
     found = 0
-    for state in made:
-        full, report = twins.twin_key(state), twins.twin_key(state, REPORT_READS)
-        keys = [(full(t), report(t)) for t in state.troopers.values()]
-        fulls = {k for k, _r in keys if k is not None}
-        reports = {r for _k, r in keys if r is not None}
-        found += len(reports) < len(fulls)
-    assert found > 100
+    for state in states:
+        if use is not None and not any(use in open_uses(state, seat) for seat in SEATS):
+            continue
+        full, fewer = twins.twin_key(state), twins.twin_key(state, fields)
+        keys = [(full(t), fewer(t)) for t in state.troopers.values()]
+        fulls = {k for k, _f in keys if k is not None}
+        fewers = {f for _k, f in keys if f is not None}
+        found += len(fewers) < len(fulls)
+    return found
 
 
 def test_the_record_finds_a_new_rule_that_reads_another_field(scripted, monkeypatch):
@@ -558,7 +598,96 @@ def test_the_record_finds_a_new_rule_that_reads_another_field(scripted, monkeypa
         return []
 
     monkeypatch.setitem(OUTCOMES, "saving_roll", [*OUTCOMES["saving_roll"], by_size])
-    assert "silhouette" in fields_a_report_reads(tested + made, monkeypatch)
+    read, _asked_ = fields_read(tested + made, monkeypatch, report_questions)
+    assert "silhouette" in read
+
+
+# What token_offers asks about a trooper for each use (the Coordinated Order
+# with each mate of its Combat Group; the Combat Groups it may go to).
+TOKEN_QUESTIONS = {
+    "TM-S2": lambda state, t: [StrategicSuppressiveFire(trooper_id=t.id)],
+    "TM-E1": lambda state, t: [
+        ChangeCombatGroup(trooper_id=t.id, group=g) for g in range(1, MAX_GROUPS + 1)
+    ],
+    "TM-E2": lambda state, t: [CancelPossessed(trooper_id=t.id)],
+    "TM-T1": lambda state, t: [
+        CoordinatedOrder(trooper_ids=[t.id, mate.id])
+        for mate in state.troopers_of(t.seat)
+        if mate.combat_group == t.combat_group and mate.id != t.id
+    ],
+    "TM-T2": lambda state, t: [ForceGutsRoll(trooper_id=t.id, passed=True)],
+    "TM-T3": lambda state, t: [MakeOrderRegular(trooper_id=t.id)],
+    "TM-T4": lambda state, t: [IgnoreRetreat(trooper_id=t.id)],
+}
+
+
+def token_questions(use):
+    def questions(state, seat, trooper_):
+        if trooper_.seat == seat and use in open_uses(state, seat):
+            yield from TOKEN_QUESTIONS[use](state, trooper_)
+
+    return questions
+
+
+def test_every_use_offered_per_trooper_is_asked():
+    """TOKEN_QUESTIONS and TOKEN_READS name the same uses: every use the
+    offers ask per trooper is recorded below."""
+    assert set(TOKEN_QUESTIONS) == set(token_offers_module.TOKEN_READS)
+
+
+@pytest.mark.parametrize("use", sorted(TOKEN_QUESTIONS))
+def test_a_token_use_reads_of_any_trooper_only_the_fields_its_twin_key_holds(
+    scripted, monkeypatch, use
+):
+    """token_offers.TOKEN_READS: troopers alike in a use's fields are asked
+    once for it. Recorded at every state of the matches where the use is
+    open: a handler that starts reading another field of any trooper fails
+    here."""
+    tested, made, _games = scripted
+    read, asked = fields_read(tested + made, monkeypatch, token_questions(use))
+    assert asked > 100, asked
+    assert {"seat", "condition", "hidden"} <= read, read
+    expected = set(token_offers_module.TOKEN_READS[use]) | {"position"}  # list order
+    assert read <= expected, read - expected
+
+
+def test_the_record_finds_a_token_use_that_reads_another_field(scripted, monkeypatch):
+    """A rule added to TM-T2 that reads the trooper's points (which no use
+    reads: troopers of different points answer for each other) is found."""
+    tested, made, _games = scripted
+    guts = rules.commands.HANDLERS[ForceGutsRoll]
+
+    def pricey(state, seat, command):
+        if state.troopers[command.trooper_id].cost > 60:
+            raise NotAllowed("Too dear to scare.")
+        return guts(state, seat, command)
+
+    monkeypatch.setitem(rules.commands.HANDLERS, ForceGutsRoll, pricey)
+    read, _asked_ = fields_read(tested + made, monkeypatch, token_questions("TM-T2"))
+    assert "cost" in read
+
+
+@pytest.mark.parametrize("use", ["TM-T1", "TM-T2", "TM-T4"])
+def test_the_matches_ask_token_uses_of_troopers_alike_only_in_the_use_s_fields(scripted, use):
+    """The check against asking every pair holds twins that only a Command
+    Token use takes as such, in states where that use is open."""
+    _tested, made, _games = scripted
+    assert _states_with_more_twins(made, token_offers_module.TOKEN_READS[use], use) > 20
+
+
+@pytest.mark.parametrize(
+    ("use", "left_out"),
+    [("TM-T1", "combat_group"), ("TM-T4", "ignores_retreat"), ("TM-T3", "regular_this_turn")],
+)
+def test_the_check_finds_a_token_use_that_shares_too_widely(referenced, monkeypatch, use, left_out):
+    """A field left out of a use's TOKEN_READS (troopers that differ in it
+    answer for each other) is caught by the check against asking every
+    pair, in the matches made here."""
+    _tested, made = referenced
+    reads = token_offers_module.TOKEN_READS
+    planted = {**reads, use: tuple(f for f in reads[use] if f != left_out)}
+    monkeypatch.setattr(token_offers_module, "TOKEN_READS", planted)
+    assert mismatches(made) != []
 
 
 def test_the_check_finds_a_coordinated_order_asked_of_too_few_mates(referenced, monkeypatch):

@@ -54,24 +54,23 @@ def _accepted(state: MatchState, seat: str, command: Command) -> bool:
     return accepts(state, seat, command)
 
 
-def _once_per_twin(
-    state: MatchState, ask: Callable[[Trooper], tuple[str, ...]], fields=None
-):
+def _once_per_twin(state: MatchState, ask: Callable[[Trooper], tuple[str, ...]], fields=None):
     return once_per_twin(twin_key(state, fields), ask)
 
 
-# What a report of an outcome reads of the trooper it is about, when no other
-# part of the state names that trooper (twins.py): whose it is, whether it is
-# in Hidden Deployment, a marker or in Holoecho, and its traits (HD-4's
+# What a report of an outcome reads of any trooper, the one it is about or
+# another, when no other part of the state names that trooper (twins.py):
+# whose it is, whether it is in Hidden Deployment, a marker (and its number,
+# by which the phone names it) or in Holoecho, and its traits (HD-4's
 # Infiltration), besides its id and name. Not its points, Combat Group,
-# Silhouette, state or tokens: troopers alike in these five fields are asked
-# once, where the Order and token offers (which read the rest) ask each
-# profile of a list. A real list has few troopers alike in every field and
-# many alike in these (make bench with BENCH_DISTINCT=1).
-# tests/rules/test_fast_offers.py records every field a report reads of the
-# trooper it asks about, at every state of its matches, and fails on one
-# not named here.
-REPORT_READS = ("seat", "hidden", "marker", "holoechoes", "traits")
+# Silhouette, state or tokens: troopers alike in these six fields are asked
+# once, where the Order offers (which read the rest) ask each profile of a
+# list. A real list has few troopers alike in every field and many alike in
+# these (make bench with BENCH_DISTINCT=1).
+# tests/rules/test_fast_offers.py records every field a report reads of
+# every trooper, at every state of its matches, and fails on one not named
+# here.
+REPORT_READS = ("seat", "hidden", "marker", "marker_number", "holoechoes", "traits")
 
 
 def _offered(

@@ -6,12 +6,13 @@ the offer and the refusal cannot drift apart. Only the viewer's own troopers
 and troopers it can see are ever tried or named.
 
 A use offered per trooper is asked once per set of twins (twins.py:
-troopers no handler can tell apart) in one view (issue 18).
+troopers no handler can tell apart) in one view, twins in the fields that
+use's handler reads (TOKEN_READS; issue 18).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, fields
 from typing import TypeVar
 
@@ -41,6 +42,25 @@ from .twins import once_per_twin, twin_key
 
 Ids = tuple[str, ...]
 A = TypeVar("A")
+
+# What a use's handler reads of any trooper, the one it is asked about or
+# another, when no other part of the state names that trooper (twins.py):
+# troopers alike in these are asked once per view. Every use reads whose a
+# trooper is and whether it is on the table and may act (its state, Hidden
+# Deployment, marker, evacuation, traits); none reads points, which tell
+# apart most troopers of a real list (make bench with BENCH_DISTINCT=1).
+# tests/rules/test_fast_offers.py records every field each use reads of
+# every trooper, at every state of its matches, and fails on one not here.
+_ON_TABLE = ("seat", "condition", "evacuated", "hidden", "marker", "marker_number", "traits")
+TOKEN_READS: dict[str, tuple[str, ...]] = {
+    "TM-S2": (*_ON_TABLE, "holoechoes", "silhouette"),
+    "TM-E1": (*_ON_TABLE, "combat_group"),
+    "TM-E2": (*_ON_TABLE, "tokens"),
+    "TM-T1": (*_ON_TABLE, "combat_group"),
+    "TM-T2": _ON_TABLE,
+    "TM-T3": (*_ON_TABLE, "combat_group", "regular_this_turn", "tokens"),
+    "TM-T4": (*_ON_TABLE, "ignores_retreat"),
+}
 
 
 @dataclass(frozen=True)
@@ -86,14 +106,17 @@ class _Asker:
         self.seat = seat
         self.uses = open_uses(state, seat)
         self.mine = state.troopers_of(seat)
-        self.twin = twin_key(state)
 
     def accepted(self, command: Command) -> bool:
         return accepts(self.state, self.seat, command)
 
-    def per_twin(self, ask: Callable[[Trooper], A]) -> Callable[[Trooper], A]:
-        """`ask` about a trooper, asked once per set of twins."""
-        return once_per_twin(self.twin, ask)
+    def twin(self, use: str) -> Callable[[Trooper], Hashable | None]:
+        """The twin key (twins.twin_key) of troopers as `use` reads them."""
+        return twin_key(self.state, TOKEN_READS[use])
+
+    def per_twin(self, use: str, ask: Callable[[Trooper], A]) -> Callable[[Trooper], A]:
+        """`ask` about a trooper for `use`, asked once per set of its twins."""
+        return once_per_twin(self.twin(use), ask)
 
     def each(self, use: str, build: Callable[[Trooper], Command | None]) -> Ids:
         """The troopers for which `build(trooper)`, a command about that
@@ -101,7 +124,7 @@ class _Asker:
         if use not in self.uses:
             return ()
         taken = self.per_twin(
-            lambda t: (command := build(t)) is not None and self.accepted(command)
+            use, lambda t: (command := build(t)) is not None and self.accepted(command)
         )
         return tuple(t.id for t in self.mine if taken(t))
 
@@ -152,7 +175,7 @@ def _moves(ask: _Asker) -> tuple[tuple[Ids, tuple[int, ...]], ...]:
             and ask.accepted(ChangeCombatGroup(trooper_id=trooper.id, group=g))
         )
 
-    asked = ask.per_twin(groups_for)
+    asked = ask.per_twin("TM-E1", groups_for)
     for trooper in ask.mine:
         groups = asked(trooper)
         if groups:
@@ -169,14 +192,16 @@ def _coordinable(ask: _Asker) -> Ids:
     # of the other, and no handler tells the swapped commands apart. So for
     # the mates: two twin mates, swapped, leave `trooper` as it is, so one
     # of each set of twin mates is asked (issue 18).
+    key = ask.twin("TM-T1")
+
     def with_a_mate(trooper: Trooper) -> bool:
         mates = [t for t in ask.mine if t.combat_group == trooper.combat_group and t != trooper]
         return any(
             ask.accepted(CoordinatedOrder(trooper_ids=[trooper.id, m.id]))
-            for m in _one_per_twin(mates, ask.twin)
+            for m in _one_per_twin(mates, key)
         )
 
-    asked = ask.per_twin(with_a_mate)
+    asked = ask.per_twin("TM-T1", with_a_mate)
     return tuple(t.id for t in ask.mine if asked(t))
 
 

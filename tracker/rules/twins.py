@@ -69,8 +69,9 @@ def twin_key(
 
 # (id(state), fields) -> (that state, its twin_key): the state held, so its id
 # is never another's while kept. A few per match being played at once in a
-# process.
-_KEYS_KEPT = 64
+# process, each state with a key per kind of question (the full key, the
+# report's, the Command Token uses': token_offers.TOKEN_READS).
+_KEYS_KEPT = 256
 _keys: OrderedDict[
     tuple[int, tuple[str, ...]], tuple[MatchState, Callable[[Trooper], Hashable | None]]
 ] = OrderedDict()
