@@ -64,8 +64,8 @@ def _once_per_twin(state: MatchState, ask: Callable[[Trooper], tuple[str, ...]],
 # by which the phone names it) or in Holoecho, and its traits (HD-4's
 # Infiltration), besides its id and name. Not its points, Combat Group,
 # Silhouette, state or tokens: troopers alike in these six fields are asked
-# once, where the Order offers (which read the rest) ask each profile of a
-# list. A real list has few troopers alike in every field and many alike in
+# once, where the Order offers (which read more: DECLARE_READS) ask each
+# kind of trooper of a list. A real list has few troopers alike in every field and many alike in
 # these (make bench with BENCH_DISTINCT=1).
 # tests/rules/test_fast_offers.py records every field a report reads of
 # every trooper, at every state of its matches, and fails on one not named
@@ -73,13 +73,43 @@ def _once_per_twin(state: MatchState, ask: Callable[[Trooper], tuple[str, ...]],
 REPORT_READS = ("seat", "hidden", "marker", "marker_number", "holoechoes", "traits")
 
 
+# What the declaration of an Order or an ARO reads of any trooper, when no
+# other part of the state names it (twins.py): whose it is, its Combat Group
+# and whether it gives a Regular Order now, whether it is on the table and
+# may act, its traits and Holoechoes, Retreat!. Not its points, Silhouette,
+# tokens or Fireteam: in the Orders Phase, where a match spends most of its
+# taps, the active player's offers asked every skill of every profile of a
+# real list (15 troopers of distinct points: 270 handler calls and about
+# 5 ms a view). Impetuous and reserved are not read there today (the
+# Impetuous Phase and deployment are asked elsewhere) but are kept: a rule
+# reading them would tell twins apart, and they cost no twins in a list.
+# tests/rules/test_fast_offers.py records every field the declarations read
+# of every trooper, at every state of its matches, and fails on one not here.
+DECLARE_READS = (
+    "seat",
+    "combat_group",
+    "condition",
+    "evacuated",
+    "hidden",
+    "holoechoes",
+    "ignores_retreat",
+    "impetuous",
+    "marker",
+    "marker_number",
+    "regular_this_turn",
+    "reserved",
+    "traits",
+)
+
+
 def _offered(
     state: MatchState,
     troopers: Iterable[Trooper],
     skills: Callable[[Trooper], tuple[str, ...]],
 ) -> tuple[Offer, ...]:
-    """`troopers` grouped by the skills each may declare, asked once per twin."""
-    asked = _once_per_twin(state, skills)
+    """`troopers` grouped by the skills each may declare, asked once per
+    twin in what a declaration reads (DECLARE_READS)."""
+    asked = _once_per_twin(state, skills, DECLARE_READS)
     return _grouped([(trooper, asked(trooper)) for trooper in troopers])
 
 

@@ -2,8 +2,12 @@
 the handlers once per kind of trooper rather than once per trooper
 (issue 18; declaration_offers.py).
 
-Two troopers are twins in a state when they differ only in their id, their
-name and their place in the army list, and neither id is named anywhere in
+Two troopers are twins for a kind of question (an Order, a report, a
+Command Token use) when they differ only in fields its handlers never read
+of any trooper (their id, their name, their place in the army list, and
+for most questions their points: REPORT_READS and DECLARE_READS in
+declaration_offers.py, TOKEN_READS in token_offers.py), and neither id is
+named anywhere in
 the state but as its own key in the trooper map: no secret (a Lieutenant, a
 written position, a sealed Holoecho, a HoloMask), no Order or ARO in
 progress, no spent Order of its own, no open choice. A handler then reads
@@ -36,58 +40,72 @@ from .state import MatchState, Trooper, replace
 
 T = TypeVar("T")
 
-# What a handler may read of a trooper: every field but these three.
+# What a handler may read of a trooper: every field but these three. The key
+# of a question whose reads are not recorded (tests/rules/test_fast_offers.py)
+# holds them all.
 _ANONYMOUS = ("id", "name", "position")
-_KEY_FIELDS = tuple(f.name for f in fields(Trooper) if f.name not in _ANONYMOUS)
+EVERY_FIELD = tuple(f.name for f in fields(Trooper) if f.name not in _ANONYMOUS)
 # What may name a trooper elsewhere in the state (the trooper map apart).
 _READ_BY_HANDLERS = tuple(f.name for f in fields(MatchState) if f.name not in ("troopers", "undo"))
 
 
-def twin_key(
-    state: MatchState, fields: tuple[str, ...] | None = None
-) -> Callable[[Trooper], Hashable | None]:
+def twin_key(state: MatchState, fields: tuple[str, ...]) -> Callable[[Trooper], Hashable | None]:
     """key(trooper): equal for twins, None for a trooper the state names.
-    `fields`: the trooper's fields the handlers asked may read, every one
-    but id, name and position if not given (a kind of question that reads
-    fewer, declaration_offers.REPORT_READS, finds more twins).
+    `fields`: the trooper's fields the handlers asked may read of any
+    trooper (EVERY_FIELD if not known: fewer find more twins).
     The last few states' are kept (each view asks it for every offer, both
     views of an action ask it of the same state, and a server's threads
     build other matches' views in between): each is the state's alone, read
     from no viewer, and says only which answers may be shared, never one."""
-    fields = fields or _KEY_FIELDS
     with _lock:
-        kept = _keys.get((id(state), fields))
-    if kept is not None and kept[0] is state:
-        return kept[1]
-    key = _twin_key(state, fields)
-    with _lock:
-        _keys[(id(state), fields)] = (state, key)
-        while len(_keys) > _KEYS_KEPT:
-            _keys.popitem(last=False)
+        kept = _keys.get(id(state))
+    if kept is None or kept.state is not state:
+        kept = _Kept(state)
+        with _lock:
+            _keys[id(state)] = kept
+            while len(_keys) > _KEYS_KEPT:
+                _keys.popitem(last=False)
+    key = kept.keys.get(fields)
+    if key is None:
+        # Two threads may both make it: the same key, one of them kept.
+        key = kept.keys[fields] = _twin_key(kept, fields)
     return key
 
 
-# (id(state), fields) -> (that state, its twin_key): the state held, so its id
-# is never another's while kept. A few per match being played at once in a
-# process, each state with a key per kind of question (the full key, the
-# report's, the Command Token uses': token_offers.TOKEN_READS).
-_KEYS_KEPT = 256
-_keys: OrderedDict[
-    tuple[int, tuple[str, ...]], tuple[MatchState, Callable[[Trooper], Hashable | None]]
-] = OrderedDict()
+class _Kept:
+    """What the twin keys of one state share: which troopers it names (the
+    search of the state written out is most of what a key costs, so it is
+    made once per state and trooper, whatever the fields) and its keys."""
+
+    def __init__(self, state: MatchState) -> None:
+        self.state = state
+        self._text: str | None = None
+        self._named: dict[str, bool] = {}
+        self.keys: dict[tuple[str, ...], Callable[[Trooper], Hashable | None]] = {}
+
+    def names(self, trooper_id: str) -> bool:
+        named = self._named.get(trooper_id)
+        if named is None:
+            if self._text is None:
+                self._text = _everything_but_own_ids(self.state)
+            named = self._named[trooper_id] = trooper_id in self._text
+        return named
+
+
+# id(state) -> what its keys share, the state held, so its id is never
+# another's while kept. A few per match being played at once in a process.
+_KEYS_KEPT = 64
+_keys: OrderedDict[int, _Kept] = OrderedDict()
 _lock = threading.Lock()
 
 
-def _twin_key(state: MatchState, fields: tuple[str, ...]) -> Callable[[Trooper], Hashable | None]:
-    named = _everything_but_own_ids(state)
+def _twin_key(kept: _Kept, fields: tuple[str, ...]) -> Callable[[Trooper], Hashable | None]:
     fields_of = attrgetter(*fields)
-    # Each offer asks the key of every trooper; the search of `named` is
-    # most of what a key costs, so it is made once per trooper.
     keys: dict[str, Hashable | None] = {}
 
     def key(trooper: Trooper) -> Hashable | None:
         if trooper.id not in keys:
-            keys[trooper.id] = None if trooper.id in named else fields_of(trooper)
+            keys[trooper.id] = None if kept.names(trooper.id) else fields_of(trooper)
         return keys[trooper.id]
 
     return key
