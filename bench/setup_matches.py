@@ -37,8 +37,12 @@ from django.utils.crypto import get_random_string  # noqa: E402
 
 from tracker import actions, seats  # noqa: E402
 from tracker.models import Match, MatchEvent, Seat  # noqa: E402
+from tracker.reading import load_state  # noqa: E402
+from tracker.rules.command_tokens import s2_deciding  # noqa: E402
 from tracker.rules.sealing import SealDeployment  # noqa: E402
 from tracker.rules.setup import ClaimSeat, LockArmyList, SetInitiative  # noqa: E402
+from tracker.rules.state import ORDERS  # noqa: E402
+from tracker.rules.turns import AdvancePhase, DeclineStrategicUse  # noqa: E402
 
 TROOPERS = 10
 PIN = "2468"
@@ -50,6 +54,10 @@ PIN = "2468"
 # default list of alike troopers measures that shortcut at its best, and
 # real lists cost more (docs/benchmarks-notes.md, twelfth round).
 DISTINCT = os.environ.get("BENCH_DISTINCT") == "1"
+# BENCH_ORDERS=1: the matches start in the first Orders Phase rather than
+# its Tactical Phase, where a match spends most of its taps and the active
+# player's page offers an Order to each trooper (declaration_offers.py).
+ORDERS_PHASE = os.environ.get("BENCH_ORDERS") == "1"
 
 
 def army(letter: str, count: int = TROOPERS) -> list[dict]:
@@ -85,6 +93,22 @@ def bring_to_play(match: Match, troopers: dict[str, list[dict]]) -> None:
             "trooper_id": troopers[letter][0]["id"],
         }
         actions.perform(match, letter, SealDeployment(secrets=[secret]))
+    if ORDERS_PHASE:
+        to_orders_phase(match)
+
+
+def to_orders_phase(match: Match) -> None:
+    """The active player ends phases until the Orders Phase, the other
+    letting the TM-S2 moment pass, as a table does at the start of a Turn."""
+    while True:
+        match.refresh_from_db()
+        state = load_state(match)
+        if state.turn.phase == ORDERS:
+            return
+        if (deciding := s2_deciding(state)) is not None:
+            actions.perform(match, deciding, DeclineStrategicUse())
+        else:
+            actions.perform(match, state.turn.seat, AdvancePhase(expected=state.turn.phase))
 
 
 class _NewSession(dict):
