@@ -91,6 +91,8 @@ def main() -> None:
     if flat:
         flat.disable()
         pstats.Stats(flat).sort_stats("tottime").print_stats(45)
+        if os.environ.get("PROFILE_ACTION_DUMP"):
+            flat.dump_stats(os.environ["PROFILE_ACTION_DUMP"])
         if os.environ.get("PROFILE_CALLERS"):
             pstats.Stats(flat).sort_stats("tottime").print_callers(os.environ["PROFILE_CALLERS"])
         return

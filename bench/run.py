@@ -60,6 +60,14 @@ from bench.load import (  # noqa: E402
 )
 
 PY = sys.executable
+# The matches as a venue plays them: each trooper of its own points, as in a
+# real list (bench/setup_matches.py, BENCH_DISTINCT), in the first Orders
+# Phase, where a match spends most of its taps (BENCH_ORDERS). Runs before
+# 2026-12-04 measured alike troopers in the Tactical Phase: BENCH_DISTINCT=0
+# BENCH_ORDERS=0 measures that again. Passed to set-up by base_env.
+DISTINCT = os.environ.get("BENCH_DISTINCT", "1")
+ORDERS = os.environ.get("BENCH_ORDERS", "1")
+REAL_LISTS = DISTINCT == "1" and ORDERS == "1"
 # 15 matches at one action a second: issue 9's floor, a 150-table event at
 # real pace (one action per table every 10 s).
 MATCHES = [int(n) for n in os.environ.get("BENCH_MATCHES", "10,50,250").split(",")]
@@ -178,6 +186,8 @@ def base_env(tmp: Path, **extra) -> dict:
         # Phones connected for a larger N wait without pinging until it
         # plays (Fleet.only_ping): the server must not close them meanwhile.
         SOCKET_SILENCE_SECONDS="900",
+        BENCH_DISTINCT=DISTINCT,
+        BENCH_ORDERS=ORDERS,
     )
     return serving.environment(tmp, **{**settings, **extra})
 
@@ -703,6 +713,24 @@ def write(
         "the same two sockets per match: the bare Channels relay (bench/relay.py, "
         "a message sent on one socket relayed to both) and the bare Django action "
         "(bench/bare.py: the same middleware, one row written, one group_send).",
+        "",
+        "The matches: two lists of 10 troopers (25 for the sizes), "
+        + (
+            "each trooper of its own points as in a real list, "
+            if DISTINCT == "1"
+            else "alike troopers (one profile but the Lieutenant), "
+        )
+        + (
+            "in the first Orders Phase, where a match spends most of its taps and "
+            "the active player's page offers an Order to each trooper."
+            if ORDERS == "1"
+            else "in the first Tactical Phase."
+        )
+        + (
+            " Runs before 2026-12-04 measured alike troopers in the Tactical Phase."
+            if REAL_LISTS
+            else ""
+        ),
         "",
         "## Server CPU per served action",
         "",

@@ -185,8 +185,10 @@ def main() -> None:
     count = int(sys.argv[1])
     # Troopers a list (argv[2]): issue 18's sizes are for 25-trooper lists.
     troopers = int(sys.argv[2]) if len(sys.argv) > 2 else TROOPERS
-    original = actions.create_match(name="Bench", points_limit=max(300, 20 * troopers))
-    bring_to_play(original, {letter: army(letter, troopers) for letter in "AB"})
+    lists = {letter: army(letter, troopers) for letter in "AB"}
+    points = max(sum(t["cost"] for t in listed) for listed in lists.values())
+    original = actions.create_match(name="Bench", points_limit=max(300, points))
+    bring_to_play(original, lists)
     original.refresh_from_db()
     events = list(original.events.order_by("seq"))
     seat_rows = list(original.seats.order_by("letter"))
