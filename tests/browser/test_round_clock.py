@@ -215,7 +215,8 @@ def test_the_run_page_follows_the_clock_from_another_laptop_without_losing_what_
     """Two organizers run one event, in English and in Spanish. What one
     does to the clock shows on the other's run page within the poll's 10 s,
     without a reload, and a name half-typed in that page's roster form is
-    still there after."""
+    still there after. A round one publishes, the other's page says is
+    there, with a link that reloads it."""
     server.shell(CREATE_ORGANIZER.format(user="carol-two-laptops"))
     laptop = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
     carol = laptop.new_page()
@@ -246,5 +247,25 @@ def test_the_run_page_follows_the_clock_from_another_laptop_without_losing_what_
     expect(carol.locator(clock)).to_have_text("Time is called.", timeout=15_000)
     expect(carol.locator("#round-1 button")).to_have_count(0)
     assert carol.evaluate("window.notReloaded") is True
+
+    # Carla records the table's result and publishes round 2 on her laptop:
+    # Carol's page lacks its tables, and says so within the poll's 10 s.
+    run_page = carla.url
+    carla.click("text=Auditoría del evento")
+    carla.locator("table a", has_text="–").first.click()
+    for field in ("objective_a", "objective_b", "army_a", "army_b"):
+        carla.fill(f"#settle input[name={field}]", "2" if "objective" in field else "0")
+    carla.fill("#settle [name=reason]", "Se acabó el tiempo")
+    carla.click("text=Resolver el resultado")
+    carla.goto(run_page)
+    carla.click("text=Sortear la siguiente ronda")
+    carla.click("text=Publicar la ronda")
+    expect(carla.locator("#round-2")).to_be_visible()
+    newer = carol.locator("#run-newer")
+    expect(newer).to_contain_text("Round 2 was published on another device.", timeout=15_000)
+    assert carol.evaluate("window.notReloaded") is True
+    newer.locator("a").click()
+    expect(carol.locator("#round-2")).to_be_visible()
+    expect(carol.locator("#run-newer")).to_have_text("")
     portatil.close()
     laptop.close()

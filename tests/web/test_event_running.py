@@ -545,7 +545,7 @@ def test_the_run_page_follows_a_clock_and_standings_changed_on_another_device(ca
     poller = page.select_one("#run-live")
     assert poller["hx-trigger"] == "every 10s" and poller["hx-swap"] == "none"
     ids = poller["hx-select-oob"].split(",")
-    assert ids == ["#clock-1", "#standings-live"]
+    assert ids == ["#clock-1", "#standings-live", "#run-newer"]
     assert all(page.select_one(i) is not None for i in ids)
     assert "not started" in page.select_one("#clock-1").get_text()
 
@@ -568,6 +568,64 @@ def test_the_run_page_follows_a_clock_and_standings_changed_on_another_device(ca
     # The fragment is what the page itself shows under the same ids.
     page = BeautifulSoup(org.page(), "html.parser")
     assert page.select_one("#clock-1").get_text(" ", strip=True) == "Time is called."
+
+
+@pytest.mark.parametrize(
+    ("language", "says", "reload"),
+    [
+        ("en", "Round 2 was published on another device.", "Reload the page to see its tables"),
+        (
+            "es",
+            "La ronda 2 se publicó en otro dispositivo.",
+            "Recarga la página para ver sus mesas",
+        ),
+    ],
+)
+def test_the_run_page_says_when_another_device_publishes_a_round(carol, language, says, reload):
+    """A round drawn and published on a second device brings tables, links
+    and forms the laptop's page does not have: its poll says so, in the
+    page's language, with a link that reloads it; until then it says
+    nothing, and a page loaded after the round says nothing either."""
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    event, org = three_players(carol)
+    [(_table, match, _a, _b)] = pairings_of(event, 1)
+    # Round 1's one table: time called, the organizer settles it 2-2.
+    assert org.submit("/clock/call/", within="#round-1").status_code == 302
+    audit = carol.get(f"/organizer/matches/{match.code}/").content.decode()
+    settle = dict(objective_a=2, objective_b=2, army_a=0, army_b=0, reason="Time called")
+    response = submit(carol, audit, f"/organizer/matches/{match.code}/settle/", **settle)
+    assert response.status_code == 302
+    poll = BeautifulSoup(org.page(), "html.parser").select_one("#run-live")["hx-get"]
+
+    def newer(url):
+        response = carol.get(url, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE=language)
+        assert response.status_code == 200
+        shown = BeautifulSoup(response.content.decode(), "html.parser").select_one("#run-newer")
+        assert shown is not None and shown["role"] == "status"
+        return shown
+
+    assert newer(poll).get_text(strip=True) == ""
+    second = Client()
+    second.force_login(User.objects.get(username="carol"))
+    other = Organizer(second, event)
+    assert other.submit("/rounds/draw/").status_code == 302
+    assert newer(poll).get_text(strip=True) == ""  # drawn, not yet published
+    assert (
+        other.submit("/rounds/publish/", points_limit=300, rounds=3, minutes=60).status_code == 302
+    )
+
+    shown = newer(poll)
+    assert says in shown.get_text(" ", strip=True)
+    [link] = shown.select("a")
+    assert link.get_text(strip=True) == reload
+    reloaded = BeautifulSoup(carol.get(link["href"]).content.decode(), "html.parser")
+    assert reloaded.select_one("#clock-2") is not None
+    assert "#clock-2" in reloaded.select_one("#run-live")["hx-select-oob"]
+    assert newer(reloaded.select_one("#run-live")["hx-get"]).get_text(strip=True) == ""
+    # A count the page did not write says nothing rather than fail.
+    assert newer(poll.split("?")[0] + "?rounds=x").get_text(strip=True) == ""
 
 
 def test_the_run_page_poll_leaves_the_page_s_messages_and_speaks_its_language(carol):

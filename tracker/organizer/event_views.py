@@ -123,7 +123,11 @@ def _run_page(request, event: TournamentEvent, status: int = 200, **bound):
         ),
     }
     context["live_ids"] = ",".join(
-        [*(f"#clock-{item['round'].number}" for item in context["rounds"]), "#standings-live"]
+        [
+            *(f"#clock-{item['round'].number}" for item in context["rounds"]),
+            "#standings-live",
+            "#run-newer",
+        ]
     )
     context["list_links"] = [
         {"player": p, "url": context["list_url"](p), "missing": p.pk in missing} for p in roster
@@ -185,9 +189,24 @@ def event_run_live(request, pk: int):
     swapped) but would take the messages meant for the page's next load."""
     event = _event(pk)
     names = dict(event.roster.values_list("pk", "name"))
+    live = _live(event, names, timezone.now())
     return render(
-        request, "organizer/_run_live.html", {"event": event, **_live(event, names, timezone.now())}
+        request,
+        "organizer/_run_live.html",
+        {"event": event, "newer_round": _newer_round(request, live["rounds"]), **live},
     )
+
+
+def _newer_round(request, rounds: list[dict]):
+    """The last published round, if the polling page was loaded with fewer
+    (its `rounds`: how many it shows). A new round brings new tables, links
+    and forms the poll does not swap in: the page says so and offers a
+    reload, rather than reloading under what the organizer is typing. An
+    unreadable count says nothing."""
+    shown = request.GET.get("rounds", "")
+    if not shown.isdigit() or not rounds or int(shown) >= len(rounds):
+        return None
+    return rounds[-1]["round"]
 
 
 @run_form(PlayerForm, "player_form", of_event=True)
