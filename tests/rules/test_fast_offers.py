@@ -299,11 +299,15 @@ def irregulars_one_spent() -> Game:
     """Twin Irregular troopers alone in a Combat Group with no Regular
     Order: once one has spent its Irregular Order, only the other may be
     activated (the turn names the spent one)."""
-    a = [
-        trooper("Lieutenant", 20, group=2, traits=[LIEUTENANT_CANDIDATE]),
-        *(trooper("Warband", 8, group=1, traits=[IRREGULAR]) for _ in range(2)),
-    ]
-    game = Game.started(a, [trooper("Fusilier", 10)], first="A")
+    group_one = [trooper("Warband", 8, group=1, traits=[IRREGULAR]) for _ in range(2)]
+    return first_of_group_one_moved(group_one, [trooper("Fusilier", 10)])
+
+
+def first_of_group_one_moved(group_one: list, b: list) -> Game:
+    """A's Lieutenant in Combat Group 2 and `group_one`, whose first trooper
+    has just moved on an Order of its own, in A's first Orders Phase."""
+    a = [trooper("Lieutenant", 20, group=2, traits=[LIEUTENANT_CANDIDATE]), *group_one]
+    game = Game.started(a, b, first="A")
     to_phase(game, ORDERS)
     first = game.state.troopers_of("A")[1]
     game.do("A", DeclareSkill(trooper_id=first.id, skill="move"))
@@ -315,17 +319,11 @@ def regular_spent_irregular_not() -> Game:
     """A Combat Group of a Fusilier and an Irregular Warband, its one
     Regular Order spent: only the Warband may still be activated, on its
     own Irregular Order. Alike in all a declaration reads but the trait."""
-    a = [
-        trooper("Lieutenant", 20, group=2, traits=[LIEUTENANT_CANDIDATE]),
+    group_one = [
         trooper("Fusilier", 10, group=1),
         trooper("Warband", 8, group=1, traits=[IRREGULAR]),
     ]
-    game = Game.started(a, [trooper("Bolt", 10)], first="A")
-    to_phase(game, ORDERS)
-    fusilier = game.state.troopers_of("A")[1]
-    game.do("A", DeclareSkill(trooper_id=fusilier.id, skill="move"))
-    game.do("A", EndOrder())
-    return game
+    return first_of_group_one_moved(group_one, [trooper("Bolt", 10)])
 
 
 def one_twin_ignores_retreat() -> Game:
@@ -648,22 +646,6 @@ def test_a_declaration_reads_of_any_trooper_only_the_fields_its_twin_key_holds(
     assert read <= expected, read - expected
 
 
-def test_the_record_finds_a_declaration_that_reads_another_field(scripted, monkeypatch):
-    """A rule added to Order declarations that reads the trooper's
-    Silhouette (which DECLARE_READS leaves out) is found by the record."""
-    tested, made, _games = scripted
-    declare = rules.commands.HANDLERS[DeclareSkill]
-
-    def by_size(state, seat, command):
-        if state.troopers[command.trooper_id].silhouette > 8:
-            raise NotAllowed("Too big to move.")
-        return declare(state, seat, command)
-
-    monkeypatch.setitem(rules.commands.HANDLERS, DeclareSkill, by_size)
-    read, _asked_ = fields_read(tested + made, monkeypatch, declaration_questions)
-    assert "silhouette" in read
-
-
 def test_the_matches_ask_declarations_of_troopers_alike_only_in_their_fields(scripted):
     """The check against asking every pair holds Order offers of troopers
     that only a declaration takes as twins (they differ in points)."""
@@ -733,20 +715,30 @@ def test_a_token_use_reads_of_any_trooper_only_the_fields_its_twin_key_holds(
     assert read <= expected, read - expected
 
 
-def test_the_record_finds_a_token_use_that_reads_another_field(scripted, monkeypatch):
-    """A rule added to TM-T2 that reads the trooper's points (which no use
-    reads: troopers of different points answer for each other) is found."""
+@pytest.mark.parametrize(
+    ("command_type", "field", "questions"),
+    [
+        (DeclareSkill, "silhouette", declaration_questions),
+        (ForceGutsRoll, "cost", token_questions("TM-T2")),
+    ],
+    ids=["an Order reads Silhouette", "TM-T2 reads points"],
+)
+def test_the_record_finds_a_new_rule_that_reads_a_field_no_key_holds(
+    scripted, monkeypatch, command_type, field, questions
+):
+    """A rule added to a handler that reads a field its key leaves out
+    (troopers that differ in it would answer for each other) is found."""
     tested, made, _games = scripted
-    guts = rules.commands.HANDLERS[ForceGutsRoll]
+    handler = rules.commands.HANDLERS[command_type]
 
-    def pricey(state, seat, command):
-        if state.troopers[command.trooper_id].cost > 60:
-            raise NotAllowed("Too dear to scare.")
-        return guts(state, seat, command)
+    def planted(state, seat, command):
+        if getattr(state.troopers[command.trooper_id], field) > 60:
+            raise NotAllowed("A planted rule.")
+        return handler(state, seat, command)
 
-    monkeypatch.setitem(rules.commands.HANDLERS, ForceGutsRoll, pricey)
-    read, _asked_ = fields_read(tested + made, monkeypatch, token_questions("TM-T2"))
-    assert "cost" in read
+    monkeypatch.setitem(rules.commands.HANDLERS, command_type, planted)
+    read, _asked_ = fields_read(tested + made, monkeypatch, questions)
+    assert field in read
 
 
 @pytest.mark.parametrize("use", ["TM-T1", "TM-T2", "TM-T4"])
