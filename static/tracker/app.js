@@ -1065,7 +1065,7 @@
     if (/\/Decline[A-Za-z]*\/$/.test(path)) { return; }
     evt.preventDefault();
     var once = evt.target.closest("[data-once-per-game]");
-    if (window.confirm(once ? card.dataset.confirmOnce : card.dataset.confirmSpend)) {
+    if (window.confirm(once ? once.dataset.oncePerGame : card.dataset.confirmSpend)) {
       evt.detail.issueRequest(true);
     }
   });

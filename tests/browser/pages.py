@@ -98,7 +98,7 @@ def add_trooper(page, name, cost, traits=()):
         form.locator("details.traits summary").click()
         for trait in traits:
             form.locator(f"input[name=traits][value={trait}]").check()
-    form.locator("button[type=submit]").click()
+    form.locator("button:not([type=button])").click()
     expect(page.locator("table.list")).to_contain_text(name)
 
 
@@ -143,7 +143,7 @@ def declare(page, trooper, skill, as_marker=False):
     form.locator("select[name=skill]").select_option(skill)
     if as_marker:
         form.locator("input[name=as_marker]").check()
-    form.locator("button[type=submit]").click()
+    form.locator("button:not([type=button])").click()
 
 
 def report_option(scope, trooper_label):
@@ -173,7 +173,7 @@ def report(page, outcome, trooper_label, element=""):
     )
     if element or form.locator("select[name=element]").count():
         form.locator("select[name=element]").select_option(element)
-    form.locator("button[type=submit]").click()
+    form.locator("button:not([type=button])").click()
 
 
 def patient_requests(monkeypatch) -> None:

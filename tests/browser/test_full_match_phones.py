@@ -93,7 +93,7 @@ def aro(page, trooper, skill, element=None):
     picked(form.locator("select[name=skill]"), value=skill)
     if element:
         picked(form.locator("select[name=target_element]"), value=element)
-    tapped(form.locator("button[type=submit]"))
+    tapped(form.locator("button:not([type=button])"))
     # Answered once the ARO heads the log (newest first) on this phone.
     expect(page.locator("#blk-log li").first).to_contain_text(trooper.split(" (")[0])
 
@@ -102,7 +102,7 @@ def order(page, trooper, skill):
     form = page.locator(".card.order form").first
     picked(form.locator("select[name=trooper_id]"), label=trooper)
     picked(form.locator("select[name=skill]"), value=skill)
-    tapped(form.locator("button[type=submit]"))
+    tapped(form.locator("button:not([type=button])"))
     expect(page.locator(".card.order form[hx-post$='/EndOrder/']")).to_be_visible()
 
 
@@ -120,7 +120,7 @@ def report(page, outcome, trooper_label, element=""):
     )
     if element or form.locator("select[name=element]").count():
         picked(form.locator("select[name=element]"), value=element)
-    tapped(form.locator("button[type=submit]"))
+    tapped(form.locator("button:not([type=button])"))
 
 
 def end_order(page):
@@ -133,7 +133,7 @@ def tap(page, command, confirm=False):
     language."""
     if confirm:
         confirm_next_dialog(page)
-    page.locator(f"form[hx-post$='/{command}/'] button[type=submit]").first.click()
+    page.locator(f"form[hx-post$='/{command}/'] button:not([type=button])").first.click()
 
 
 def claim(page, link, name):
@@ -154,7 +154,7 @@ def add_trooper(page, name, cost, traits=(), silhouette=2):
         form.locator("details.traits summary").click()
         for trait in traits:
             form.locator(f"input[name=traits][value={trait}]").check()
-    form.locator("button[type=submit]").click()
+    form.locator("button:not([type=button])").click()
     expect(page.locator("table.list")).to_contain_text(name)
 
 

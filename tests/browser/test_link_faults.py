@@ -109,7 +109,7 @@ def test_a_stall_is_offline_within_3s_and_its_tap_waits_for_consent(served, link
     # A tap in the stall: it hangs, then is given up, visibly: the box is
     # unticked again (the server's truth) and the bar says "not saved".
     form, box = tick_first_token(alice, kaplan)
-    form.locator("button[type=submit]").click()
+    form.locator("button:not([type=button])").click()
     expect(alice.locator("#unsent")).to_be_visible(timeout=15_000)
     expect(alice.locator("#unsent")).to_contain_text(NOT_SAVED["en"])
     expect(box).not_to_be_checked()
@@ -159,7 +159,7 @@ def test_a_tap_that_landed_while_a_one_way_stall_held_its_answers_is_told_saved_
 
     link.stall_down()
     form, _box = tick_first_token(alice, kaplan)
-    form.locator("button[type=submit]").click()
+    form.locator("button:not([type=button])").click()
     expect(alice.locator("#unsent")).to_be_visible(timeout=20_000)
     expect(alice.locator("#unsent")).to_contain_text(NOT_SAVED[lang])
     tap = sent[0]
@@ -199,7 +199,7 @@ def test_cut_after_cut_the_line_turns_within_3s_and_latency_keeps_it_live(served
     form = alice.locator("form[hx-post$='/act/SealNote/']")
     form.locator("input[name=label]").fill("Lento")
     form.locator("textarea[name=text]").fill("con latencia")
-    form.locator("button[type=submit]").click()
+    form.locator("button:not([type=button])").click()
     expect(notes).to_have_count(before + 1)
     expect(alice.locator("#connection")).to_have_text(LIVE["es"])
 
@@ -243,7 +243,7 @@ def test_a_shed_tap_is_sent_again_with_its_action_id(shedding, phone):
     before = badges.count()
     with thread_held(shedding, bob_http):
         form, _box = tick_first_token(alice, kaplan)
-        form.locator("button[type=submit]").click()
+        form.locator("button:not([type=button])").click()
         deadline = time.monotonic() + 10
         while 503 not in statuses:
             assert time.monotonic() < deadline, statuses
@@ -269,7 +269,7 @@ def test_a_tap_shed_until_it_gives_up_is_reverted_and_sent_again_on_consent(shed
     before = badges.count()
     with thread_held(shedding, bob_http):
         form, box = tick_first_token(alice, kaplan)
-        form.locator("button[type=submit]").click()
+        form.locator("button:not([type=button])").click()
         # Every send shed: "not saved", and the box shows the server's truth.
         expect(alice.locator("#unsent")).to_be_visible(timeout=15_000)
         expect(alice.locator("#unsent")).to_contain_text(NOT_SAVED["es"])

@@ -41,7 +41,7 @@ def matches(server):
 def test_a_phone_whose_push_was_lost_shows_the_newest_seq_by_itself(server, matches, phone, lang):
     n = lang == "es"
     match = matches[n]
-    trooper = "b00000"  # Bob's first trooper (bench/setup_matches.army)
+    trooper = "b0000000"  # Bob's first trooper (bench/setup_matches.army)
     page = phone(LOCALE[lang])
     page.context.add_cookies([{"name": "sessionid", "value": match["A"], "url": server.url}])
     page.goto(f"{server.url}/m/{match['code']}/")

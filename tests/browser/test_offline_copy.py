@@ -38,7 +38,7 @@ def proxy(server):
 
 
 def act(page, command):
-    page.locator(f"form[hx-post*='/{command}/'] button[type=submit]").first.click()
+    page.locator(f"form[hx-post*='/{command}/'] button:not([type=button])").first.click()
 
 
 def kept_pages(page) -> int:

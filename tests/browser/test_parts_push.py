@@ -19,7 +19,7 @@ def _set_prone(page, row: str, prone: bool) -> None:
     form = open_state(page, row)
     box = form.locator("input[name=tokens][value=prone]")
     box.check() if prone else box.uncheck()
-    form.locator("button[type=submit]").click()
+    form.locator("button:not([type=button])").click()
 
 
 def _controls_digest_is_a_fresh_loads(page) -> None:
@@ -33,15 +33,15 @@ def test_undo_moves_between_the_phones_as_its_own_part(server, phone):
     made = _match_in_play(server)
     alice = _seated(phone, server, made["code"], made["A"])
     bob = _seated(phone, server, made["code"], made["B"])
-    undo = "#undo button[type=submit]"
+    undo = "#undo button:not([type=button])"
 
-    _set_prone(alice, "#trooper-a00000", True)
-    expect(bob.locator("#trooper-a00000 .badge")).to_contain_text("Prone")
+    _set_prone(alice, "#trooper-a0000000", True)
+    expect(bob.locator("#trooper-a0000000 .badge")).to_contain_text("Prone")
     expect(alice.locator(undo)).to_be_visible()
     expect(bob.locator(undo)).to_have_count(0)
     _controls_digest_is_a_fresh_loads(alice)
 
-    _set_prone(bob, "#trooper-b00000", True)
+    _set_prone(bob, "#trooper-b0000000", True)
     expect(bob.locator(undo)).to_be_visible()
     expect(alice.locator(undo)).to_have_count(0)  # pushed: Alice may no longer undo
     _controls_digest_is_a_fresh_loads(alice)
@@ -49,15 +49,15 @@ def test_undo_moves_between_the_phones_as_its_own_part(server, phone):
 
     # Bob undoes from the form his page shows: his trooper is up again.
     bob.locator(undo).click()
-    expect(bob.locator("#trooper-b00000 .badge")).to_have_count(0)
-    expect(alice.locator("#trooper-b00000 .badge")).to_have_count(0)
+    expect(bob.locator("#trooper-b0000000 .badge")).to_have_count(0)
+    expect(alice.locator("#trooper-b0000000 .badge")).to_have_count(0)
 
 
 def test_a_refusal_shows_atop_the_controls_the_phone_shows(server, phone):
     made = _match_in_play(server)
     alice = _seated(phone, server, made["code"], made["A"])
     # The State as it is, sent again: the rules refuse it ("Nothing changed.").
-    open_state(alice, "#trooper-a00000").locator("button[type=submit]").click()
+    open_state(alice, "#trooper-a0000000").locator("button:not([type=button])").click()
     expect(alice.locator("#blk-controls > p.error[role=alert]")).to_be_visible()
     expect(alice.locator("#blk-controls > .card, #blk-controls > div").first).to_be_visible()
 
@@ -75,7 +75,7 @@ def test_new_log_lines_are_added_at_the_top_and_the_oldest_drop_off(server, phon
     alice = _seated(phone, server, made["code"], made["A"])
     bob = _seated(phone, server, made["code"], made["B"])
     for n, (page, row) in enumerate(
-        [(alice, "#trooper-a00000"), (bob, "#trooper-b00000"), (alice, "#trooper-a00000")]
+        [(alice, "#trooper-a0000000"), (bob, "#trooper-b0000000"), (alice, "#trooper-a0000000")]
     ):
         shown = _lines(bob, "#blk-log")
         _set_prone(page, row, n < 2)

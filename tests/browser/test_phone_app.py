@@ -89,7 +89,7 @@ def claim(page, link, name, lang):
 
 
 def act(page, command):
-    page.locator(f"form[hx-post*='/{command}/'] button[type=submit]").first.click()
+    page.locator(f"form[hx-post*='/{command}/'] button:not([type=button])").first.click()
 
 
 def count_orders(first, second):
@@ -189,7 +189,7 @@ def test_a_short_match_on_a_spanish_and_an_english_phone(server, device):
     order = alice.locator(".card.order form")
     order.locator("select[name=trooper_id]").select_option(label="Zhanyang")
     order.locator("select[name=skill]").select_option("move")
-    order.locator("button[type=submit]").click()
+    order.locator("button:not([type=button])").click()
     expect(alice.locator(".card.order h2")).to_contain_text("Zhanyang")
     # The reactive phone gets its ARO card on the first screen.
     expect(bea.locator(".card.aro")).to_contain_text("Zhanyang")
@@ -212,7 +212,7 @@ def test_a_short_match_on_a_spanish_and_an_english_phone(server, device):
     assert carol.locator("main").bounding_box()["width"] > 1000
     # The filter finds "Beatriz" typed without care for case.
     carol.fill("input[name=player]", "BEATRIZ")
-    carol.locator("form.filters button[type=submit]").click()
+    carol.locator("form.filters button:not([type=button])").click()
     carol.locator("table a", has_text="Alice – Beatriz").first.click()
     expect(carol.locator("h1")).to_contain_text("Friday night")
     check_page(carol, "en")
@@ -340,14 +340,14 @@ def test_errors_clear_and_a_command_token_asks_first(server, device):
     # this phone's controls as they were. (Issue 19: the page offers no report
     # the server refuses, so the refused tap sets a state to what it is.)
     mine = open_state(bea, bea.locator("#blk-seat_B li.trooper").first)
-    mine.locator("button[type=submit]").click()
+    mine.locator("button:not([type=button])").click()
     expect(bea.locator("#blk-controls > .error")).to_contain_text("Nothing changed")
     # Issue 18: the State form is a dialog; the refusal shows in it too.
     expect(mine.locator(".error")).to_contain_text("Nothing changed")
     mine.locator("[data-close]").click()
     kaplan = open_state(alice, alice.locator("#blk-seat_A li.trooper", has_text="Kaplan"))
     kaplan.locator("input[name=tokens]").first.check()
-    kaplan.locator("button[type=submit]").click()
+    kaplan.locator("button:not([type=button])").click()
     expect(bea.locator("#blk-log li").first).to_contain_text("Kaplan")
     expect(bea.locator("#blk-controls > .error")).to_have_count(0)
 

@@ -47,15 +47,15 @@ def test_a_state_change_reaches_the_opponent_as_one_row(server, phone):
     # Bob's socket opened before the listener: reconnect it by reloading.
     bob.reload()
     expect(bob.locator("#connection")).to_have_text("Live")
-    row = "#trooper-a00000"
+    row = "#trooper-a0000000"
     before = bob.locator("#blk-seat_A").get_attribute("data-h")
 
     form = open_state(alice, row)
     form.locator("input[name=tokens][value=prone]").check()
-    form.locator("button[type=submit]").click()
+    form.locator("button:not([type=button])").click()
 
     expect(bob.locator(f"{row} .badge")).to_contain_text("Prone")
-    pushed = [f for f in frames if "trooper-a00000" in f]
+    pushed = [f for f in frames if "trooper-a0000000" in f]
     assert pushed, frames
     assert 'id="blk-seat_A"' not in pushed[-1]
     assert '<li hx-swap-oob="true"' in pushed[-1]

@@ -40,7 +40,7 @@ def test_a_note_saved_after_all_leaves_its_form_empty(server, phone, lang):
     form = page.locator("form[hx-post$='/act/SealNote/']")
     form.locator("input[name=label]").fill("Data Tracker")
     form.locator("textarea[name=text]").fill("the Fusilier")
-    form.locator("button[type=submit]").click()
+    form.locator("button:not([type=button])").click()
     expect(page.locator("#unsent")).to_contain_text(NOT_SAVED[lang], timeout=20_000)
     expect(page.locator("#saved-after-all")).to_have_text(SAVED_AFTER_ALL[lang], timeout=10_000)
     expect(page.locator("#unsent")).to_be_hidden()

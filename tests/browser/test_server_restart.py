@@ -68,7 +68,7 @@ def test_a_restarted_server_brings_both_phones_back_live_and_lands_the_tap_made_
 
         # A tap while the server is down: it waits for the link.
         form, _box = tick_first_token(alice, kaplan)
-        form.locator("button[type=submit]").click()
+        form.locator("button:not([type=button])").click()
         link.upstream_port = restarted.port  # the laptop's address answers again
 
         for page, lang in ((alice, alice_lang), (bob, bob_lang)):
@@ -84,7 +84,7 @@ def test_a_restarted_server_brings_both_phones_back_live_and_lands_the_tap_made_
 
         # Pushes flow again: Bob's tap reaches Alice's phone as it is made.
         form, _box = tick_first_token(bob, fusilier)
-        form.locator("button[type=submit]").click()
+        form.locator("button:not([type=button])").click()
         for page in (alice, bob):
             expect(page.locator(f"#trooper-{fusilier}")).to_have_attribute("data-tokens", "prone")
         state = open_state(alice, f"#trooper-{kaplan}")
@@ -115,7 +115,7 @@ def test_a_server_frozen_and_woken_brings_both_phones_back_live(served, link, ph
     expect(alice.locator("#connection")).to_have_text(LIVE[lang], timeout=15_000)
     expect(bob.locator("#connection")).to_have_text(LIVE[other], timeout=15_000)
     form, _box = tick_first_token(alice, kaplan)
-    form.locator("button[type=submit]").click()
+    form.locator("button:not([type=button])").click()
     for page in (alice, bob):
         expect(page.locator(f"#trooper-{kaplan}")).to_have_attribute("data-tokens", "prone")
     expect(alice.locator("#unsent")).to_be_hidden()

@@ -46,7 +46,7 @@ def test_a_rows_state_opens_the_one_form_prefilled(server, phone, alice_lang, bo
     made = _match_in_play(server)
     alice = _phone(phone, server, made["code"], made["A"], alice_lang)
     bob = _phone(phone, server, made["code"], made["B"], bob_lang)
-    zhanshi = "#trooper-b00001"  # Bob's second trooper (bench/setup_matches.army)
+    zhanshi = "#trooper-b0000001"  # Bob's second trooper (bench/setup_matches.army)
 
     # Alice sets Bob's trooper Unconscious and Prone from her phone.
     form = open_state(alice, zhanshi)
@@ -57,7 +57,7 @@ def test_a_rows_state_opens_the_one_form_prefilled(server, phone, alice_lang, bo
     assert_tap_targets(alice)
     form.locator("select[name=condition]").select_option("unconscious")
     form.locator("input[name=tokens][value=prone]").check()
-    form.locator("button[type=submit]").click()
+    form.locator("button:not([type=button])").click()
     expect(form).to_be_hidden()  # closed once the server took it
     for page, lang in ((alice, alice_lang), (bob, bob_lang)):
         row = page.locator(zhanshi)
@@ -65,7 +65,7 @@ def test_a_rows_state_opens_the_one_form_prefilled(server, phone, alice_lang, bo
         expect(row).to_contain_text(WORDS[lang]["prone"])
 
     # Another row opens the same form with its own state, and back again.
-    _shows(open_state(alice, "#trooper-a00002"), "normal", set())
+    _shows(open_state(alice, "#trooper-a0000002"), "normal", set())
     alice.locator("#state [data-close]").click()
     _shows(open_state(alice, zhanshi), "unconscious", {"prone"})
     alice.locator("#state [data-close]").click()
@@ -76,7 +76,7 @@ def test_a_rows_state_opens_the_one_form_prefilled(server, phone, alice_lang, bo
     _shows(form, "unconscious", {"prone"})
     form.locator("select[name=condition]").select_option("normal")
     form.locator("input[name=tokens][value=prone]").uncheck()
-    form.locator("button[type=submit]").click()
+    form.locator("button:not([type=button])").click()
     expect(form).to_be_hidden()
     for page in (alice, bob):
         expect(page.locator(f"{zhanshi} .badge")).to_have_count(0)

@@ -103,7 +103,7 @@ def test_a_half_typed_note_survives_the_opponent_s_change(served, phone, lang):
     form.locator("textarea[name=text]").fill("Objective: the antenna by the bridge")
     sent = action_ids(alice, "SealNote")
     alice.once("dialog", lambda dialog: dialog.accept())
-    form.locator("button[type=submit]").click()
+    form.locator("button:not([type=button])").click()
     expect(alice.locator("#blk-seat_A .secrets")).to_contain_text("Plan B")
     assert len(set(sent)) == 1, sent
     assert [r.kind for r in applied(served.env["SQLITE_PATH"], alice_http.code, sent[0])] == [
@@ -137,7 +137,7 @@ def test_a_tap_after_a_login_in_another_tab_renews_its_token_and_lands_once(serv
     )
     sent = action_ids(alice, "SetTrooperState")
     form, _box = tick_first_token(alice, kaplan)
-    form.locator("button[type=submit]").click()
+    form.locator("button:not([type=button])").click()
     expect(alice.locator(f"#trooper-{kaplan}")).to_have_attribute("data-tokens", "prone")
     expect(alice.locator("#unsent")).to_be_hidden()
     # The push may show the tap before the tap's own answer is heard.
@@ -148,7 +148,7 @@ def test_a_tap_after_a_login_in_another_tab_renews_its_token_and_lands_once(serv
     # The next tap carries the new token from the start.
     statuses.clear()
     form, _box = tick_first_token(alice, ids["Zhanshi"])
-    form.locator("button[type=submit]").click()
+    form.locator("button:not([type=button])").click()
     expect(alice.locator(f"#trooper-{ids['Zhanshi']}")).to_have_attribute("data-tokens", "prone")
     heard(alice, statuses, lambda: statuses)
     assert statuses == [200], statuses
@@ -170,7 +170,7 @@ def propose(page, numbers):
     form = details.locator("form[hx-post$='/act/ProposeResult/']")
     for name, value in numbers.items():
         form.locator(f"input[name={name}]").fill(str(value))
-    form.locator("button[type=submit]").click()
+    form.locator("button:not([type=button])").click()
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
