@@ -90,7 +90,7 @@ def main() -> None:
         n = next(flip)
         if cold_cache:
             reading.forget()
-        target = "a00003" if n % 2 else "a00004"
+        target = "a0000003" if n % 2 else "a0000004"
         actions.perform(
             Match.objects.get(pk=match.pk),
             "B",

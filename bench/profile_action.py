@@ -74,7 +74,7 @@ def main() -> None:
         profiler.start()
     for n in range(count):
         letter = "AB"[n % 2]
-        trooper = f"{letter.lower()}{n % 10:05d}"
+        trooper = f"{letter.lower()}{n % 10:07d}"  # bench.setup_matches.army
         data = {"trooper_id": trooper, "condition": "normal", "action_id": f"prof-{n:06d}"}
         prone[trooper] = not prone.get(trooper, False)
         if prone[trooper]:

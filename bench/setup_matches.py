@@ -62,11 +62,13 @@ ORDERS_PHASE = os.environ.get("BENCH_ORDERS") == "1"
 
 def army(letter: str, count: int = TROOPERS) -> list[dict]:
     """A locked list of `count` troopers for seat `letter`; the first may be
-    Lieutenant. Ids are `a00000`, `a00001`... (a match's own: each match
-    has them)."""
+    Lieutenant. Ids are `a0000000`, `a0000001`... (a match's own: each match
+    has them): 8 hex digits, as long as the list editor's (tracker/row_ids.py),
+    since a page names each trooper about nine times and its bytes are
+    measured."""
     return [
         {
-            "id": f"{letter.lower()}{k:05d}",
+            "id": f"{letter.lower()}{k:07d}",
             "name": f"{'Fusilier' if letter == 'A' else 'Zhanshi'} {k}",
             "cost": 20 + k if DISTINCT else 20,
             "combat_group": 1 + k // 10,

@@ -396,7 +396,8 @@ class MoveSeatForm(PlayerForm):
 class TrooperForm(forms.Form):
     """One row of the army list draft."""
 
-    row_id = forms.RegexField(regex=r"^[a-f0-9]{12}$", widget=forms.HiddenInput)
+    # row_ids.py's 8 hex digits; 12 from a page loaded before they were cut.
+    row_id = forms.RegexField(regex=r"^[a-f0-9]{8}([a-f0-9]{4})?$", widget=forms.HiddenInput)
     name = forms.CharField(label=_("Trooper"), max_length=60)
     cost = forms.IntegerField(label=_("Points"), min_value=0, max_value=200)
     combat_group = forms.IntegerField(label=_("Group"), min_value=1, max_value=5, initial=1)

@@ -227,7 +227,7 @@ class Player:
         return self.browser.get(f"/m/{self.code}/").body
 
     def add_trooper(self, name: str, cost: int, traits=()) -> Reply:
-        row_id = re.search(r'name="row_id" value="([a-f0-9]{12})"', self.page()).group(1)
+        row_id = re.search(r'name="row_id" value="([a-f0-9]{8})"', self.page()).group(1)
         return self.browser.post(
             f"/m/{self.code}/draft/add/",
             {

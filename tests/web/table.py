@@ -60,7 +60,7 @@ class Phone:
     def add_trooper(self, name, cost, group=1, silhouette=2, traits=(), row_id=None):
         page = self.page()
         if row_id is None:
-            row_id = re.search(r'name="row_id" value="([a-f0-9]{12})"', page).group(1)
+            row_id = re.search(r'name="row_id" value="([a-f0-9]{8})"', page).group(1)
         return self.client.post(
             f"/m/{self.match.code}/draft/add/",
             {

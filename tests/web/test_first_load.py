@@ -72,17 +72,17 @@ def test_the_state_form_sets_a_state_and_answers_in_a_few_rows(big_match):
     alice.open(big_match["code"])
     # One form for the page, whichever trooper: tapped from Bob's trooper's row.
     assert len(alice.forms("SetTrooperState")) == 1
-    form = alice.form("SetTrooperState", trooper_id="b00003")
-    assert form.node.select_one("input[name=trooper_id]")["value"] == "b00003"
+    form = alice.form("SetTrooperState", trooper_id="b0000003")
+    assert form.node.select_one("input[name=trooper_id]")["value"] == "b0000003"
     # Prone, as bench/load.py taps: the answer is that row (and the log's
     # line), not the seat block; the form is in no block, so never in it.
     answer = alice.submit("SetTrooperState", trooper_id="Zhanshi 3", tokens=["Prone"])
     assert alice.error is None
-    assert alice.soup.select_one("#trooper-b00003")["data-tokens"] == "prone"
+    assert alice.soup.select_one("#trooper-b0000003")["data-tokens"] == "prone"
     assert len(answer.body) <= 5 * 1024, len(answer.body)
     assert b'id="blk-seat_B"' not in answer.body and b"data-state-form" not in answer.body
-    assert b'<li hx-swap-oob="true" class="trooper" id="trooper-b00003"' in answer.body
+    assert b'<li hx-swap-oob="true" class="trooper" id="trooper-b0000003"' in answer.body
     # Prefilled from the row now: Unconscious keeps Prone, as the row shows it.
-    alice.submit("SetTrooperState", trooper_id="b00003", condition="unconscious")
-    row = alice.soup.select_one("#trooper-b00003")
+    alice.submit("SetTrooperState", trooper_id="b0000003", condition="unconscious")
+    row = alice.soup.select_one("#trooper-b0000003")
     assert row["data-cond"] == "unconscious" and row["data-tokens"] == "prone"

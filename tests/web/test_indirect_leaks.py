@@ -46,7 +46,8 @@ RANDOM = [
     (re.compile(r"\b[0-9a-f]{64}\b"), "HASH"),
     (re.compile(r"\b[0-9a-f]{32}\b"), "NONCE"),
     (re.compile(r"\b[0-9a-f]{16}\b"), "DIGEST"),
-    (re.compile(r"\b[0-9a-f]{12}\b"), "ID"),
+    (re.compile(r"\b[0-9a-f]{12}\b"), "ID"),  # collectstatic's file names
+    (re.compile(r"\b[0-9a-f]{8}\b"), "ID"),  # trooper ids (tracker/row_ids.py)
     (re.compile(r"\b[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}\b"), "FP"),
 ]
 FIXED = [
@@ -149,7 +150,7 @@ class Twin:
 
     def draft(self, client: Client, name: str, cost: int, traits=()) -> None:
         page = client.get(f"/m/{self.match.code}/").content.decode()
-        row_id = re.search(r'name="row_id" value="([a-f0-9]{12})"', page).group(1)
+        row_id = re.search(r'name="row_id" value="([a-f0-9]{8})"', page).group(1)
         response = client.post(
             f"/m/{self.match.code}/draft/add/",
             {

@@ -19,6 +19,7 @@ import pytest
 
 from tracker.handed_lists import rows_for
 from tracker.models import HandedList, Match
+from tracker.row_ids import ROW_ID_LENGTH
 from tracker.rules.commitments import canonical_json
 
 from .phone import Phone
@@ -32,11 +33,11 @@ def recomputed(token: str, rows: list[dict]) -> set[str]:
     `rows` (the visible rows and, at its place, a right guess of the hidden
     one), and a handed list's row at each place."""
     after_prefix = {
-        hashlib.sha256((token + canonical_json(rows[:n])).encode()).hexdigest()[:12]
+        hashlib.sha256((token + canonical_json(rows[:n])).encode()).hexdigest()[:ROW_ID_LENGTH]
         for n in range(len(rows) + 1)
     }
     handed = {
-        hashlib.sha256(f"{token}\nhanded\n{index}".encode()).hexdigest()[:12]
+        hashlib.sha256(f"{token}\nhanded\n{index}".encode()).hexdigest()[:ROW_ID_LENGTH]
         for index in range(len(rows) + 1)
     }
     return after_prefix | handed
@@ -56,7 +57,7 @@ def test_attack_the_host_s_opponent_cannot_recompute_trooper_ids_from_the_seat_l
     assert CANARY_NINJA not in page
     alice_rows = Match.objects.get().seats.get(letter="A").draft
     visible = {row["id"] for row in alice_rows if "hidden_deployment" not in row["traits"]}
-    shown = set(re.findall(r'id="trooper-([0-9a-f]{12})"', page)) & visible
+    shown = set(re.findall(r'id="trooper-([0-9a-f]{8})"', page)) & visible
     assert shown == visible  # Bob reads the id of each of Alice's visible troopers
 
     guessed = recomputed(alice_token, alice_rows)
