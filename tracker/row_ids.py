@@ -17,7 +17,6 @@ import hmac
 
 from django.conf import settings
 
-
 # Issue 18: a page names each of its troopers about nine times (its row, and
 # the options of every form that picks one), so an id's length is paid some
 # 225 times on a 25-trooper page. 8 hex digits (32 bits) keep two ids of one

@@ -30,7 +30,9 @@ def test_two_taps_on_an_unchanged_form_are_two_actions(server, phone):
 
     notes = action_ids(alice, "SealNote")
     for count in (1, 2):
-        note_form(alice, "Classified", "HVT: Designation").locator("button:not([type=button])").click()
+        note_form(alice, "Classified", "HVT: Designation").locator(
+            "button:not([type=button])"
+        ).click()
         expect(alice.locator("#blk-seat_A li.secret", has_text="Classified")).to_have_count(count)
     assert len(set(notes)) == 2, notes
 
