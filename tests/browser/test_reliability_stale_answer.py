@@ -22,6 +22,29 @@ from .pages import open_phone, playing
 
 pytestmark = pytest.mark.browser
 
+# The handler below acts as Bob and waits for Alice's socket, each wait up to
+# expect's 15 s, before it lets the answer through: the test waits longer.
+HANDLER_TIMEOUT = 60_000
+
+
+def holding(failures):
+    """A route handler whose failed check is kept for the test to assert.
+
+    Playwright runs a route handler as an event listener: what it raises is
+    logged, not raised in the test, and (before this) left the answer held
+    until the browser closed, failing the next test instead of this one."""
+
+    def wrap(handler):
+        def run(route):
+            try:
+                handler(route)
+            except Exception as failure:  # noqa: BLE001 -- reported by the test
+                failures.append(repr(failure))
+
+        return run
+
+    return wrap
+
 
 def test_an_answer_older_than_the_last_push_does_not_roll_the_page_back(server, phone):
     database = server.env["SQLITE_PATH"]
@@ -32,16 +55,20 @@ def test_an_answer_older_than_the_last_push_does_not_roll_the_page_back(server, 
     before, mine = bobs_notes.count(), alices_notes.count()
 
     held = threading.Event()
+    failures = []
 
+    @holding(failures)
     def hold_the_answer(route):
         answer = route.fetch()  # the server acted and rendered: seq n
         held.set()
-        # Bob acts (seq n + 1) and Alice's socket shows it before her answer lands.
-        assert send_note(bob, bob.browser, f"bob-note-{alice.code}").outcome == "ok"
-        newest = read_sqlite(database, alice.code)[0].seq
-        expect(page.locator("#seq")).to_have_attribute("data-seq", str(newest))
-        expect(bobs_notes).to_have_count(before + 1)
-        route.fulfill(response=answer)
+        try:
+            # Bob acts (seq n + 1) and Alice's socket shows it before her answer lands.
+            assert send_note(bob, bob.browser, f"bob-note-{alice.code}").outcome == "ok"
+            newest = read_sqlite(database, alice.code)[0].seq
+            expect(page.locator("#seq")).to_have_attribute("data-seq", str(newest))
+            expect(bobs_notes).to_have_count(before + 1)
+        finally:
+            route.fulfill(response=answer)
 
     page.route(re.compile(r".*/act/SealNote/$"), hold_the_answer)
     # The condition the check below waits for: htmx has handled the held
@@ -63,10 +90,15 @@ def test_an_answer_older_than_the_last_push_does_not_roll_the_page_back(server, 
     form.locator("input[name=label]").fill("Objective")
     form.locator("textarea[name=text]").fill("Alice's note")
     form.locator("button:not([type=button])").click()
-    expect(alices_notes).to_have_count(mine + 1)
-    assert held.is_set()
+    # Waited for first: Alice's own push can show her note while the held
+    # answer is still being fetched, before the handler has even begun.
     # (an attribute Playwright polls: the CSP forbids wait_for_function's eval)
-    expect(page.locator("body")).to_have_attribute("data-answers-handled", "1")
+    expect(page.locator("body")).to_have_attribute(
+        "data-answers-handled", "1", timeout=HANDLER_TIMEOUT
+    )
+    assert held.is_set()
+    assert failures == []
+    expect(alices_notes).to_have_count(mine + 1)
     newest = read_sqlite(database, alice.code)[0].seq
     # Still the newest state: Bob's note stays, the seq did not go back.
     expect(bobs_notes).to_have_count(before + 1)
@@ -102,16 +134,21 @@ def test_a_stale_answer_to_a_form_the_push_replaced_does_not_roll_the_page_back(
     confirm = page.locator("form[hx-post$='/act/ConfirmResult/']")
     expect(confirm).to_have_count(0)
 
+    failures = []
+
+    @holding(failures)
     def hold_the_answer(route):
         answer = route.fetch()  # the server sealed the note: seq n
-        reply = bob.act(
-            "ProposeResult", "bob-proposes", objective_a=3, objective_b=5, army_a=20, army_b=25
-        )
-        assert reply.error is None, reply.error
-        newest = read_sqlite(database, alice.code)[0].seq
-        expect(page.locator("#seq")).to_have_attribute("data-seq", str(newest))
-        expect(confirm).to_have_count(1)  # the controls came anew: the note's form is gone
-        route.fulfill(response=answer)
+        try:
+            reply = bob.act(
+                "ProposeResult", "bob-proposes", objective_a=3, objective_b=5, army_a=20, army_b=25
+            )
+            assert reply.error is None, reply.error
+            newest = read_sqlite(database, alice.code)[0].seq
+            expect(page.locator("#seq")).to_have_attribute("data-seq", str(newest))
+            expect(confirm).to_have_count(1)  # the controls came anew: the note's form is gone
+        finally:
+            route.fulfill(response=answer)
 
     page.route(re.compile(r".*/act/SealNote/$"), hold_the_answer)
     page.locator("summary", has_text="Seal a note").click()
@@ -120,7 +157,10 @@ def test_a_stale_answer_to_a_form_the_push_replaced_does_not_roll_the_page_back(
     form.locator("textarea[name=text]").fill("Alice's note")
     answers = int(page.locator("body").get_attribute("data-answers") or 0)
     form.locator("button:not([type=button])").click()
-    expect(page.locator("body")).to_have_attribute("data-answers", str(answers + 1))
+    expect(page.locator("body")).to_have_attribute(
+        "data-answers", str(answers + 1), timeout=HANDLER_TIMEOUT
+    )
+    assert failures == []
     # Read at once, not polled: a pong tells a rolled-back phone it is behind
     # and its resync puts the page right a few seconds later.
     newest = read_sqlite(database, alice.code)[0].seq
