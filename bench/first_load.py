@@ -1,6 +1,7 @@
 """The first-load bytes of `make bench` alone, with each page's bytes per
 part: `python bench/first_load.py [troopers] [--taps]` (about 20 s; one match
-with that many troopers a side, 10 by default, embedded setup). With --taps,
+with that many troopers a side, 10 by default, embedded setup; the player's
+page also as it is after bench.run.ORDERS_PLAYED Orders). With --taps,
 then the bytes of a tap's answer and of its pushes, as `make bench` measures
 them for its big lists (bench.run.big_list: BENCH_SECONDS of one tap a
 second, Prone on and off).
@@ -21,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.load import first_load  # noqa: E402
-from bench.run import Server, base_env, big_list, manage  # noqa: E402
+from bench.run import ORDERS_PLAYED, Server, base_env, big_list, manage  # noqa: E402
 
 
 def main() -> None:
@@ -31,14 +32,23 @@ def main() -> None:
         manage(env, "manage.py", "migrate", "--noinput", "-v0")
         manage(env, "manage.py", "collectstatic", "--noinput", "-v0")
         counts = [arg for arg in sys.argv[1:] if arg != "--taps"]
-        matches = json.loads(manage(env, "bench/setup_matches.py", "1", *counts[:1]))
+        troopers = counts[0] if counts else "10"
+        matches = json.loads(manage(env, "bench/setup_matches.py", "1", troopers))
+        played = json.loads(
+            manage(env, "bench/setup_matches.py", "1", troopers, str(ORDERS_PLAYED))
+        )[0]
         server = Server(env, tmp / "daphne.log").start()
         detail: dict[str, dict[str, int]] = {}
+        later: dict[str, dict[str, int]] = {}
         taps = None
         try:
             sizes = asyncio.run(first_load(server.base, matches[-1], detail))
+            page = "match, player"
+            late = asyncio.run(first_load(server.base, played, later))[page]
+            sizes[f"{page}, after {ORDERS_PLAYED} Orders"] = late
+            detail[f"{page}, after {ORDERS_PLAYED} Orders"] = later[page]
             if "--taps" in sys.argv:
-                taps = asyncio.run(big_list(server, matches[-1]))
+                taps = asyncio.run(big_list(server, matches[-1], played))
         finally:
             server.stop()
     finally:

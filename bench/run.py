@@ -361,22 +361,34 @@ async def soak(servers: list[Server], matches: list[dict]) -> dict:
 
 # Issue 18's sizes are for 25-trooper lists: one match of its own has them.
 BIG_LIST = int(os.environ.get("BENCH_BIG_LIST", "25"))
+# The first load is measured twice: at the start of play, and as a phone
+# reloading in the middle of a Turn gets it, after this many whole Orders
+# (setup_matches.play_orders: 5 log lines each, so the log block is full).
+ORDERS_PLAYED = 10
 
 
 def prepare(env: dict, count: int, big: bool = False) -> list[dict]:
     """Migrations and `count` matches in play: set-up, not measured. With
-    `big`, one more match with BIG_LIST troopers a side, last."""
+    `big`, two more matches with BIG_LIST troopers a side, last: one at the
+    start of play, one ORDERS_PLAYED Orders later (its log full)."""
     manage(env, "manage.py", "migrate", "--noinput", "-v0")
     made = json.loads(manage(env, "bench/setup_matches.py", str(count)))
     if big:
         made += json.loads(manage(env, "bench/setup_matches.py", "1", str(BIG_LIST)))
+        made += json.loads(
+            manage(env, "bench/setup_matches.py", "1", str(BIG_LIST), str(ORDERS_PLAYED))
+        )
     return made
 
 
-async def big_list(server: Server, match: dict) -> dict:
-    """A player's first load and a tap's answer and pushes, with BIG_LIST
-    troopers a side: one match alone, the others quiet."""
-    out: dict = {"first_load": (await first_load(server.base, match))["match, player"]}
+async def big_list(server: Server, match: dict, played: dict) -> dict:
+    """A player's first load (at the start of play and in `played`, the
+    middle of a Turn) and a tap's answer and pushes, with BIG_LIST troopers
+    a side: one match alone, the others quiet."""
+    out: dict = {
+        "first_load": (await first_load(server.base, match))["match, player"],
+        "first_load_played": (await first_load(server.base, played))["match, player"],
+    }
     async with session() as http:
         fleet = Fleet(http, [server.base])
         try:
@@ -392,9 +404,9 @@ async def big_list(server: Server, match: dict) -> dict:
 
 
 async def play_embedded(server: Server, matches: list[dict]) -> dict:
-    *matches, big = matches  # prepare(big=True)'s match, last
+    *matches, big, played = matches  # prepare(big=True)'s matches, last
     out: dict = {"sizes": await first_load(server.base, matches[-1])}
-    out["big"] = await big_list(server, big)
+    out["big"] = await big_list(server, big, played)
     async with session() as http:
         fleet = Fleet(http, [server.base])
         try:
@@ -658,8 +670,10 @@ def goals(
         )
         goal(
             f"first load of a player's page ≤ 50 KB ({BIG_LIST}-trooper lists)",
-            f"{big['first_load'] / 1024:.1f} KB",
-            big["first_load"] <= 50 * 1024,
+            f"{big['first_load'] / 1024:.1f} KB at the start of play, "
+            f"{big['first_load_played'] / 1024:.1f} KB after {ORDERS_PLAYED} Orders "
+            "(the log full)",
+            max(big["first_load"], big["first_load_played"]) <= 50 * 1024,
         )
     goal("`make bench` under 10 minutes", f"{seconds / 60:.1f} minutes", seconds < 600)
     return [

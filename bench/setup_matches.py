@@ -39,6 +39,7 @@ from tracker import actions, seats  # noqa: E402
 from tracker.models import Match, MatchEvent, Seat  # noqa: E402
 from tracker.reading import load_state  # noqa: E402
 from tracker.rules.command_tokens import s2_deciding  # noqa: E402
+from tracker.rules.orders import DeclareAro, DeclareSkill, EndOrder, ReportOutcome  # noqa: E402
 from tracker.rules.sealing import SealDeployment  # noqa: E402
 from tracker.rules.setup import ClaimSeat, LockArmyList, SetInitiative  # noqa: E402
 from tracker.rules.state import ORDERS  # noqa: E402
@@ -111,6 +112,31 @@ def to_orders_phase(match: Match) -> None:
             actions.perform(match, deciding, DeclineStrategicUse())
         else:
             actions.perform(match, state.turn.seat, AdvancePhase(expected=state.turn.phase))
+
+
+def play_orders(match: Match, count: int) -> None:
+    """`count` whole Orders of the active player, each as a table plays one:
+    a trooper Moves, the reactive player's trooper of the same place in its
+    list answers with a BS Attack ARO, the first shoots back, a hit that
+    forces a Saving Roll is reported and the Order ends (five log lines an
+    Order). So a page loaded after them is one of the middle of a Turn, its
+    log full (reading.RECENT lines), not the start of play's few. From the
+    Tactical Phase (BENCH_ORDERS=0), the Orders Phase is reached first."""
+    to_orders_phase(match)
+    for k in range(count):
+        state = load_state(match)
+        active = state.turn.seat
+        reactive = "B" if active == "A" else "A"
+        mine, theirs = f"{active.lower()}{k:07d}", f"{reactive.lower()}{k:07d}"
+        for letter, command in (
+            (active, DeclareSkill(trooper_id=mine, skill="move")),
+            (reactive, DeclareAro(trooper_id=theirs, skill="bs_attack", target_id=mine)),
+            (active, DeclareSkill(trooper_id=mine, skill="bs_attack")),
+            (active, ReportOutcome(outcome="saving_roll", trooper_id=theirs)),
+            (active, EndOrder()),
+        ):
+            actions.perform(match, letter, command)
+            match.refresh_from_db()
 
 
 class _NewSession(dict):
@@ -187,11 +213,16 @@ def main() -> None:
     count = int(sys.argv[1])
     # Troopers a list (argv[2]): issue 18's sizes are for 25-trooper lists.
     troopers = int(sys.argv[2]) if len(sys.argv) > 2 else TROOPERS
+    # Whole Orders played before the copies are made (argv[3], play_orders;
+    # with BENCH_ORDERS=1): a page of the middle of a Turn.
+    orders_played = int(sys.argv[3]) if len(sys.argv) > 3 else 0
     lists = {letter: army(letter, troopers) for letter in "AB"}
     points = max(sum(t["cost"] for t in listed) for listed in lists.values())
     original = actions.create_match(name="Bench", points_limit=max(300, points))
     bring_to_play(original, lists)
     original.refresh_from_db()
+    if orders_played:
+        play_orders(original, orders_played)
     events = list(original.events.order_by("seq"))
     seat_rows = list(original.seats.order_by("letter"))
     sessions: list[Session] = []
