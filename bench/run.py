@@ -879,7 +879,9 @@ def write(
         ]
     samples = sorted({s for r in [*rows, *scaled, *night_rows] for s in r["error_sample"]})
     if samples:
-        lines += ["", "Errors seen (samples):", ""] + [f"- `{s}`" for s in samples[:8]]
+        lines += ["", "Errors seen in all the runs above, not only the night's (samples):", ""] + [
+            f"- `{s}`" for s in samples[:8]
+        ]
     lines += [
         "",
         "## First load (bytes transferred, br/gzip accepted)",
