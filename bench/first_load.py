@@ -43,10 +43,10 @@ def main() -> None:
         taps = None
         try:
             sizes = asyncio.run(first_load(server.base, matches[-1], detail))
-            page = "match, player"
-            late = asyncio.run(first_load(server.base, played, later))[page]
-            sizes[f"{page}, after {ORDERS_PLAYED} Orders"] = late
-            detail[f"{page}, after {ORDERS_PLAYED} Orders"] = later[page]
+            # Of the played match, only the player's page: the others are the same.
+            mid_turn = f"match, player, after {ORDERS_PLAYED} Orders"
+            sizes[mid_turn] = asyncio.run(first_load(server.base, played, later))["match, player"]
+            detail[mid_turn] = later["match, player"]
             if "--taps" in sys.argv:
                 taps = asyncio.run(big_list(server, matches[-1], played))
         finally:

@@ -42,7 +42,7 @@ from tracker.rules.command_tokens import s2_deciding  # noqa: E402
 from tracker.rules.orders import DeclareAro, DeclareSkill, EndOrder, ReportOutcome  # noqa: E402
 from tracker.rules.sealing import SealDeployment  # noqa: E402
 from tracker.rules.setup import ClaimSeat, LockArmyList, SetInitiative  # noqa: E402
-from tracker.rules.state import ORDERS  # noqa: E402
+from tracker.rules.state import ORDERS, other_seat  # noqa: E402
 from tracker.rules.turns import AdvancePhase, DeclineStrategicUse  # noqa: E402
 
 TROOPERS = 10
@@ -122,11 +122,10 @@ def play_orders(match: Match, count: int) -> None:
     Order). So a page loaded after them is one of the middle of a Turn, its
     log full (reading.RECENT lines), not the start of play's few. From the
     Tactical Phase (BENCH_ORDERS=0), the Orders Phase is reached first."""
-    to_orders_phase(match)
+    to_orders_phase(match)  # returns with `match` read afresh
+    active = load_state(match).turn.seat  # the same for every Order of its Turn
+    reactive = other_seat(active)
     for k in range(count):
-        state = load_state(match)
-        active = state.turn.seat
-        reactive = "B" if active == "A" else "A"
         mine, theirs = f"{active.lower()}{k:07d}", f"{reactive.lower()}{k:07d}"
         for letter, command in (
             (active, DeclareSkill(trooper_id=mine, skill="move")),
@@ -135,8 +134,8 @@ def play_orders(match: Match, count: int) -> None:
             (active, ReportOutcome(outcome="saving_roll", trooper_id=theirs)),
             (active, EndOrder()),
         ):
-            actions.perform(match, letter, command)
-            match.refresh_from_db()
+            actions.perform(match, letter, command)  # reads the match by its pk
+    match.refresh_from_db()  # main() copies it as it now stands
 
 
 class _NewSession(dict):

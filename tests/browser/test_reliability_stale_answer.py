@@ -28,18 +28,23 @@ HANDLER_TIMEOUT = 60_000
 
 
 def holding(failures):
-    """A route handler whose failed check is kept for the test to assert.
+    """A route handler that fetches the answer (the server acts and renders),
+    runs `between` while holding it, then lets it through whatever happened.
 
     Playwright runs a route handler as an event listener: what it raises is
     logged, not raised in the test, and (before this) left the answer held
-    until the browser closed, failing the next test instead of this one."""
+    until the browser closed, failing the next test instead of this one. So a
+    failed check of `between` is kept in `failures` for the test to assert."""
 
-    def wrap(handler):
+    def wrap(between):
         def run(route):
+            answer = route.fetch()
             try:
-                handler(route)
+                between()
             except Exception as failure:  # noqa: BLE001 -- reported by the test
                 failures.append(repr(failure))
+            finally:
+                route.fulfill(response=answer)
 
         return run
 
@@ -58,17 +63,13 @@ def test_an_answer_older_than_the_last_push_does_not_roll_the_page_back(server, 
     failures = []
 
     @holding(failures)
-    def hold_the_answer(route):
-        answer = route.fetch()  # the server acted and rendered: seq n
-        held.set()
-        try:
-            # Bob acts (seq n + 1) and Alice's socket shows it before her answer lands.
-            assert send_note(bob, bob.browser, f"bob-note-{alice.code}").outcome == "ok"
-            newest = read_sqlite(database, alice.code)[0].seq
-            expect(page.locator("#seq")).to_have_attribute("data-seq", str(newest))
-            expect(bobs_notes).to_have_count(before + 1)
-        finally:
-            route.fulfill(response=answer)
+    def hold_the_answer():
+        held.set()  # the server acted and rendered: seq n
+        # Bob acts (seq n + 1) and Alice's socket shows it before her answer lands.
+        assert send_note(bob, bob.browser, f"bob-note-{alice.code}").outcome == "ok"
+        newest = read_sqlite(database, alice.code)[0].seq
+        expect(page.locator("#seq")).to_have_attribute("data-seq", str(newest))
+        expect(bobs_notes).to_have_count(before + 1)
 
     page.route(re.compile(r".*/act/SealNote/$"), hold_the_answer)
     # The condition the check below waits for: htmx has handled the held
@@ -137,18 +138,15 @@ def test_a_stale_answer_to_a_form_the_push_replaced_does_not_roll_the_page_back(
     failures = []
 
     @holding(failures)
-    def hold_the_answer(route):
-        answer = route.fetch()  # the server sealed the note: seq n
-        try:
-            reply = bob.act(
-                "ProposeResult", "bob-proposes", objective_a=3, objective_b=5, army_a=20, army_b=25
-            )
-            assert reply.error is None, reply.error
-            newest = read_sqlite(database, alice.code)[0].seq
-            expect(page.locator("#seq")).to_have_attribute("data-seq", str(newest))
-            expect(confirm).to_have_count(1)  # the controls came anew: the note's form is gone
-        finally:
-            route.fulfill(response=answer)
+    def hold_the_answer():
+        # The server sealed the note (seq n); Bob proposes a result meanwhile.
+        reply = bob.act(
+            "ProposeResult", "bob-proposes", objective_a=3, objective_b=5, army_a=20, army_b=25
+        )
+        assert reply.error is None, reply.error
+        newest = read_sqlite(database, alice.code)[0].seq
+        expect(page.locator("#seq")).to_have_attribute("data-seq", str(newest))
+        expect(confirm).to_have_count(1)  # the controls came anew: the note's form is gone
 
     page.route(re.compile(r".*/act/SealNote/$"), hold_the_answer)
     page.locator("summary", has_text="Seal a note").click()
