@@ -103,7 +103,7 @@ class Answer:
 
     @property
     def soup(self) -> BeautifulSoup:
-        return BeautifulSoup(self.text, "html.parser")
+        return BeautifulSoup(self.text, "lxml")
 
 
 @dataclass

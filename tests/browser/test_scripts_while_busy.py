@@ -53,7 +53,7 @@ def patient(crowded, monkeypatch):
 
 
 def static_names(html: str) -> list[str]:
-    soup = BeautifulSoup(html, "html.parser")
+    soup = BeautifulSoup(html, "lxml")
     found = [tag.get("src") or tag.get("href") for tag in soup.find_all(["script", "link"])]
     return sorted({url for url in found if url and url.startswith("/static/")})
 

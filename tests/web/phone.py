@@ -41,9 +41,26 @@ from bs4 import BeautifulSoup, Tag
 from django_webtest import DjangoTestApp
 from webtest.forms import Checkbox, Form, Hidden, MultipleSelect, Radio, Select, Submit
 
-__all__ = ["Checkbox", "Hidden", "Phone", "PhoneError", "Radio", "RenderedForm", "Select"]
+__all__ = [
+    "Checkbox",
+    "Hidden",
+    "Phone",
+    "PhoneError",
+    "Radio",
+    "RenderedForm",
+    "Select",
+    "phone_app",
+]
 
 _taps = itertools.count(1)
+
+
+def phone_app(extra_environ: dict) -> DjangoTestApp:
+    """A phone's browser: its forms parsed as a browser parses them (lxml;
+    the pages leave out `</option>`, tracker/template_loaders.py, and
+    html.parser would nest each option inside the one before)."""
+    return DjangoTestApp(extra_environ=extra_environ, parser_features="lxml")
+
 
 # Words the views use for a refusal that is the page's fault (a field the
 # form did not send or sent ill-formed), not a rule of the game.
@@ -299,7 +316,7 @@ class Phone:
 
     def __init__(self, language: str | None = None, app: DjangoTestApp | None = None):
         environ = {"HTTP_ACCEPT_LANGUAGE": language} if language else {}
-        self.app = app or DjangoTestApp(extra_environ=environ)
+        self.app = app or phone_app(environ)
         self.language = language
         if language:
             from django.conf import settings
@@ -339,7 +356,7 @@ class Phone:
 
     @property
     def soup(self) -> BeautifulSoup:
-        return BeautifulSoup(self.html, "html.parser")
+        return BeautifulSoup(self.html, "lxml")
 
     @property
     def text(self) -> str:
@@ -354,9 +371,9 @@ class Phone:
         """The refusal the last submit answered with, if any."""
         if self.last is None:
             return None
-        found = BeautifulSoup(self.last.text, "html.parser").select_one("p.error[role=alert]")
+        found = BeautifulSoup(self.last.text, "lxml").select_one("p.error[role=alert]")
         if found is None:
-            found = BeautifulSoup(self.last.text, "html.parser").select_one(".errorlist")
+            found = BeautifulSoup(self.last.text, "lxml").select_one(".errorlist")
         return " ".join(found.get_text(" ").split()) if found else None
 
     # -- forms ---------------------------------------------------------------

@@ -21,7 +21,7 @@ class FormNotOnPage(AssertionError):
 
 
 def _form(html: str, target: str, within: str | None = None, at: str = ""):
-    soup = BeautifulSoup(html, "html.parser")
+    soup = BeautifulSoup(html, "lxml")
     scope = soup.select_one(within) if within else soup
     if scope is None:
         raise FormNotOnPage(f"nothing matches {within!r} on the page")
@@ -105,7 +105,7 @@ def submit_on(client: Client, page_url: str, where: str, extra_headers=None, **f
     its action, hx-post, id or class, filling only fields it renders, as the
     browser (or htmx, for an hx-post form) would."""
     html = client.get(page_url).content.decode()
-    soup = BeautifulSoup(html, "html.parser")
+    soup = BeautifulSoup(html, "lxml")
     for form in soup.find_all("form"):
         found = [form.get("action"), form.get("hx-post"), form.get("id"), *form.get("class", [])]
         if any(where in (value or "") for value in found):

@@ -34,7 +34,7 @@ def test_an_answer_sends_a_block_whole_when_the_phone_shows_an_older_one():
         a, "SetTrooperState", trooper_id=kaplan, condition="normal", tokens=["prone"]
     )
     assert a.error is None
-    soup = BeautifulSoup(answer.text, "html.parser")
+    soup = BeautifulSoup(answer.text, "lxml")
     row = soup.select_one(f"#trooper-{bolt}")
     assert row is not None, "Bob's seat block is missing from the answer"
     assert "Prone" in [badge.get_text() for badge in row.select(".badge")]

@@ -23,7 +23,7 @@ def started_in(language_a, language_b):
 
 
 def recent_lines(phone) -> list[str]:
-    block = BeautifulSoup(phone.html, "html.parser").find(id="recent")
+    block = BeautifulSoup(phone.html, "lxml").find(id="recent")
     return [li.get_text(" ", strip=True) for li in block.find_all("li")] if block else []
 
 
@@ -48,7 +48,7 @@ def test_the_aro_card_offers_only_n4_aro_skills_bs_attack_first_and_says_what_wa
     a, b = started_in("en", "es")
     ok(a, a.submit("DeclareSkill", trooper_id="Kaplan", skill="move"))
     b.open()
-    form = BeautifulSoup(b.html, "html.parser").select_one(".card.aro")
+    form = BeautifulSoup(b.html, "lxml").select_one(".card.aro")
     offered = [o["value"] for o in form.select("select[name=skill] option")]
     # HE-8: an ARO is delayed only against a Holoecho or a marker, and Kaplan
     # is neither.
@@ -68,12 +68,12 @@ def test_the_active_phone_shows_the_aro_against_its_order_and_the_report_takes_i
     b.open()
     ok(b, b.submit("DeclareAro", trooper_id="Fusilier", skill="bs_attack"))
     a.open()
-    page = BeautifulSoup(a.html, "html.parser")
+    page = BeautifulSoup(a.html, "lxml")
     assert "Fusilier" in page.select_one("#aros-against").get_text()
     # Alice's report is preset on the trooper that shot at her; Bob's on hers.
     target = page.select_one("details.outcome select[name=trooper_id] option[selected]")
     assert target is not None and target.get_text().startswith("Fusilier")
-    mine = BeautifulSoup(b.html, "html.parser")
+    mine = BeautifulSoup(b.html, "lxml")
     target = mine.select_one("details.outcome select[name=trooper_id] option[selected]")
     assert target is not None and target.get_text().startswith("Kaplan")
     # The Hassassin is in Holoecho: the element is asked; the report goes through.

@@ -281,12 +281,12 @@ def check_on_the_audit_page(carol, match, seq, code, language="en") -> str:
     from bs4 import BeautifulSoup
 
     page = audit_page(carol, match)
-    form = BeautifulSoup(page, "html.parser").select_one("form.receipt-check")
+    form = BeautifulSoup(page, "lxml").select_one("form.receipt-check")
     names = [e["name"] for e in form.select("input[name]")]
     assert names == ["receipt_seq", "receipt_code"]
     carol.cookies["django_language"] = language
     html = audit_page(carol, match, receipt_seq=seq, receipt_code=code)
-    found = BeautifulSoup(html, "html.parser").select_one("#receipt-result")
+    found = BeautifulSoup(html, "lxml").select_one("#receipt-result")
     return " ".join(found.get_text(" ").split())
 
 

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 def who_column(html: str) -> dict[int, str]:
     """seq -> the label under the timeline's "Who" cell ("" for none)."""
-    soup = BeautifulSoup(html, "html.parser")
+    soup = BeautifulSoup(html, "lxml")
     out = {}
     for row in soup.select("#timeline tbody tr"):
         seq = int(row["id"].removeprefix("event-"))
@@ -77,7 +77,7 @@ def test_in_play_the_event_after_a_sealed_one_does_not_say_whose_tap_it_was(alic
     for language, same in (("en", "same tap as #{}"), ("es", "mismo toque que #{}")):
         carol.defaults["HTTP_ACCEPT_LANGUAGE"] = language
         html = audit_page(carol, match)
-        soup = BeautifulSoup(html, "html.parser")
+        soup = BeautifulSoup(html, "lxml")
         assert "role-sealed" in soup.select_one(f"#event-{secrets}")["class"]
         labels = who_column(html)
         # Whether these came with the sealed event before them is not said,

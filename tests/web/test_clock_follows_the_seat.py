@@ -27,7 +27,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def clock_words(frame: str) -> str | None:
-    clock = BeautifulSoup(frame, "html.parser").select_one("#round-clock")
+    clock = BeautifulSoup(frame, "lxml").select_one("#round-clock")
     return None if clock is None else " ".join(clock.get_text(" ").split())
 
 

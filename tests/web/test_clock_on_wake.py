@@ -18,7 +18,7 @@ PAUSED = {"en": "clock paused", "es": "reloj en pausa"}
 
 
 def clock_in(html: str):
-    return BeautifulSoup(html, "html.parser").select_one("#round-clock")
+    return BeautifulSoup(html, "lxml").select_one("#round-clock")
 
 
 async def test_a_phone_that_slept_through_a_pause_is_shown_it_on_waking(carol, timers):  # noqa: F811

@@ -42,7 +42,7 @@ def phone(language: str, **kwargs) -> Client:
 
 def card(response) -> tuple[str, str, str]:
     """The error page's language, title and message, from its card."""
-    soup = BeautifulSoup(response.content.decode(), "html.parser")
+    soup = BeautifulSoup(response.content.decode(), "lxml")
     found = soup.select_one(".card.error-page")
     assert found is not None, response.content.decode()[:500]
     return soup.html["lang"], found.h1.get_text(strip=True), found.p.get_text(strip=True)
@@ -207,7 +207,7 @@ def test_a_create_match_form_over_the_upload_cap_shows_the_form_again(language, 
     client = phone(language, enforce_csrf_checks=strict)
     home = client.get("/")
     assert home.status_code == 200
-    form = BeautifulSoup(home.content.decode(), "html.parser").select_one("form[action='/new/']")
+    form = BeautifulSoup(home.content.decode(), "lxml").select_one("form[action='/new/']")
     token = form.select_one("[name=csrfmiddlewaretoken]")["value"]
     name = "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1)
     response = client.post(
@@ -215,7 +215,7 @@ def test_a_create_match_form_over_the_upload_cap_shows_the_form_again(language, 
         {"csrfmiddlewaretoken": token, "name": name, "points_limit": "300", "rounds": "3"},
     )
     assert response.status_code == 400
-    soup = BeautifulSoup(response.content.decode(), "html.parser")
+    soup = BeautifulSoup(response.content.decode(), "lxml")
     assert soup.html["lang"] == language
     refusal = soup.select_one("form .errorlist.nonfield").get_text(" ", strip=True)
     expected = in_language(
@@ -309,7 +309,7 @@ def test_a_405_to_htmx_is_a_short_fragment_in_the_phones_language(language):
     code = a_match_code()
     response = phone(language).get(f"/m/{code}/act/DeclareSkill/", HTTP_HX_REQUEST="true")
     assert response.status_code == 405 and response["Allow"] == "POST"
-    found = BeautifulSoup(response.content.decode(), "html.parser").select_one("p.error")
+    found = BeautifulSoup(response.content.decode(), "lxml").select_one("p.error")
     assert found is not None and found["role"] == "alert"
     assert found.get_text() == in_language(
         NOT_OPENED,

@@ -52,7 +52,7 @@ def all_lists_in(org: Organizer, names: list[str]) -> None:
 
 
 def drawn_tables(org: Organizer) -> list[str]:
-    soup = BeautifulSoup(org.page(), "html.parser")
+    soup = BeautifulSoup(org.page(), "lxml")
     return [" ".join(li.get_text(" ").split()) for li in soup.select("#drawn ol.pairs li")]
 
 
@@ -76,7 +76,7 @@ def test_a_swap_that_makes_a_rematch_is_marked_on_the_drawn_round(carol):
     by_id = {pk: name for name, pk in ids.items()}
     (x, y), _other = pending.pairs
     [opponent] = [p for pair in met if by_id[x] in pair for p in pair if p != by_id[x]]
-    swap = BeautifulSoup(org.page(), "html.parser").select_one('form[action$="/rounds/swap/"]')
+    swap = BeautifulSoup(org.page(), "lxml").select_one('form[action$="/rounds/swap/"]')
     offered = {o.get_text(strip=True): o["value"] for o in swap.select("select[name=one] option")}
     assert set(offered) == set(names)
     response = org.submit("/rounds/swap/", one=offered[by_id[y]], two=offered[opponent])
@@ -139,7 +139,7 @@ def receipt_of(phone: Phone) -> tuple[int, str]:
 
 def audit_text(carol, event) -> str:
     html = carol.get(f"/organizer/events/{event.pk}/audit/").content.decode()
-    return " ".join(BeautifulSoup(html, "html.parser").get_text(" ").split())
+    return " ".join(BeautifulSoup(html, "lxml").get_text(" ").split())
 
 
 def paste_receipts(carol, event, text: str):
@@ -179,7 +179,7 @@ def test_the_event_audit_checks_the_receipts_read_from_the_phones(carol):
     table_2 = pairings_of(event, 1)[1][1]
     response = paste_receipts(carol, event, f"1, 2, {seq_a}, ABCD-1234\n1, 9, 3, {code_a}")
     assert response.status_code == 400
-    page = " ".join(BeautifulSoup(response.content, "html.parser").get_text(" ").split())
+    page = " ".join(BeautifulSoup(response.content, "lxml").get_text(" ").split())
     assert "Line 1: This code has 8 digits" in page
     assert "Line 2: this event has no table 9 in round 1." in page
     assert EventReceipt.objects.count() == 1  # nothing of that paste

@@ -88,21 +88,21 @@ class Organizer:
         return submit(self.client, self.page(), target, within=within, **fill)
 
     def text(self) -> str:
-        return " ".join(BeautifulSoup(self.page(), "html.parser").get_text(" ").split())
+        return " ".join(BeautifulSoup(self.page(), "lxml").get_text(" ").split())
 
 
 ROSTER_FIRST = "Ana Arroyo"
 
 
 def roster_names(org: Organizer) -> list[str]:
-    soup = BeautifulSoup(org.page(), "html.parser")
+    soup = BeautifulSoup(org.page(), "lxml")
     return [
         row.select_one("td").get_text(" ", strip=True) for row in soup.select("#roster tbody tr")
     ]
 
 
 def roster_row(org: Organizer, name: str):
-    soup = BeautifulSoup(org.page(), "html.parser")
+    soup = BeautifulSoup(org.page(), "lxml")
     [row] = [
         r for r in soup.select("#roster tbody tr") if r.select_one("td").get_text().startswith(name)
     ]
@@ -177,7 +177,7 @@ def play_table(carol, match: Match, name_a: str, scores, dispute: bool = False):
 
 
 def standings_shown(html: str, within: str = "#standings") -> dict[str, tuple[int, int, int]]:
-    soup = BeautifulSoup(html, "html.parser")
+    soup = BeautifulSoup(html, "lxml")
     shown = {}
     for row in soup.select(f"{within} tr.standing"):
         name = row.select_one(".name").get_text(" ", strip=True)
@@ -285,7 +285,7 @@ def test_a_16_player_event_runs_three_swiss_rounds_to_hand_checked_standings(car
 
     # -- a player drops after round 1: 15 left, round 2 has a bye
     dropped = tables[-1][3]
-    soup = BeautifulSoup(org.page(), "html.parser")
+    soup = BeautifulSoup(org.page(), "lxml")
     [row] = [
         r
         for r in soup.select("#roster tbody tr")
@@ -357,7 +357,7 @@ def test_a_16_player_event_runs_three_swiss_rounds_to_hand_checked_standings(car
 
     # -- the event's audit: every match verified, the dispute and its settling
     audit = carol.get(f"/organizer/events/{event.pk}/audit/").content.decode()
-    text = " ".join(BeautifulSoup(audit, "html.parser").get_text(" ").split())
+    text = " ".join(BeautifulSoup(audit, "lxml").get_text(" ").split())
     assert "All 23 matches verified" in text
     assert "disputes: 1 · settlements: 1" in text
     assert "disputed the result: I held the console" in text
@@ -373,7 +373,7 @@ def test_a_16_player_event_runs_three_swiss_rounds_to_hand_checked_standings(car
 
     # -- the event's JSON export carries the standings, and they verify
     # offline (the README's snippet) from the verified matches' results.
-    [json_link] = BeautifulSoup(audit, "html.parser").select('a[href$="export.json"]')
+    [json_link] = BeautifulSoup(audit, "lxml").select('a[href$="export.json"]')
     export = json.loads(carol.get(json_link["href"]).content)
     tournament = export["tournament"]
     ids = {p["id"]: p["name"] for p in tournament["players"]}
@@ -502,7 +502,7 @@ def test_a_paired_seat_offers_the_roster_name_and_the_history_shows_it(carol):
     phone.send(rendered)
     assert not phone.error
     assert match.seats.get(letter="A").name == name_a
-    history = BeautifulSoup(carol.get("/organizer/").content.decode(), "html.parser")
+    history = BeautifulSoup(carol.get("/organizer/").content.decode(), "lxml")
     assert name_a in history.get_text()
 
 
@@ -541,7 +541,7 @@ def test_the_run_page_follows_a_clock_and_standings_changed_on_another_device(ca
     from django.test import Client
 
     event, org = three_players(carol)
-    page = BeautifulSoup(org.page(), "html.parser")
+    page = BeautifulSoup(org.page(), "lxml")
     poller = page.select_one("#run-live")
     assert poller["hx-trigger"] == "every 10s" and poller["hx-swap"] == "none"
     ids = poller["hx-select-oob"].split(",")
@@ -560,13 +560,13 @@ def test_the_run_page_follows_a_clock_and_standings_changed_on_another_device(ca
     assert carol_round.time_called_at is not None
     response = carol.get(poller["hx-get"], HTTP_HX_REQUEST="true")
     assert response.status_code == 200
-    live = BeautifulSoup(response.content.decode(), "html.parser")
+    live = BeautifulSoup(response.content.decode(), "lxml")
     assert all(live.select_one(i) is not None for i in ids)
     assert live.select_one("#clock-1").get_text(" ", strip=True) == "Time is called."
     assert live.select_one("#clock-1 button") is None
     assert standings_shown(str(live), "#standings-live")[bye] == (3, 4, 100)
     # The fragment is what the page itself shows under the same ids.
-    page = BeautifulSoup(org.page(), "html.parser")
+    page = BeautifulSoup(org.page(), "lxml")
     assert page.select_one("#clock-1").get_text(" ", strip=True) == "Time is called."
 
 
@@ -597,12 +597,12 @@ def test_the_run_page_says_when_another_device_publishes_a_round(carol, language
     settle = dict(objective_a=2, objective_b=2, army_a=0, army_b=0, reason="Time called")
     response = submit(carol, audit, f"/organizer/matches/{match.code}/settle/", **settle)
     assert response.status_code == 302
-    poll = BeautifulSoup(org.page(), "html.parser").select_one("#run-live")["hx-get"]
+    poll = BeautifulSoup(org.page(), "lxml").select_one("#run-live")["hx-get"]
 
     def newer(url):
         response = carol.get(url, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE=language)
         assert response.status_code == 200
-        shown = BeautifulSoup(response.content.decode(), "html.parser").select_one("#run-newer")
+        shown = BeautifulSoup(response.content.decode(), "lxml").select_one("#run-newer")
         assert shown is not None and shown["role"] == "status"
         return shown
 
@@ -620,7 +620,7 @@ def test_the_run_page_says_when_another_device_publishes_a_round(carol, language
     assert says in shown.get_text(" ", strip=True)
     [link] = shown.select("a")
     assert link.get_text(strip=True) == reload
-    reloaded = BeautifulSoup(carol.get(link["href"]).content.decode(), "html.parser")
+    reloaded = BeautifulSoup(carol.get(link["href"]).content.decode(), "lxml")
     assert reloaded.select_one("#clock-2") is not None
     assert "#clock-2" in reloaded.select_one("#run-live")["hx-select-oob"]
     assert newer(reloaded.select_one("#run-live")["hx-get"]).get_text(strip=True) == ""
@@ -631,11 +631,11 @@ def test_the_run_page_says_when_another_device_publishes_a_round(carol, language
 def test_the_run_page_poll_leaves_the_page_s_messages_and_speaks_its_language(carol):
     event, org = three_players(carol)
     assert org.submit("/clock/start/", within="#round-1").status_code == 302
-    poll = BeautifulSoup(org.page(), "html.parser").select_one("#run-live")["hx-get"]
+    poll = BeautifulSoup(org.page(), "lxml").select_one("#run-live")["hx-get"]
     # The start's message was shown by that load; a new one now waits.
     assert org.submit("/clock/pause/", within="#round-1").status_code == 302
     spanish = carol.get(poll, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="es")
     assert "en pausa" in spanish.content.decode()
     assert "Reanudar el reloj" in spanish.content.decode()
-    page = BeautifulSoup(org.page(), "html.parser")
+    page = BeautifulSoup(org.page(), "lxml")
     assert "paused" in page.select_one(".messages").get_text()

@@ -29,7 +29,7 @@ def draft_of(match, letter="A") -> list[dict]:
 
 def shown(response) -> str:
     """The answer's words as a phone shows them (entities decoded)."""
-    return " ".join(BeautifulSoup(response.content.decode(), "html.parser").get_text(" ").split())
+    return " ".join(BeautifulSoup(response.content.decode(), "lxml").get_text(" ").split())
 
 
 def paste(client, match, text):

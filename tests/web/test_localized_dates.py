@@ -22,7 +22,7 @@ DEADLINE = {
 def text_of(client: Client, url: str) -> str:
     response = client.get(url)
     assert response.status_code == 200
-    return " ".join(BeautifulSoup(response.content, "html.parser").get_text(" ").split())
+    return " ".join(BeautifulSoup(response.content, "lxml").get_text(" ").split())
 
 
 def test_event_dates_and_the_lists_deadline_read_localized_in_each_language(carol):

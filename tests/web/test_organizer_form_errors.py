@@ -27,7 +27,7 @@ def announced_errors(html: str, scope: str, fields_in_error: int = 0) -> list[st
     """The error texts shown in `scope`, after checking none is unstyled,
     unannounced or not the one its field points at (`fields_in_error` of
     them point at one)."""
-    found = BeautifulSoup(html, "html.parser").select_one(scope)
+    found = BeautifulSoup(html, "lxml").select_one(scope)
     assert found is not None, scope
     assert not found.select(".errorlist")
     errors = found.select(".error")
@@ -75,7 +75,7 @@ def test_a_refused_ruling_shows_a_styled_alert(carol, lang):
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_backwards_history_filters_show_a_styled_alert(carol, lang):
     carol.defaults["HTTP_ACCEPT_LANGUAGE"] = lang
-    page = BeautifulSoup(carol.get("/organizer/").content.decode(), "html.parser")
+    page = BeautifulSoup(carol.get("/organizer/").content.decode(), "lxml")
     values = fields_of(page.select_one("form.filters"))  # a GET form: the browser sends its fields
     values.update(date_from=["2026-05-02"], date_to=["2026-05-01"])
     response = carol.get("/organizer/", values)

@@ -17,12 +17,11 @@ from urllib.parse import urlparse
 import pytest
 from bs4 import BeautifulSoup
 from django.conf import settings as django_settings
-from django_webtest import DjangoTestApp
 
 from tracker.links import qr_code
 from tracker.models import Match
 
-from .phone import Phone
+from .phone import Phone, phone_app
 from .rendered_forms import submit_on
 
 pytestmark = pytest.mark.django_db
@@ -34,12 +33,12 @@ def host_on(host_header: str, language: str | None = None) -> Phone:
     environ = {"HTTP_HOST": host_header}
     if language:
         environ["HTTP_ACCEPT_LANGUAGE"] = language
-    return Phone(language, app=DjangoTestApp(extra_environ=environ))
+    return Phone(language, app=phone_app(environ))
 
 
 def printed(html: str) -> list[tuple[str, str | None]]:
     """(URL text shown, QR image) of each seat card."""
-    soup = BeautifulSoup(html, "html.parser")
+    soup = BeautifulSoup(html, "lxml")
     cards = []
     for card in soup.select(".seatlink"):
         url = card.select_one(".seaturl")
@@ -60,7 +59,7 @@ def assert_codes_carry(html: str, base: str) -> None:
 
 
 def notice(html: str) -> str:
-    node = BeautifulSoup(html, "html.parser").select_one(".phone-address")
+    node = BeautifulSoup(html, "lxml").select_one(".phone-address")
     return node.get_text(" ", strip=True) if node else ""
 
 
@@ -74,7 +73,7 @@ def test_opened_at_localhost_the_codes_use_the_lan_address_and_the_page_says_so(
     assert "You opened this page on this computer" in said
     assert f"http://{LAN}:8000/" in said
     # The same for the spectators' link.
-    soup = BeautifulSoup(host.html, "html.parser")
+    soup = BeautifulSoup(host.html, "lxml")
     watch = [a["href"] for a in soup.select("a") if a.get("href", "").endswith(f"/m/{host.code}/")]
     assert watch and all(w.startswith(f"http://{LAN}:8000/") for w in watch)
     # A phone opening that link takes the seat (the path is the same).
@@ -124,7 +123,7 @@ def test_printed_sheets_opened_at_localhost_use_the_lan_address(settings, carol)
     html = carol.get(f"{event}sheets/", HTTP_HOST="localhost:8000").content.decode()
     assert_codes_carry(html, f"http://{LAN}:8000")
     assert "You opened this page on this computer" in notice(html)
-    assert f"Spectators: http://{LAN}:8000/m/" in BeautifulSoup(html, "html.parser").get_text()
+    assert f"Spectators: http://{LAN}:8000/m/" in BeautifulSoup(html, "lxml").get_text()
 
 
 def test_without_a_lan_address_the_page_says_phones_cannot_reach_it(settings):
@@ -228,7 +227,7 @@ def roster_list_links(carol, host_header: str) -> list[str]:
     run = f"{event['Location']}run/"
     submit_on(carol, run, "/roster/", name="Ana Arroyo", faction="PanOceania")
     html = carol.get(run, HTTP_HOST=host_header).content.decode()
-    return [code.get_text() for code in BeautifulSoup(html, "html.parser").select("code.list-link")]
+    return [code.get_text() for code in BeautifulSoup(html, "lxml").select("code.list-link")]
 
 
 def test_the_rosters_list_links_opened_at_localhost_use_the_lan_address(settings, carol):

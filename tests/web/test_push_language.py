@@ -57,7 +57,7 @@ ENGLISH_ONLY, SPANISH_ONLY = _sentences()
 
 
 def visible_text(frame: str) -> str:
-    soup = BeautifulSoup(frame, "html.parser")
+    soup = BeautifulSoup(frame, "lxml")
     words = [soup.get_text(" ")]
     # What a phone shows without it being text: button values, placeholders,
     # confirmations, labels read aloud.

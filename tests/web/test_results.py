@@ -256,6 +256,6 @@ def test_a_settled_result_reads_as_the_result_on_both_phones(alice, bob, carol):
     assert response.status_code == 302
     assert fresh(a.match).result["status"] == "settled"
     for phone in (a, b):
-        line = BeautifulSoup(phone.page(), "html.parser").select_one(".result-line")
+        line = BeautifulSoup(phone.page(), "lxml").select_one(".result-line")
         said = " ".join(line.get_text(" ").split())
         assert said.startswith("Result:") and "Proposed" not in said, said

@@ -25,7 +25,7 @@ LABELS = {
 
 def clock_buttons(html: str) -> dict[str, str]:
     """The round 1 clock's forms: the action each posts to -> its button."""
-    soup = BeautifulSoup(html, "html.parser")
+    soup = BeautifulSoup(html, "lxml")
     return {
         form["action"].rstrip("/").rsplit("/", 1)[-1]: " ".join(form.button.get_text().split())
         for form in soup.select("#round-1 form")

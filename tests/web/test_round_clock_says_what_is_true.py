@@ -46,7 +46,7 @@ def clock_of(phone: Phone) -> tuple[str, str | None]:
     """The clock line the phone's page shows, and the one app.js would swap
     in at zero (data-called, only while the clock runs)."""
     phone.open()
-    clock = BeautifulSoup(phone.html, "html.parser").select_one("#round-clock")
+    clock = BeautifulSoup(phone.html, "lxml").select_one("#round-clock")
     return " ".join(clock.get_text(" ").split()), clock.get("data-called")
 
 
@@ -103,7 +103,7 @@ def test_time_called_tells_each_table_what_is_left_for_it(carol):
     # A spectator of the table is asked nothing either.
     watcher = Phone("es")
     watcher.visit(f"/m/{playing.code}/")
-    clock = BeautifulSoup(watcher.html, "html.parser").select_one("#round-clock")
+    clock = BeautifulSoup(watcher.html, "lxml").select_one("#round-clock")
     assert " ".join(clock.get_text(" ").split()) == CALLED["es"]
 
     ok(b, "ConfirmResult")
@@ -171,7 +171,7 @@ async def test_the_words_at_zero_follow_a_table_that_reaches_play_while_the_cloc
     for socket, language in ((en, "en"), (es, "es")):
         frames = [await socket.receive_from(timeout=5) for _ in range(2)]
         [clock] = [f for f in frames if 'id="round-clock"' in f]
-        node = BeautifulSoup(clock, "html.parser").select_one("#round-clock")
+        node = BeautifulSoup(clock, "lxml").select_one("#round-clock")
         assert node.get("hx-swap-oob") == "true"
         assert node.get("data-called") == IN_PLAY[language]
     for socket in (en, es):

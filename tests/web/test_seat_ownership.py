@@ -18,11 +18,10 @@ from urllib.parse import urlparse
 import pytest
 from django.contrib.auth.models import Group, User
 from django.test import Client
-from django_webtest import DjangoTestApp
 
 from tracker.models import Seat
 
-from .phone import Phone
+from .phone import Phone, phone_app
 from .phone_flows import CANARY_NINJA, CANARY_POSITION, lists_locked, ok, seal_both
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +42,7 @@ def at_venue(language: str | None = None) -> Phone:
     environ = {"REMOTE_ADDR": VENUE}
     if language:
         environ["HTTP_ACCEPT_LANGUAGE"] = language
-    return Phone(language=language, app=DjangoTestApp(extra_environ=environ))
+    return Phone(language=language, app=phone_app(environ))
 
 
 class Received:

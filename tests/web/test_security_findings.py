@@ -612,7 +612,7 @@ def test_tamper_a_rewritten_or_cut_short_log_verifies_but_fails_the_receipts(
     assert f"BROKEN receipt of match {match.code} at seq {seq}" in out.getvalue()
     # And on the audit page, from its own form.
     page = carol.get(f"/organizer/matches/{match.code}/").content.decode()
-    form = BeautifulSoup(page, "html.parser").select_one("form.receipt-check")
+    form = BeautifulSoup(page, "lxml").select_one("form.receipt-check")
     assert {"receipt_seq", "receipt_code"} <= {e["name"] for e in form.select("[name]")}
     html = carol.get(
         f"/organizer/matches/{match.code}/",

@@ -94,7 +94,7 @@ def _tap_state(browser: Browser, code: str) -> int:
     form, url = _form(page, "/act/SetTrooperState/", at=f"/m/{code}/")
     row = next(
         row
-        for row in BeautifulSoup(page, "html.parser").select("li.trooper")
+        for row in BeautifulSoup(page, "lxml").select("li.trooper")
         if row.select_one(":scope > button.name") is not None
     )
     tokens = set((row.get("data-tokens") or "").split()) ^ {"prone"}

@@ -25,7 +25,7 @@ LABELS = {
 
 
 def settle_labels(html: str) -> dict[str, str]:
-    soup = BeautifulSoup(html, "html.parser")
+    soup = BeautifulSoup(html, "lxml")
     labels = {}
     # Each field sits in its label (organizer/_form_fields.html): the
     # label's own words, its field's id.

@@ -37,7 +37,7 @@ def test_a_ruling_past_the_points_limit_is_refused_with_what_was_typed_kept(caro
     }
     response = submit(carol, audit_of(org, first), "/settle/", **typed)
     assert response.status_code == 400
-    soup = BeautifulSoup(response.content.decode(), "html.parser")
+    soup = BeautifulSoup(response.content.decode(), "lxml")
     settle = soup.select_one("#settle")
     assert REFUSED[lang] in " ".join(settle.get_text(" ").split())
     form = settle.select_one("form.settle-form")

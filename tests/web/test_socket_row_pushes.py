@@ -38,7 +38,7 @@ async def test_a_state_tap_reaches_the_opponents_socket_as_that_trooper_row():
     # Kaplan's row alone, swapped by its id, with the seat block's new digest.
     assert 'id="blk-seat_A"' not in frame
     assert re.search(r'data-blocks="[^"]*seat_A:[0-9a-f]{16}', frame)
-    soup = BeautifulSoup(frame, "html.parser")
+    soup = BeautifulSoup(frame, "lxml")
     row = soup.select_one(f"#trooper-{kaplan}")
     assert row is not None and row.get("hx-swap-oob") == "true"
     assert "Prone" in [badge.get_text() for badge in row.select(".badge")]

@@ -54,4 +54,4 @@ def test_a_tap_on_a_phone_whose_seat_moved_away_loads_its_page_again_saying_why(
     new.open()
     new.submit("draft/add", name="Kaplan", cost="20")
     assert new.error is None
-    assert "Kaplan" in BeautifulSoup(new.html, "html.parser").get_text()
+    assert "Kaplan" in BeautifulSoup(new.html, "lxml").get_text()

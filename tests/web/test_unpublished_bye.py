@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 def bye_of_drawn_round(org) -> str:
     """The player the drawn round gives its bye, as the run page shows it."""
-    bye = BeautifulSoup(org.page(), "html.parser").select_one("#drawn p.bye")
+    bye = BeautifulSoup(org.page(), "lxml").select_one("#drawn p.bye")
     return bye.get_text(strip=True).removeprefix("Bye: ")
 
 
