@@ -346,7 +346,10 @@ def trooper_row_html(t, view, key: tuple | None = None) -> tuple[tuple, str]:
     html = _trooper_rows.get(key)
     if html is None:
         values = {"t": t, "mine": key[1], "settable": key[2]}
-        html = mark_safe(render_to_string("tracker/blocks/trooper_row.html", values))  # noqa: S308 (our own template)
+        # Without the template's final line break: rows are <li>s, nothing
+        # shows between them, and a page has 50 (issue 18: the first load).
+        row = render_to_string("tracker/blocks/trooper_row.html", values).rstrip("\n")
+        html = mark_safe(row)  # noqa: S308 (our own template)
         _trooper_rows.put(key, html)
     return key, html
 
