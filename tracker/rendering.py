@@ -51,6 +51,7 @@ from tracker.templatetags.tracker_tags import (
     PARTS,
     line_input,
     log_row_html,
+    log_times,
     recent_row_html,
     trooper_row_html,
     trooper_row_key,
@@ -83,6 +84,7 @@ def context_for(seen: Seen, seat: Seat | None = None, request=None, error: str =
         "me": view.me,
         "times": seen.times,
         "log": seen.log,
+        "log_times": log_times(seen.log, seen.times),
         "error": error,
         "draft": draft or [],
         "draft_points": sum(row.get("cost", 0) for row in draft or []),
@@ -340,9 +342,11 @@ def fresh_parts(name: str, context: dict) -> dict[str, tuple[object, object]]:
     if name in LISTS:
         # The lines in the order the block shows them (newest first), each
         # rendered only when asked (a line already shown is not).
-        view, times, log = context["view"], context["times"], context["log"]
+        view, log = context["view"], context["log"]
         lines = log[-3:] if name == "recent" else log
         row_html = recent_row_html if name == "recent" else log_row_html
+        # The recent block shows every line's time, the log a minute's once.
+        times = context["times"] if name == "recent" else context["log_times"]
         found = {}
         for line in reversed(lines):
             when = times.get(line.seq)

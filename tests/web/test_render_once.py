@@ -198,9 +198,11 @@ def test_a_new_line_renders_one_part_not_the_log():
     before = dict(rendering.stats)
     _tap_unreloaded(a, "SetTrooperState", trooper_id=kaplan, condition="normal", tokens=["prone"])
     assert a.error is None
-    # Seat A's row, the Undo part, and the new line in the log and in recent.
+    # Seat A's row, the Undo part, the new line in the log and in recent,
+    # and the log's line it pushes down if of the same minute (which then
+    # leaves its time to the new line: tracker_tags.log_times).
     assert rendering.stats["blocks"] - before["blocks"] == 0
-    assert rendering.stats["parts"] - before["parts"] <= 4
+    assert rendering.stats["parts"] - before["parts"] <= 5
 
 
 def test_an_answer_carries_only_what_changed_for_a_phone_that_names_its_blocks():
@@ -465,6 +467,8 @@ def test_twin_tables_send_a_new_line_not_the_lines_they_both_show(monkeypatch):
     first, twin = (a for a, _b, _ids in tables)
     log_of = re.compile(r'<section data-h="([0-9a-f]{16})" id="blk-log"')
     assert log_of.search(first.html).group(1) == log_of.search(twin.html).group(1)
+    top = first.soup.select_one("#log-list > li")
+    assert top.time is not None  # the newest line shows the minute
     answer = first.submit(
         "SetTrooperState",
         trooper_id=first.trooper_id("Kaplan"),
@@ -472,6 +476,28 @@ def test_twin_tables_send_a_new_line_not_the_lines_they_both_show(monkeypatch):
         tokens=["prone"],
     ).text
     assert answer.count('<ol hx-swap-oob="afterbegin:#log-list">') == 1
-    # No line both tables showed is sent again (nor the block).
-    assert re.findall(r'<li hx-swap-oob="true" id="log-\d+"', answer) == []
+    # No line both tables showed is sent again (nor the block), but the one
+    # the new line pushes down: of the same minute, it leaves its time to
+    # the new line (tracker_tags.log_times).
+    again = re.findall(r'<li hx-swap-oob="true" id="(log-\d+)">([^<]*)', answer)
+    assert again == [(top["id"], top.get_text().removeprefix(top.time.get_text() + " "))]
     assert 'id="blk-log"' not in answer
+    new_top, pushed_down = first.soup.select("#log-list > li")[:2]
+    assert new_top.time.get_text() == top.time.get_text() and pushed_down.time is None
+
+
+def test_the_log_shows_each_minute_once_on_its_newest_line():
+    """tracker_tags.log_times: reading down from the newest line, a time is
+    shown where a minute starts; a line of no known time shows none."""
+    from collections import namedtuple
+    from datetime import UTC, datetime, timedelta
+
+    from tracker.templatetags.tracker_tags import log_times
+
+    line = namedtuple("Line", "seq")
+    start = datetime(2026, 12, 4, 17, 43, 5, tzinfo=UTC)
+    seconds = {1: 0, 2: 20, 3: 54, 4: 70, 5: 80, 7: 200}  # 6: no time known
+    times = {seq: start + timedelta(seconds=s) for seq, s in seconds.items()}
+    shown = log_times([line(seq) for seq in range(1, 8)], times)
+    # 17:46 (7), then 17:44 (5 over 4), then 17:43 (3 over 2 and 1).
+    assert shown == {7: times[7], 5: times[5], 3: times[3]}

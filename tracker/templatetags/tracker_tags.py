@@ -398,25 +398,49 @@ def line_input(block: str, line, when, view) -> tuple:
     return (block, line, when, line_reads(line, view))
 
 
+def log_times(lines, times) -> dict:
+    """The times the log block shows, by seq: a line's only where a minute
+    starts, reading down from the newest (the newest line of each minute;
+    the lines under it, of the same minute, leave it out, as a chat does).
+    A Turn's lines come a few a minute, and a reloaded page holds 40 of them
+    (issue 18: the first load). A line's time depends on the line above it:
+    a new line of the same minute takes the time from the line it pushes
+    down, whose part is then sent again without it (rendering.py)."""
+    shown = {}
+    above = None
+    for line in reversed(lines):
+        when = times.get(line.seq)
+        # Minutes since the epoch: equal exactly when the local minutes are
+        # (every time zone is a whole number of minutes off UTC).
+        minute = None if when is None else int(when.timestamp()) // 60
+        if minute is not None and minute != above:
+            shown[line.seq] = when
+        above = minute
+    return shown
+
+
 def log_row_html(line, when, view) -> tuple[tuple, str]:
     """(input, HTML) of one <li> of the log block (log.html): the input is
-    line_input's; rendering.py splices rows by it. Memoized by the same
-    values."""
+    line_input's, `when` the time it shows (log_times: None for a line that
+    leaves it to the line above); rendering.py splices rows by it. Memoized
+    by the same values."""
     inputs = line_input("log", line, when, view)
     key = ("log", line_key(line), when, inputs[3], get_language())
     html = _log_rows.get(key)
     if html is None:
-        shown = time_format(template_localtime(when), "H:i") if when else ""
         text = log_text(line, view)
         # Issue 18: a <time>, and no data-seq (the id has it): a line is
         # about 40 bytes of markup, and a reloaded page holds 40 of them.
-        html = format_html(
-            '<li id="log-{}"><time>{}</time> {}{}</li>',
-            line.seq,
-            shown,
-            text,
-            rule_chip(line, text),
-        )
+        if when:
+            html = format_html(
+                '<li id="log-{}"><time>{}</time> {}{}</li>',
+                line.seq,
+                time_format(template_localtime(when), "H:i"),
+                text,
+                rule_chip(line, text),
+            )
+        else:
+            html = format_html('<li id="log-{}">{}{}</li>', line.seq, text, rule_chip(line, text))
         _log_rows.put(key, html)
     return inputs, html
 
@@ -443,7 +467,7 @@ def recent_row_html(line, when, view) -> tuple[tuple, str]:
 def log_row(context, line):
     """One <li> of the log block (log.html); a part of the block when
     rendering.py collects them (the newest line is rendered alone)."""
-    inputs, html = log_row_html(line, context["times"].get(line.seq), context["view"])
+    inputs, html = log_row_html(line, context["log_times"].get(line.seq), context["view"])
     parts = context.get(PARTS)
     return parts.add(f"log-{line.seq}", inputs, html) if parts is not None else html
 
