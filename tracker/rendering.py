@@ -50,8 +50,8 @@ from tracker.template_loaders import squeeze_breaks
 from tracker.templatetags.tracker_tags import (
     PARTS,
     line_input,
+    log_lines,
     log_row_html,
-    log_times,
     recent_row_html,
     trooper_row_html,
     trooper_row_key,
@@ -84,7 +84,6 @@ def context_for(seen: Seen, seat: Seat | None = None, request=None, error: str =
         "me": view.me,
         "times": seen.times,
         "log": seen.log,
-        "log_times": log_times(seen.log, seen.times),
         "error": error,
         "draft": draft or [],
         "draft_points": sum(row.get("cost", 0) for row in draft or []),
@@ -342,14 +341,16 @@ def fresh_parts(name: str, context: dict) -> dict[str, tuple[object, object]]:
     if name in LISTS:
         # The lines in the order the block shows them (newest first), each
         # rendered only when asked (a line already shown is not).
-        view, log = context["view"], context["log"]
-        lines = log[-3:] if name == "recent" else log
-        row_html = recent_row_html if name == "recent" else log_row_html
-        # The recent block shows every line's time, the log a minute's once.
-        times = context["times"] if name == "recent" else context["log_times"]
+        view, log, times = context["view"], context["log"], context["times"]
+        if name == "recent":  # every line's time
+            row_html, lines = (
+                recent_row_html,
+                [(line, times.get(line.seq)) for line in log[-3:]][::-1],
+            )
+        else:  # a minute's time once
+            row_html, lines = log_row_html, log_lines(log, times)
         found = {}
-        for line in reversed(lines):
-            when = times.get(line.seq)
+        for line, when in lines:
             inputs = line_input(name, line, when, view)
             found[f"{name}-{line.seq}"] = (
                 inputs,

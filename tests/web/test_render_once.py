@@ -200,7 +200,7 @@ def test_a_new_line_renders_one_part_not_the_log():
     assert a.error is None
     # Seat A's row, the Undo part, the new line in the log and in recent,
     # and the log's line it pushes down if of the same minute (which then
-    # leaves its time to the new line: tracker_tags.log_times).
+    # leaves its time to the new line: tracker_tags.log_lines).
     assert rendering.stats["blocks"] - before["blocks"] == 0
     assert rendering.stats["parts"] - before["parts"] <= 5
 
@@ -478,7 +478,7 @@ def test_twin_tables_send_a_new_line_not_the_lines_they_both_show(monkeypatch):
     assert answer.count('<ol hx-swap-oob="afterbegin:#log-list">') == 1
     # No line both tables showed is sent again (nor the block), but the one
     # the new line pushes down: of the same minute, it leaves its time to
-    # the new line (tracker_tags.log_times).
+    # the new line (tracker_tags.log_lines).
     again = re.findall(r'<li hx-swap-oob="true" id="(log-\d+)">([^<]*)', answer)
     assert again == [(top["id"], top.get_text().removeprefix(top.time.get_text() + " "))]
     assert 'id="blk-log"' not in answer
@@ -487,17 +487,18 @@ def test_twin_tables_send_a_new_line_not_the_lines_they_both_show(monkeypatch):
 
 
 def test_the_log_shows_each_minute_once_on_its_newest_line():
-    """tracker_tags.log_times: reading down from the newest line, a time is
+    """tracker_tags.log_lines: reading down from the newest line, a time is
     shown where a minute starts; a line of no known time shows none."""
     from collections import namedtuple
     from datetime import UTC, datetime, timedelta
 
-    from tracker.templatetags.tracker_tags import log_times
+    from tracker.templatetags.tracker_tags import log_lines
 
     line = namedtuple("Line", "seq")
     start = datetime(2026, 12, 4, 17, 43, 5, tzinfo=UTC)
     seconds = {1: 0, 2: 20, 3: 54, 4: 70, 5: 80, 7: 200}  # 6: no time known
     times = {seq: start + timedelta(seconds=s) for seq, s in seconds.items()}
-    shown = log_times([line(seq) for seq in range(1, 8)], times)
+    shown = log_lines([line(seq) for seq in range(1, 8)], times)
+    assert [ln.seq for ln, _when in shown] == [7, 6, 5, 4, 3, 2, 1]
     # 17:46 (7), then 17:44 (5 over 4), then 17:43 (3 over 2 and 1).
-    assert shown == {7: times[7], 5: times[5], 3: times[3]}
+    assert {ln.seq: when for ln, when in shown if when} == {7: times[7], 5: times[5], 3: times[3]}

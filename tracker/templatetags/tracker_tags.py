@@ -398,30 +398,30 @@ def line_input(block: str, line, when, view) -> tuple:
     return (block, line, when, line_reads(line, view))
 
 
-def log_times(lines, times) -> dict:
-    """The times the log block shows, by seq: a line's only where a minute
-    starts, reading down from the newest (the newest line of each minute;
-    the lines under it, of the same minute, leave it out, as a chat does).
-    A Turn's lines come a few a minute, and a reloaded page holds 40 of them
-    (issue 18: the first load). A line's time depends on the line above it:
-    a new line of the same minute takes the time from the line it pushes
-    down, whose part is then sent again without it (rendering.py)."""
-    shown = {}
+def log_lines(lines, times) -> list[tuple]:
+    """The log block's lines, newest first, each with the time it shows:
+    a line's own only where a minute starts, reading down from the newest
+    (the newest line of each minute; the lines under it, of the same
+    minute, leave it out, as a chat does). A Turn's lines come a few a
+    minute, and a reloaded page holds 40 of them (issue 18: the first load).
+    A line's time depends on the line above it: a new line of the same
+    minute takes the time from the line it pushes down, whose part is then
+    sent again without it (rendering.py)."""
+    shown = []
     above = None
     for line in reversed(lines):
         when = times.get(line.seq)
         # Minutes since the epoch: equal exactly when the local minutes are
         # (every time zone is a whole number of minutes off UTC).
         minute = None if when is None else int(when.timestamp()) // 60
-        if minute is not None and minute != above:
-            shown[line.seq] = when
+        shown.append((line, when if minute != above else None))
         above = minute
     return shown
 
 
 def log_row_html(line, when, view) -> tuple[tuple, str]:
     """(input, HTML) of one <li> of the log block (log.html): the input is
-    line_input's, `when` the time it shows (log_times: None for a line that
+    line_input's, `when` the time it shows (log_lines: None for a line that
     leaves it to the line above); rendering.py splices rows by it. Memoized
     by the same values."""
     inputs = line_input("log", line, when, view)
@@ -464,12 +464,15 @@ def recent_row_html(line, when, view) -> tuple[tuple, str]:
 
 
 @register.simple_tag(takes_context=True)
-def log_row(context, line):
-    """One <li> of the log block (log.html); a part of the block when
-    rendering.py collects them (the newest line is rendered alone)."""
-    inputs, html = log_row_html(line, context["log_times"].get(line.seq), context["view"])
-    parts = context.get(PARTS)
-    return parts.add(f"log-{line.seq}", inputs, html) if parts is not None else html
+def log_rows(context):
+    """The <li>s of the log block (log.html), newest first (log_lines);
+    each a part of the block when rendering.py collects them."""
+    view, parts = context["view"], context.get(PARTS)
+    rows = []
+    for line, when in log_lines(context["log"], context["times"]):
+        inputs, html = log_row_html(line, when, view)
+        rows.append(parts.add(f"log-{line.seq}", inputs, html) if parts is not None else html)
+    return mark_safe("".join(rows))  # noqa: S308 (our own rows, each escaped)
 
 
 @register.simple_tag(takes_context=True)
