@@ -5,6 +5,8 @@ shows, and a refusal goes atop the controls the phone shows."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -66,6 +68,15 @@ def _lines(page, block: str) -> list[str]:
     return page.locator(f"{block} li").all_inner_texts()
 
 
+# A line's time, where it shows one: every recent line, a log line only
+# where a minute starts (tracker_tags.log_lines).
+_TIME = re.compile(r"^\d\d:\d\d\s*")
+
+
+def _texts(page, block: str) -> list[str]:
+    return [_TIME.sub("", line).strip() for line in _lines(page, block)]
+
+
 def test_new_log_lines_are_added_at_the_top_and_the_oldest_drop_off(server, phone):
     """The log shows the newest events only (reading.RECENT): a push adds the
     new line atop the log and the recent lines and deletes the one that fell
@@ -77,13 +88,17 @@ def test_new_log_lines_are_added_at_the_top_and_the_oldest_drop_off(server, phon
     for n, (page, row) in enumerate(
         [(alice, "#trooper-a0000000"), (bob, "#trooper-b0000000"), (alice, "#trooper-a0000000")]
     ):
-        shown = _lines(bob, "#blk-log")
+        shown = _texts(bob, "#blk-log")
         _set_prone(page, row, n < 2)
-        expect(bob.locator("#blk-log li").first).not_to_have_text(shown[0])
+        expect(bob.locator("#blk-log li").first).not_to_contain_text(shown[0])
         # A short log grows by the line; the recent three drop their oldest.
-        assert _lines(bob, "#blk-log")[1:] == shown[: reading.RECENT - 1]
-        recent = [line[5:].strip() for line in _lines(bob, "#blk-recent")]
-        assert recent == [line[5:].strip() for line in _lines(bob, "#blk-log")[:3]]
+        assert _texts(bob, "#blk-log")[1:] == shown[: reading.RECENT - 1]
+        assert _texts(bob, "#blk-recent") == _texts(bob, "#blk-log")[:3]
+        # The newest line shows its minute; the lines of one minute show it once.
+        assert _TIME.match(_lines(bob, "#blk-log")[0])
+        assert all(_TIME.match(line) for line in _lines(bob, "#blk-recent"))
+        times = bob.locator("#blk-log li time").all_inner_texts()
+        assert len(times) < len(_lines(bob, "#blk-log")) and len(set(times)) == len(times)
     for page in (alice, bob):
         expect(page.locator("#blk-log li").first).to_contain_text("Fusilier 0 is no longer Prone")
         before = {
