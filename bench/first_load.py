@@ -1,7 +1,8 @@
 """The first-load bytes of `make bench` alone, with each page's bytes per
 part: `python bench/first_load.py [troopers] [--taps]` (about 20 s; one match
 with that many troopers a side, 10 by default, embedded setup; the player's
-page also as it is after bench.run.ORDERS_PLAYED Orders). With --taps,
+page also as it is after bench.run.ORDERS_PLAYED Orders, in English and in
+Spanish). With --taps,
 then the bytes of a tap's answer and of its pushes, as `make bench` measures
 them for its big lists (bench.run.big_list: BENCH_SECONDS of one tap a
 second, Prone on and off).
@@ -47,6 +48,11 @@ def main() -> None:
             mid_turn = f"match, player, after {ORDERS_PLAYED} Orders"
             sizes[mid_turn] = asyncio.run(first_load(server.base, played, later))["match, player"]
             detail[mid_turn] = later["match, player"]
+            # The same page in Spanish, whose strings run longer.
+            spanish: dict[str, dict[str, int]] = {}
+            loaded = asyncio.run(first_load(server.base, played, spanish, language="es"))
+            sizes[f"{mid_turn}, in Spanish"] = loaded["match, player"]
+            detail[f"{mid_turn}, in Spanish"] = spanish["match, player"]
             if "--taps" in sys.argv:
                 taps = asyncio.run(big_list(server, matches[-1], played))
         finally:

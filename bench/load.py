@@ -869,13 +869,17 @@ def fetched_assets(html: str) -> list[str]:
 
 
 async def first_load(
-    base: str, match: dict, detail: dict[str, dict[str, int]] | None = None
+    base: str,
+    match: dict,
+    detail: dict[str, dict[str, int]] | None = None,
+    language: str = "",
 ) -> dict[str, int]:
     """Bytes transferred for a first load of each page, as a phone asking
     for br/gzip gets them: the HTML, every static file the browser fetches to
     show it (fetched_assets), and (for the match page) the socket's first
     frame. `detail`, when given, gets each
-    page's bytes per part (the HTML, each asset, the frame)."""
+    page's bytes per part (the HTML, each asset, the frame). `language`: the
+    phone's Accept-Language (none: the server's default, English)."""
     pages = {
         "home": ("/", ""),
         "match, player": (f"/m/{match['code']}/", match["A"]),
@@ -887,6 +891,8 @@ async def first_load(
     ) as http:
         for name, (path, session) in pages.items():
             headers = {"Accept-Encoding": "br, gzip"}
+            if language:
+                headers["Accept-Language"] = language
             if session:
                 headers["Cookie"] = f"sessionid={session}"
             async with http.get(base + path, headers=headers) as response:
@@ -910,6 +916,8 @@ async def first_load(
             if path.startswith("/m/"):
                 shown = ".".join(SHOWN.findall(text))
                 ws_headers = {"Origin": base}
+                if language:  # as a browser's handshake carries it
+                    ws_headers["Accept-Language"] = language
                 if session:
                     ws_headers["Cookie"] = f"sessionid={session}"
                 async with http.ws_connect(

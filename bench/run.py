@@ -383,11 +383,15 @@ def prepare(env: dict, count: int, big: bool = False) -> list[dict]:
 
 async def big_list(server: Server, match: dict, played: dict) -> dict:
     """A player's first load (at the start of play and in `played`, the
-    middle of a Turn) and a tap's answer and pushes, with BIG_LIST troopers
-    a side: one match alone, the others quiet."""
+    middle of a Turn; that one in Spanish too, whose strings run longer) and
+    a tap's answer and pushes, with BIG_LIST troopers a side: one match
+    alone, the others quiet."""
     out: dict = {
         "first_load": (await first_load(server.base, match))["match, player"],
         "first_load_played": (await first_load(server.base, played))["match, player"],
+        "first_load_played_es": (await first_load(server.base, played, language="es"))[
+            "match, player"
+        ],
     }
     async with session() as http:
         fleet = Fleet(http, [server.base])
@@ -668,12 +672,13 @@ def goals(
             "(both phones together; the goal is 5 KB a push)",
             big["answer_kb"] <= 5 and big["push_kb"] <= 2 * 5,
         )
+        loads = ("first_load", "first_load_played", "first_load_played_es")
         goal(
             f"first load of a player's page ≤ 50 KB ({BIG_LIST}-trooper lists)",
             f"{big['first_load'] / 1024:.1f} KB at the start of play, "
             f"{big['first_load_played'] / 1024:.1f} KB after {ORDERS_PLAYED} Orders "
-            "(the log full)",
-            max(big["first_load"], big["first_load_played"]) <= 50 * 1024,
+            f"(the log full; {big['first_load_played_es'] / 1024:.1f} KB in Spanish)",
+            max(big[load] for load in loads) <= 50 * 1024,
         )
     goal("`make bench` under 10 minutes", f"{seconds / 60:.1f} minutes", seconds < 600)
     return [

@@ -38,6 +38,7 @@ def test_a_goal_is_met_only_when_the_run_meets_it():
         "push_kb": 9.0,
         "first_load": 40 * 1024,
         "first_load_played": 49 * 1024,
+        "first_load_played_es": 50 * 1024,
     }
     scaled = [row("one process", 30, served_per_s=30.0), row("two", 30, served_per_s=55.0)]
     lines = run.goals(
@@ -69,6 +70,10 @@ def test_a_goal_is_met_only_when_the_run_meets_it():
     # full) is within the budget too, not only the start of play's.
     later = verdicts(run.goals([], None, [], {**big, "first_load_played": 51 * 1024}, seconds=60))
     assert any("first load" in goal and v == "**not met**" for goal, v in later.items())
+    # And in Spanish, whose strings run longer.
+    spanish = {**big, "first_load_played_es": 51 * 1024}
+    longer = verdicts(run.goals([], None, [], spanish, seconds=60))
+    assert any("first load" in goal and v == "**not met**" for goal, v in longer.items())
 
 
 def test_a_goal_the_run_did_not_measure_says_so():
