@@ -343,10 +343,8 @@ def fresh_parts(name: str, context: dict) -> dict[str, tuple[object, object]]:
         # rendered only when asked (a line already shown is not).
         view, log, times = context["view"], context["log"], context["times"]
         if name == "recent":  # every line's time
-            row_html, lines = (
-                recent_row_html,
-                [(line, times.get(line.seq)) for line in log[-3:]][::-1],
-            )
+            row_html = recent_row_html
+            lines = [(line, times.get(line.seq)) for line in reversed(log[-3:])]
         else:  # a minute's time once
             row_html, lines = log_row_html, log_lines(log, times)
         found = {}

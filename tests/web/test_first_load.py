@@ -13,15 +13,14 @@ import json
 
 import pytest
 from django.contrib.sessions.models import Session
-from django.core.management import call_command
-from django.test import Client, override_settings
+from django.test import Client
 
 from bench.load import fetched_assets
 from bench.setup_matches import army, bring_to_play, claimed, play_orders, to_orders_phase
 from tracker import actions
 from tracker.models import Match
 
-from .minifier import require_tdewolff
+from .minifier import PUBLISHING, collect_static, require_tdewolff
 from .phone import Phone
 
 pytestmark = pytest.mark.django_db
@@ -37,21 +36,15 @@ def published(tmp_path_factory):
     """The static files as `make run` publishes them, in a folder of their
     own: minified, hashed, with their brotli copies."""
     root = tmp_path_factory.mktemp("static")
-    storages = {
-        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-        "staticfiles": {"BACKEND": "tracker.static_storage.MinifiedManifestStaticFilesStorage"},
-    }
-    with override_settings(STATIC_ROOT=root, STORAGES=storages):
-        call_command("collectstatic", "--noinput", "-v0", "--ignore", "admin")
-    return root, storages
+    collect_static(root)
+    return root
 
 
 @pytest.fixture
 def served(published, settings):
     """Pages rendered with the published names, as `make run` serves them."""
-    root, storages = published
-    settings.STATIC_ROOT, settings.STORAGES = root, storages
-    return root
+    settings.STATIC_ROOT, settings.STORAGES = published, PUBLISHING
+    return published
 
 
 def published_bytes(root, url: str) -> int:

@@ -387,7 +387,7 @@ def state_form(code: str) -> str:
 
 
 # Log lines: a line's text depends on the line (its seq, message and the
-# names it carries), the time of its event, line_reads (the players' names,
+# names it carries), the time it shows (log_lines), line_reads (the players' names,
 # HE-9's models) and the language; nothing else.
 _log_rows = Memo(20_000)
 
