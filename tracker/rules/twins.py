@@ -57,6 +57,22 @@ def twin_key(state: MatchState, fields: tuple[str, ...]) -> Callable[[Trooper], 
     views of an action ask it of the same state, and a server's threads
     build other matches' views in between): each is the state's alone, read
     from no viewer, and says only which answers may be shared, never one."""
+    kept = _kept_of(state)
+    key = kept.keys.get(fields)
+    if key is None:
+        # Two threads may both make it: the same key, one of them kept.
+        key = kept.keys[fields] = _twin_key(kept, fields)
+    return key
+
+
+def named_elsewhere(state: MatchState) -> Callable[[str], bool]:
+    """names(trooper_id): whether anything in `state` but the trooper map's
+    own key names that trooper (a secret, the Order in progress, a choice,
+    another trooper's field): a handler may then read any of its fields."""
+    return _kept_of(state).names
+
+
+def _kept_of(state: MatchState) -> _Kept:
     with _lock:
         kept = _keys.get(id(state))
     if kept is None or kept.state is not state:
@@ -65,11 +81,27 @@ def twin_key(state: MatchState, fields: tuple[str, ...]) -> Callable[[Trooper], 
             _keys[id(state)] = kept
             while len(_keys) > _KEYS_KEPT:
                 _keys.popitem(last=False)
-    key = kept.keys.get(fields)
-    if key is None:
-        # Two threads may both make it: the same key, one of them kept.
-        key = kept.keys[fields] = _twin_key(kept, fields)
-    return key
+    return kept
+
+
+def troopers_as_read(state: MatchState, fields: tuple[str, ...]) -> tuple:
+    """Each trooper of `state` in the map's order, as a handler that reads
+    `fields` of any trooper the state names nowhere else may read it: its
+    id, name, place in the list and those fields, or the whole trooper if
+    the state names it elsewhere. Two states whose other parts are the same
+    and whose troopers read alike are alike to such a handler
+    (kept_offers.py). Made once per state: both views of an action ask it."""
+    kept = _kept_of(state)
+    found = kept.as_read.get(fields)
+    if found is None:
+        read = attrgetter(*fields)
+        found = kept.as_read[fields] = tuple(
+            trooper
+            if kept.names(trooper.id)
+            else (trooper.id, trooper.name, trooper.position, read(trooper))
+            for trooper in state.troopers.values()
+        )
+    return found
 
 
 class _Kept:
@@ -82,6 +114,7 @@ class _Kept:
         self._text: str | None = None
         self._named: dict[str, bool] = {}
         self.keys: dict[tuple[str, ...], Callable[[Trooper], Hashable | None]] = {}
+        self.as_read: dict[tuple[str, ...], tuple] = {}
 
     def names(self, trooper_id: str) -> bool:
         named = self._named.get(trooper_id)

@@ -14,16 +14,10 @@ from dataclasses import dataclass, field, replace
 
 from .command_tokens import CANCELLED, ORDERS_COUNTED, TOKEN_LIMIT, open_uses, s2_deciding
 from .commitments import canonical_json, fingerprint, verify
-from .declaration_offers import (
-    Offer,
-    ReportOffer,
-    aro_offers,
-    order_offers,
-    report_offers,
-    second_skills,
-)
+from .declaration_offers import Offer, ReportOffer
 from .events import Event
 from .identity import Alias, alias_for, aliases, rename
+from .kept_offers import declaration_offers
 from .orders import impetuous_troopers
 from .queries import order_pool, orders_left, secret_visible, surviving_points, trooper_visible
 from .results import organizer_views, result_of
@@ -435,6 +429,7 @@ def player_view(state: MatchState, viewer: str | None) -> PlayerView:
             alias = alias_for(state, actor, viewer)
             ref = alias.ref if alias is not None else actor.id
             order = OrderView(ref, turn.order.seat, turn.order.skills)
+    offers = declaration_offers(state, viewer)
     return PlayerView(
         viewer=viewer,
         seq=state.seq,
@@ -454,10 +449,10 @@ def player_view(state: MatchState, viewer: str | None) -> PlayerView:
         **_token_facts(state, viewer),
         impetuous_ids=_impetuous_ids(state, viewer),
         choices=_choices(state, viewer),
-        aro_offers=aro_offers(state, viewer),
-        order_offers=order_offers(state, viewer),
-        second_skill_offers=second_skills(state, viewer),
-        report_offers=report_offers(state, viewer),
+        aro_offers=offers.aro,
+        order_offers=offers.order,
+        second_skill_offers=offers.second,
+        report_offers=offers.report,
     )
 
 

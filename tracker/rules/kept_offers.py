@@ -1,0 +1,112 @@
+"""A seat's Order, ARO, second Short Skill and report offers
+(declaration_offers.py) kept from one state to the next while nothing they
+read changed (issue 18).
+
+Asking the handlers for every offer was about a quarter of an action's CPU
+in process, and most taps at a table change nothing the offers read: a State
+tap that puts a trooper Prone, Engaged or Immobilized changes its tokens,
+which no declaration and no report reads of a trooper the state names
+nowhere else (DECLARE_READS, REPORT_READS: recorded at every state of
+tests/rules/test_fast_offers.py's matches). Such a tap now finds its seat's
+offers already asked.
+
+Two states share a seat's offers when they differ only in
+- their seq and their undo steps (no offered command decides by either:
+  only UndoLastStep reads the steps, and no handler reads the seq; checked
+  at every state of the rules tests' matches, tests/rules/test_kept_offers.py),
+- and fields outside KEY_FIELDS of troopers that nothing else in the state
+  names (twins.named_elsewhere): a trooper named elsewhere (a secret's, the
+  Order's, a choice's) is compared whole, since handlers may read any of
+  its fields.
+Everything else of the state is compared by identity (a state steps by
+copying only what an event changed, so an untouched part is the same
+object in the next state; a state read afresh from the log shares nothing
+and is asked again). A seat's offers are never another seat's: the seat is
+in the key. Nothing here is ever shown; it says only which answers the
+handlers already gave for the same inputs.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, fields
+from operator import attrgetter
+
+from .declaration_offers import (
+    DECLARE_READS,
+    REPORT_READS,
+    Offer,
+    ReportOffer,
+    aro_offers,
+    order_offers,
+    report_offers,
+    second_skills,
+)
+from .state import MatchState
+from .twins import troopers_as_read
+
+# What the offers may read of a trooper the state names nowhere else: what
+# their handlers read (declaration_offers.DECLARE_READS, REPORT_READS) and
+# what the offers read themselves to pick the troopers they ask about
+# (condition, reserved, hidden, marker: all among those). Its id, name and
+# place in the list are compared too.
+KEY_FIELDS: tuple[str, ...] = tuple(sorted({*DECLARE_READS, *REPORT_READS}))
+# The state's parts compared by identity: all but the troopers (compared as
+# above), the seq and the undo steps (read by no offered command).
+_HELD: tuple[str, ...] = tuple(
+    f.name for f in fields(MatchState) if f.name not in ("seq", "undo", "troopers")
+)
+_held = attrgetter(*_HELD)
+
+
+@dataclass(frozen=True)
+class DeclarationOffers:
+    aro: tuple[Offer, ...] = ()
+    order: tuple[Offer, ...] = ()
+    second: tuple[str, ...] = ()
+    report: tuple[ReportOffer, ...] = ()
+
+
+NONE = DeclarationOffers()
+
+# key -> (the state's parts it was asked with, held, and the offers). The
+# held parts keep their ids from being another object's while the entry
+# lives. Two entries a match being played (one a seat): room for a venue.
+_KEPT = 2048
+_kept: OrderedDict[tuple, tuple[tuple, DeclarationOffers]] = OrderedDict()
+_lock = threading.Lock()
+# asked: offers asked of the handlers; kept: offers found here.
+stats = {"asked": 0, "kept": 0}
+
+
+def declaration_offers(state: MatchState, seat: str | None) -> DeclarationOffers:
+    """The seat's declaration offers at `state` (none for a spectator)."""
+    if seat is None:
+        return NONE
+    held = _held(state)
+    key = (seat, tuple(map(id, held)), troopers_as_read(state, KEY_FIELDS))
+    with _lock:
+        found = _kept.get(key)
+        if found is not None and all(a is b for a, b in zip(found[0], held, strict=True)):
+            _kept.move_to_end(key)
+            stats["kept"] += 1
+            return found[1]
+    offers = DeclarationOffers(
+        aro=aro_offers(state, seat),
+        order=order_offers(state, seat),
+        second=second_skills(state, seat),
+        report=report_offers(state, seat),
+    )
+    with _lock:
+        stats["asked"] += 1
+        _kept[key] = (held, offers)
+        _kept.move_to_end(key)
+        while len(_kept) > _KEPT:
+            _kept.popitem(last=False)
+    return offers
+
+
+def forget() -> None:
+    with _lock:
+        _kept.clear()
