@@ -23,7 +23,7 @@ from tracker.rules import declaration_offers as declaration_offers_module
 
 # The reference groups troopers as the code does (_grouped): what it does
 # otherwise is ask every pair.
-from tracker.rules import player_view, twins
+from tracker.rules import kept_offers, player_view, twins
 from tracker.rules import state as state_module
 from tracker.rules import token_offers as token_offers_module
 from tracker.rules.command_tokens import open_uses
@@ -264,6 +264,8 @@ def reference(state: MatchState, seat: str):
         monkeypatch.setattr(
             token_offers_module, "twin_key", lambda state, fields=None: lambda trooper: None
         )
+        # Asked at this state, never kept from another (kept_offers.py).
+        monkeypatch.setattr(token_offers_module, "kept_answer", lambda *args: args[-1]())
         return (
             reference_aro(state, seat),
             reference_orders(state, seat),
@@ -287,6 +289,7 @@ def referenced(scripted):
 def mismatches(referenced) -> list[tuple[int, str, int]]:
     """(seq, seat, which offer) wherever the offers differ from the reference."""
     twins._keys.clear()  # a planted shortcut applies from the first state on
+    kept_offers.forget()
     found = []
     for state, seat, theirs in referenced:
         for n, (mine, answer) in enumerate(zip(fast(state, seat), theirs, strict=True)):

@@ -1,5 +1,6 @@
-"""A seat's declaration offers kept from one state to the next
-(tracker/rules/kept_offers.py, issue 18) are the offers asked afresh.
+"""A seat's declaration offers and its kept Command Token uses (TM-T1,
+TM-E1), kept from one state to the next (tracker/rules/kept_offers.py,
+issue 18), are the offers asked afresh.
 
 At every state the rules tests' scripted matches and this package's played
 matches pass through, for each seat: the offers are asked once, then asked
@@ -27,6 +28,9 @@ from tracker.rules.errors import RuleViolation
 from tracker.rules.kept_offers import DeclarationOffers, declaration_offers
 from tracker.rules.orders import DeclareSkill, ReportOutcome
 from tracker.rules.state import PRONE, SEATS, TOKENS, UndoStep, replace
+from tracker.rules.token_offers import token_offers
+from tracker.rules.token_tactical import CoordinatedOrder
+from tracker.rules.token_uses import ChangeCombatGroup
 from tracker.rules.twins import named_elsewhere
 
 from .test_fast_offers import scripted  # noqa: F401 (the states walked, a fixture)
@@ -41,7 +45,7 @@ def afresh(state, seat) -> DeclarationOffers:
     )
 
 
-def tapped(state, rng: random.Random):
+def tapped(state, rng: random.Random, token: str | None = None):
     """`state` as a State tap on a trooper it names nowhere else leaves it:
     a token more or fewer, the seq one on, an undo step more. None if every
     trooper is named elsewhere."""
@@ -50,30 +54,37 @@ def tapped(state, rng: random.Random):
     if not free:
         return None
     trooper = rng.choice(free)
-    token = rng.choice(TOKENS)
+    token = token or rng.choice(TOKENS)
     tokens = trooper.tokens ^ {token}
     moved = state.with_trooper(trooper.id, tokens=tokens)
     step = UndoStep(state.seq + 1, trooper.seat, trooper.id, trooper.condition, tuple(tokens))
     return replace(moved, seq=state.seq + 1, undo=(*state.undo, step))
 
 
-def mismatches(states, seed: int = 0) -> tuple[list, int]:
+def offers(state, seat) -> tuple:
+    """Every offer that may be kept: the declarations and the Command Token
+    uses (TM-T1 and TM-E1 kept, the others asked)."""
+    return declaration_offers(state, seat), token_offers(state, seat)
+
+
+def mismatches(states, seed: int = 0, token: str | None = None) -> tuple[list, int]:
     """(seq, seat) wherever an offer found kept differs from one asked
-    afresh, and how many were found kept."""
+    afresh, and how many answers were found kept."""
     rng = random.Random(seed)
     found, kept = [], 0
     for state in states:
-        after = tapped(state, rng)
+        after = tapped(state, rng, token)
         if after is None:
             continue
         for seat in SEATS:
             kept_offers.forget()
             try:
-                declaration_offers(state, seat)
+                offers(state, seat)
                 before = kept_offers.stats["kept"]
-                offered = declaration_offers(after, seat)
+                offered = offers(after, seat)
                 kept += kept_offers.stats["kept"] - before
-                if offered != afresh(after, seat):
+                kept_offers.forget()
+                if offered != (afresh(after, seat), token_offers(after, seat)):
                     found.append((after.seq, seat))
             except KeyError:  # a test's own secret kind (tests/toy_kind.py), gone since
                 continue
@@ -104,7 +115,27 @@ def test_the_walk_finds_a_rule_that_reads_a_token(scripted, monkeypatch):  # noq
         return declare(state, seat, command)
 
     monkeypatch.setitem(HANDLERS, DeclareSkill, planted)
-    found, _kept = mismatches(made, seed=1)
+    found, _kept = mismatches(made, seed=1, token=PRONE)
+    assert found
+
+
+@pytest.mark.parametrize("use", ["TM-T1", "TM-E1"])
+def test_the_walk_finds_a_token_use_that_reads_a_token(scripted, monkeypatch, use):  # noqa: F811
+    """A planted rule: no Coordinated Order with a Prone trooper (TM-T1),
+    no Prone trooper changes Combat Group (TM-E1). Neither use's key holds
+    the tokens, so the kept answer is stale, and the walk says so."""
+    tested, made, _games = scripted
+    command = {"TM-T1": CoordinatedOrder, "TM-E1": ChangeCombatGroup}[use]
+    decide = HANDLERS[command]
+
+    def planted(state, seat, asked):
+        ids = getattr(asked, "trooper_ids", None) or [asked.trooper_id]
+        if any(PRONE in state.troopers[i].tokens for i in ids if i in state.troopers):
+            raise RuleViolation("planted: Prone")
+        return decide(state, seat, asked)
+
+    monkeypatch.setitem(HANDLERS, command, planted)
+    found, _kept = mismatches(tested + made, seed=2, token=PRONE)
     assert found
 
 

@@ -1,20 +1,22 @@
 """A seat's Order, ARO, second Short Skill and report offers
-(declaration_offers.py) kept from one state to the next while nothing they
-read changed (issue 18).
+(declaration_offers.py), and the per-trooper Command Token uses that read
+no tokens (token_offers.py: TM-T1's Coordinated Order mates, TM-E1's
+Combat Groups), kept from one state to the next while nothing they read
+changed (issue 18).
 
 Asking the handlers for every offer was about a quarter of an action's CPU
 in process, and most taps at a table change nothing the offers read: a State
 tap that puts a trooper Prone, Engaged or Immobilized changes its tokens,
-which no declaration and no report reads of a trooper the state names
-nowhere else (DECLARE_READS, REPORT_READS: recorded at every state of
-tests/rules/test_fast_offers.py's matches). Such a tap now finds its seat's
-offers already asked.
+which no declaration, no report and neither of those uses reads of a
+trooper the state names nowhere else (DECLARE_READS, REPORT_READS,
+TOKEN_READS: recorded at every state of tests/rules/test_fast_offers.py's
+matches). Such a tap now finds its seat's offers already asked.
 
-Two states share a seat's offers when they differ only in
+Two states share a seat's answer to a question when they differ only in
 - their seq and their undo steps (no offered command decides by either:
   only UndoLastStep reads the steps, and no handler reads the seq; checked
   at every state of the rules tests' matches, tests/rules/test_kept_offers.py),
-- and fields outside KEY_FIELDS of troopers that nothing else in the state
+- and fields outside the question's (KEY_FIELDS, a use's TOKEN_READS) of troopers that nothing else in the state
   names (twins.named_elsewhere): a trooper named elsewhere (a secret's, the
   Order's, a choice's) is compared whole, since handlers may read any of
   its fields.
@@ -30,8 +32,10 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from operator import attrgetter
+from typing import TypeVar
 
 from .declaration_offers import (
     DECLARE_READS,
@@ -45,6 +49,8 @@ from .declaration_offers import (
 )
 from .state import MatchState
 from .twins import troopers_as_read
+
+T = TypeVar("T")
 
 # What the offers may read of a trooper the state names nowhere else: what
 # their handlers read (declaration_offers.DECLARE_READS, REPORT_READS) and
@@ -70,13 +76,14 @@ class DeclarationOffers:
 
 NONE = DeclarationOffers()
 
-# key -> (the state's parts it was asked with, held, and the offers). The
+# key -> (the state's parts it was asked with, held, and the answer). The
 # held parts keep their ids from being another object's while the entry
-# lives. Two entries a match being played (one a seat): room for a venue.
-_KEPT = 2048
-_kept: OrderedDict[tuple, tuple[tuple, DeclarationOffers]] = OrderedDict()
+# lives. A few entries a match being played (a seat's declarations and its
+# Command Token uses): room for a venue.
+_KEPT = 4096
+_kept: OrderedDict[tuple, tuple[tuple, object]] = OrderedDict()
 _lock = threading.Lock()
-# asked: offers asked of the handlers; kept: offers found here.
+# asked: answers asked of the handlers; kept: answers found here.
 stats = {"asked": 0, "kept": 0}
 
 
@@ -84,27 +91,44 @@ def declaration_offers(state: MatchState, seat: str | None) -> DeclarationOffers
     """The seat's declaration offers at `state` (none for a spectator)."""
     if seat is None:
         return NONE
+    return kept_answer(
+        state,
+        seat,
+        "declarations",
+        KEY_FIELDS,
+        lambda: DeclarationOffers(
+            aro=aro_offers(state, seat),
+            order=order_offers(state, seat),
+            second=second_skills(state, seat),
+            report=report_offers(state, seat),
+        ),
+    )
+
+
+def kept_answer(
+    state: MatchState, seat: str, question: str, fields: tuple[str, ...], ask: Callable[[], T]
+) -> T:
+    """`ask()`, or what it answered at a state alike for `question` asked
+    for `seat`: the same parts but for the seq, the undo steps and the
+    troopers, and troopers alike in `fields` (twins.troopers_as_read), which
+    must hold every field `ask` reads of a trooper the state names nowhere
+    else (token_offers.py's uses: TOKEN_READS)."""
     held = _held(state)
-    key = (seat, tuple(map(id, held)), troopers_as_read(state, KEY_FIELDS))
+    key = (seat, question, tuple(map(id, held)), troopers_as_read(state, fields))
     with _lock:
         found = _kept.get(key)
         if found is not None and all(a is b for a, b in zip(found[0], held, strict=True)):
             _kept.move_to_end(key)
             stats["kept"] += 1
-            return found[1]
-    offers = DeclarationOffers(
-        aro=aro_offers(state, seat),
-        order=order_offers(state, seat),
-        second=second_skills(state, seat),
-        report=report_offers(state, seat),
-    )
+            return found[1]  # type: ignore[return-value]
+    answer = ask()
     with _lock:
         stats["asked"] += 1
-        _kept[key] = (held, offers)
+        _kept[key] = (held, answer)
         _kept.move_to_end(key)
         while len(_kept) > _KEPT:
             _kept.popitem(last=False)
-    return offers
+    return answer
 
 
 def forget() -> None:

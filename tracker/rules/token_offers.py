@@ -19,6 +19,7 @@ from typing import TypeVar
 from .command_tokens import COORDINATED, open_uses
 from .commands import Command, accepts
 from .identity import aliases
+from .kept_offers import kept_answer
 from .queries import orders_left, trooper_visible
 from .setup import MAX_GROUPS
 from .state import MatchState, Trooper
@@ -114,6 +115,12 @@ class _Asker:
         """The twin key (twins.twin_key) of troopers as `use` reads them."""
         return twin_key(self.state, TOKEN_READS[use])
 
+    def kept(self, use: str, ask: Callable[[], A]) -> A:
+        """`ask()`, answered once for states alike in what `use` reads
+        (kept_offers.py): only for a use whose TOKEN_READS hold every field
+        `ask` reads of a trooper, in its handler and here."""
+        return kept_answer(self.state, self.seat, use, TOKEN_READS[use], ask)
+
     def per_twin(self, use: str, ask: Callable[[Trooper], A]) -> Callable[[Trooper], A]:
         """`ask` about a trooper for `use`, asked once per set of its twins."""
         return once_per_twin(self.twin(use), ask)
@@ -165,6 +172,12 @@ def _moves(ask: _Asker) -> tuple[tuple[Ids, tuple[int, ...]], ...]:
     the groups that would (never a full one, never their own)."""
     if "TM-E1" not in ask.uses:
         return ()
+    # Kept while no trooper's Combat Group, state or place changed (a State
+    # tap's tokens are not read): kept_offers.py.
+    return ask.kept("TM-E1", lambda: _asked_moves(ask))
+
+
+def _asked_moves(ask: _Asker) -> tuple[tuple[Ids, tuple[int, ...]], ...]:
     by_groups: dict[tuple[int, ...], list[str]] = {}
 
     def groups_for(trooper: Trooper) -> tuple[int, ...]:
@@ -187,7 +200,12 @@ def _coordinable(ask: _Asker) -> Ids:
     """TM-T1: troopers that could join a Coordinated Order with a groupmate."""
     if "TM-T1" not in ask.uses:
         return ()
+    # Most of the Command Token offers' cost (a Coordinated Order asked of
+    # each trooper with a mate): kept as TM-E1's is.
+    return ask.kept("TM-T1", lambda: _asked_coordinable(ask))
 
+
+def _asked_coordinable(ask: _Asker) -> Ids:
     # Per twin too: swapping two twins maps the mates of one onto the mates
     # of the other, and no handler tells the swapped commands apart. So for
     # the mates: two twin mates, swapped, leave `trooper` as it is, so one

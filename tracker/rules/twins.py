@@ -163,7 +163,34 @@ def once_per_twin(key: Callable[[Trooper], Hashable | None], ask: Callable[[Troo
 def _everything_but_own_ids(state: MatchState) -> str:
     """The state written out, each trooper without its own id: a trooper id
     found in it is named by something else (a substring match may also find
-    an id inside a longer one: that only makes fewer twins)."""
-    rest = [getattr(state, name) for name in _READ_BY_HANDLERS]
-    troopers = [replace(trooper, id="") for trooper in state.troopers.values()]
-    return repr((rest, troopers))
+    an id inside a longer one, or across two parts: that only makes fewer
+    twins). Each part and trooper is written out once (_written): from one
+    state to the next an action changes a trooper or two, and writing out
+    the whole state was most of what deciding which troopers it names cost."""
+    rest = [_written(getattr(state, name), repr) for name in _READ_BY_HANDLERS]
+    troopers = [_written(trooper, _without_id) for trooper in state.troopers.values()]
+    return "\n".join((*rest, *troopers))
+
+
+def _without_id(trooper: Trooper) -> str:
+    return repr(replace(trooper, id=""))
+
+
+# id(part) -> (the part, held so that its id is no other's, written out).
+# States are immutable and share their unchanged parts and troopers, so a
+# part's text is its own for as long as it lives. Emptied whole when full:
+# room for a venue's troopers (150 tables of 50) and the parts its last
+# actions made, each a few hundred bytes written out.
+_WRITTEN_KEPT = 16384
+_texts: dict[int, tuple[object, str]] = {}
+
+
+def _written(part: object, write: Callable[[object], str]) -> str:
+    kept = _texts.get(id(part))
+    if kept is not None and kept[0] is part:
+        return kept[1]
+    text = write(part)
+    if len(_texts) >= _WRITTEN_KEPT:
+        _texts.clear()
+    _texts[id(part)] = (part, text)
+    return text
