@@ -1,5 +1,4 @@
-"""A seat's declaration offers and its kept Command Token uses (TM-T1,
-TM-E1), kept from one state to the next (tracker/rules/kept_offers.py,
+"""A seat's declaration offers and its per-trooper Command Token uses, kept from one state to the next (tracker/rules/kept_offers.py,
 issue 18), are the offers asked afresh.
 
 At every state the rules tests' scripted matches and this package's played
@@ -28,8 +27,8 @@ from tracker.rules.errors import RuleViolation
 from tracker.rules.kept_offers import DeclarationOffers, declaration_offers
 from tracker.rules.orders import DeclareSkill, ReportOutcome
 from tracker.rules.state import PRONE, SEATS, TOKENS, UndoStep, replace
-from tracker.rules.token_offers import token_offers
-from tracker.rules.token_tactical import CoordinatedOrder
+from tracker.rules.token_offers import TOKEN_READS, token_offers
+from tracker.rules.token_tactical import CoordinatedOrder, ForceGutsRoll
 from tracker.rules.token_uses import ChangeCombatGroup
 from tracker.rules.twins import named_elsewhere
 
@@ -63,7 +62,7 @@ def tapped(state, rng: random.Random, token: str | None = None):
 
 def offers(state, seat) -> tuple:
     """Every offer that may be kept: the declarations and the Command Token
-    uses (TM-T1 and TM-E1 kept, the others asked)."""
+    uses."""
     return declaration_offers(state, seat), token_offers(state, seat)
 
 
@@ -119,13 +118,14 @@ def test_the_walk_finds_a_rule_that_reads_a_token(scripted, monkeypatch):  # noq
     assert found
 
 
-@pytest.mark.parametrize("use", ["TM-T1", "TM-E1"])
+@pytest.mark.parametrize("use", ["TM-T1", "TM-E1", "TM-T2"])
 def test_the_walk_finds_a_token_use_that_reads_a_token(scripted, monkeypatch, use):  # noqa: F811
     """A planted rule: no Coordinated Order with a Prone trooper (TM-T1),
-    no Prone trooper changes Combat Group (TM-E1). Neither use's key holds
-    the tokens, so the kept answer is stale, and the walk says so."""
+    no Prone trooper changes Combat Group (TM-E1) or is forced to pass its
+    Guts Roll (TM-T2). No such use's key holds the tokens, so the kept
+    answer is stale, and the walk says so."""
     tested, made, _games = scripted
-    command = {"TM-T1": CoordinatedOrder, "TM-E1": ChangeCombatGroup}[use]
+    command = {"TM-T1": CoordinatedOrder, "TM-E1": ChangeCombatGroup, "TM-T2": ForceGutsRoll}[use]
     decide = HANDLERS[command]
 
     def planted(state, seat, asked):
@@ -180,6 +180,22 @@ def test_offers_kept_for_one_seat_are_not_the_other_s(scripted):  # noqa: F811
     theirs = declaration_offers(state, "B" if state.turn.seat == "A" else "A")
     assert mine.order and not theirs.order
     assert declaration_offers(state, state.turn.seat) is mine
+
+
+def test_every_question_but_two_reads_the_troopers_out_alike():
+    """The declarations and the Command Token uses that read no tokens
+    share one key's fields (a state's troopers read out once for them all);
+    TM-E2 and TM-T3, which read tokens, share the other."""
+    assert kept_offers.DECLARATIONS_KEY == kept_offers.KEY_FIELDS
+    keys = {use: kept_offers.key_fields(reads) for use, reads in TOKEN_READS.items()}
+    assert {use for use, key in keys.items() if key == kept_offers.WITH_TOKENS} == {
+        "TM-E2",
+        "TM-T3",
+    }
+    assert all(key in (kept_offers.KEY_FIELDS, kept_offers.WITH_TOKENS) for key in keys.values())
+    assert "tokens" not in kept_offers.KEY_FIELDS
+    # A question reading a field no key holds is keyed by what it reads.
+    assert kept_offers.key_fields(("cost", "seat")) == ("cost", "seat")
 
 
 def test_a_spectator_is_offered_nothing():

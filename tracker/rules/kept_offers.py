@@ -1,16 +1,16 @@
 """A seat's Order, ARO, second Short Skill and report offers
-(declaration_offers.py), and the per-trooper Command Token uses that read
-no tokens (token_offers.py: TM-T1's Coordinated Order mates, TM-E1's
-Combat Groups), kept from one state to the next while nothing they read
-changed (issue 18).
+(declaration_offers.py), and its per-trooper Command Token uses
+(token_offers.py: TM-S2's Suppressive Fire, TM-E1, TM-E2, TM-T1 to TM-T4),
+kept from one state to the next while nothing they read changed (issue 18).
 
 Asking the handlers for every offer was about a quarter of an action's CPU
 in process, and most taps at a table change nothing the offers read: a State
 tap that puts a trooper Prone, Engaged or Immobilized changes its tokens,
-which no declaration, no report and neither of those uses reads of a
+which no declaration, no report and most Command Token uses read of a
 trooper the state names nowhere else (DECLARE_READS, REPORT_READS,
 TOKEN_READS: recorded at every state of tests/rules/test_fast_offers.py's
-matches). Such a tap now finds its seat's offers already asked.
+matches; TM-E2 and TM-T3 read tokens, and are asked again). Such a tap now
+finds its seat's offers already asked.
 
 Two states share a seat's answer to a question when they differ only in
 - their seq and their undo steps (no offered command decides by either:
@@ -48,16 +48,39 @@ from .declaration_offers import (
     second_skills,
 )
 from .state import MatchState
-from .twins import troopers_as_read
+from .twins import EVERY_FIELD, troopers_as_read
 
 T = TypeVar("T")
 
-# What the offers may read of a trooper the state names nowhere else: what
-# their handlers read (declaration_offers.DECLARE_READS, REPORT_READS) and
-# what the offers read themselves to pick the troopers they ask about
-# (condition, reserved, hidden, marker: all among those). Its id, name and
-# place in the list are compared too.
-KEY_FIELDS: tuple[str, ...] = tuple(sorted({*DECLARE_READS, *REPORT_READS}))
+# What the declarations may read of a trooper the state names nowhere
+# else: what their handlers read (declaration_offers.DECLARE_READS,
+# REPORT_READS) and what the offers read themselves to pick the troopers
+# they ask about (condition, reserved, hidden, marker: all among those).
+_DECLARATIONS_READ = frozenset({*DECLARE_READS, *REPORT_READS})
+# The fields a key compares: every field of a trooper but those no offer
+# reads (points, tokens, Fireteam, the Holoecho token, replacement): one
+# set for every question (the declarations and the Command Token uses but
+# TM-E2 and TM-T3), so that a state's troopers are read out once for all of
+# them (twins.troopers_as_read), and that set with the tokens for those two.
+# A key compares its id, name and place in the list too.
+_READ_BY_NONE = ("cost", "fireteam", "holoecho_token", "no_room", "replaced", "replacement_choice")
+KEY_FIELDS: tuple[str, ...] = tuple(
+    f for f in EVERY_FIELD if f not in _READ_BY_NONE and f != "tokens"
+)
+WITH_TOKENS: tuple[str, ...] = (*KEY_FIELDS, "tokens")
+
+
+def key_fields(reads: tuple[str, ...]) -> tuple[str, ...]:
+    """The fields a key compares for a question that reads `reads` of a
+    trooper: KEY_FIELDS or WITH_TOKENS if either holds them, else `reads`."""
+    wanted = set(reads)
+    for fields_ in (KEY_FIELDS, WITH_TOKENS):
+        if wanted.issubset(fields_):
+            return fields_
+    return tuple(reads)
+
+
+DECLARATIONS_KEY = key_fields(tuple(sorted(_DECLARATIONS_READ)))
 # The state's parts compared by identity: all but the troopers (compared as
 # above), the seq and the undo steps (read by no offered command).
 _HELD: tuple[str, ...] = tuple(
@@ -95,7 +118,7 @@ def declaration_offers(state: MatchState, seat: str | None) -> DeclarationOffers
         state,
         seat,
         "declarations",
-        KEY_FIELDS,
+        DECLARATIONS_KEY,
         lambda: DeclarationOffers(
             aro=aro_offers(state, seat),
             order=order_offers(state, seat),

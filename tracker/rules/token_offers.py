@@ -19,7 +19,7 @@ from typing import TypeVar
 from .command_tokens import COORDINATED, open_uses
 from .commands import Command, accepts
 from .identity import aliases
-from .kept_offers import kept_answer
+from .kept_offers import kept_answer, key_fields
 from .queries import orders_left, trooper_visible
 from .setup import MAX_GROUPS
 from .state import MatchState, Trooper
@@ -119,7 +119,7 @@ class _Asker:
         """`ask()`, answered once for states alike in what `use` reads
         (kept_offers.py): only for a use whose TOKEN_READS hold every field
         `ask` reads of a trooper, in its handler and here."""
-        return kept_answer(self.state, self.seat, use, TOKEN_READS[use], ask)
+        return kept_answer(self.state, self.seat, use, key_fields(TOKEN_READS[use]), ask)
 
     def per_twin(self, use: str, ask: Callable[[Trooper], A]) -> Callable[[Trooper], A]:
         """`ask` about a trooper for `use`, asked once per set of its twins."""
@@ -127,13 +127,19 @@ class _Asker:
 
     def each(self, use: str, build: Callable[[Trooper], Command | None]) -> Ids:
         """The troopers for which `build(trooper)`, a command about that
-        trooper alone, is accepted."""
+        trooper alone, is accepted: kept while nothing `use` reads changed
+        (a use that reads tokens, TM-E2 and TM-T3, is asked again when a
+        State tap changes them)."""
         if use not in self.uses:
             return ()
-        taken = self.per_twin(
-            use, lambda t: (command := build(t)) is not None and self.accepted(command)
-        )
-        return tuple(t.id for t in self.mine if taken(t))
+
+        def asked() -> Ids:
+            taken = self.per_twin(
+                use, lambda t: (command := build(t)) is not None and self.accepted(command)
+            )
+            return tuple(t.id for t in self.mine if taken(t))
+
+        return self.kept(use, asked)
 
 
 def token_offers(state: MatchState, seat: str | None) -> TokenOffers:
