@@ -305,6 +305,56 @@ def test_a_state_tap_renders_only_the_blocks_it_touches():
     assert f'<section data-h="{seat_b}" id="blk-seat_B"' in a.html
 
 
+def test_a_state_tap_s_tokens_ask_the_rules_for_no_offer_again(monkeypatch):
+    """Issue 18 (tracker/rules/kept_offers.py): the state a Prone tap
+    leaves steps from the cached one, sharing every part it did not change,
+    so both players' offers are found kept rather than asked of the
+    handlers again, but for the Command Token uses that read tokens (TM-E2,
+    TM-T3); a tap that changes what the offers read (a trooper falls
+    Unconscious) asks them again. Through the served path, as phones tap."""
+    from tests.web.phone_flows import started
+    from tracker import reading
+    from tracker.models import Match
+    from tracker.rules import kept_offers, token_offers
+    from tracker.rules.twins import named_elsewhere
+
+    asked: list[str] = []
+    kept_answer = kept_offers.kept_answer
+
+    def recorded(state, seat, question, fields, ask):
+        def counted():
+            asked.append(question)
+            return ask()
+
+        return kept_answer(state, seat, question, fields, counted)
+
+    monkeypatch.setattr(kept_offers, "kept_answer", recorded)
+    monkeypatch.setattr(token_offers, "kept_answer", recorded)
+    a, b, _ids = started()
+    # A trooper no secret or Order names (a named one is compared whole).
+    state = reading.load_state(Match.objects.get(code=a.code))
+    named = named_elsewhere(state)
+    tapper, other, trooper = next(
+        (phone, watcher, t.id)
+        for phone, watcher, letter in ((a, b, "A"), (b, a, "B"))
+        for t in state.troopers_of(letter)
+        if not named(t.id)
+    )
+    tapper.open()
+    other.open()
+    asked.clear()
+    _tap_unreloaded(
+        tapper, "SetTrooperState", trooper_id=trooper, condition="normal", tokens=["prone"]
+    )
+    assert tapper.error is None
+    other.open()
+    assert set(asked) <= {"TM-E2", "TM-T3"}, asked
+    tapper.open()
+    _tap_unreloaded(tapper, "SetTrooperState", trooper_id=trooper, condition="unconscious")
+    assert tapper.error is None
+    assert "declarations" in asked
+
+
 def test_undo_moving_to_the_other_player_sends_its_own_part_not_the_controls():
     """ "Undo my last change" moves to whoever changed something last: that
     player's answer carries the Undo form as a part of its own, swapped by
