@@ -30,7 +30,7 @@ from tracker.rules.state import PRONE, SEATS, TOKENS, UndoStep, replace
 from tracker.rules.token_offers import TOKEN_READS, token_offers
 from tracker.rules.token_tactical import CoordinatedOrder, ForceGutsRoll
 from tracker.rules.token_uses import ChangeCombatGroup
-from tracker.rules.twins import named_elsewhere
+from tracker.rules.twins import EVERY_FIELD, named_elsewhere
 
 from .test_fast_offers import scripted  # noqa: F401 (the states walked, a fixture)
 
@@ -44,10 +44,29 @@ def afresh(state, seat) -> DeclarationOffers:
     )
 
 
+# Another value for each field no offer's key compares but the tokens
+# (kept_offers.KEY_FIELDS leaves them out): the walk changes one of them too,
+# so an offer that starts reading one is found as a token-reading one is.
+UNKEYED = {
+    "cost": lambda t: t.cost + 7,
+    "fireteam": lambda t: "" if t.fireteam else "Planted fireteam",
+    "holoecho_token": lambda t: "" if t.holoecho_token else "marker1",
+    "no_room": lambda t: not t.no_room,
+    "replaced": lambda t: "" if t.replaced else "RP-1",
+    "replacement_choice": lambda t: "" if t.replacement_choice else "edge",
+}
+
+
+def test_the_walk_changes_every_field_the_keys_leave_out():
+    left_out = {f for f in EVERY_FIELD if f not in kept_offers.WITH_TOKENS}
+    assert left_out == set(UNKEYED)
+
+
 def tapped(state, rng: random.Random, token: str | None = None):
     """`state` as a State tap on a trooper it names nowhere else leaves it:
-    a token more or fewer, the seq one on, an undo step more. None if every
-    trooper is named elsewhere."""
+    a token more or fewer, the seq one on, an undo step more; and one field
+    no key compares changed (UNKEYED). None if every trooper is named
+    elsewhere."""
     named = named_elsewhere(state)
     free = [t for t in state.troopers.values() if not named(t.id)]
     if not free:
@@ -55,7 +74,8 @@ def tapped(state, rng: random.Random, token: str | None = None):
     trooper = rng.choice(free)
     token = token or rng.choice(TOKENS)
     tokens = trooper.tokens ^ {token}
-    moved = state.with_trooper(trooper.id, tokens=tokens)
+    field, other = rng.choice(sorted(UNKEYED.items()))
+    moved = state.with_trooper(trooper.id, tokens=tokens, **{field: other(trooper)})
     step = UndoStep(state.seq + 1, trooper.seat, trooper.id, trooper.condition, tuple(tokens))
     return replace(moved, seq=state.seq + 1, undo=(*state.undo, step))
 
@@ -115,6 +135,26 @@ def test_the_walk_finds_a_rule_that_reads_a_token(scripted, monkeypatch):  # noq
 
     monkeypatch.setitem(HANDLERS, DeclareSkill, planted)
     found, _kept = mismatches(made, seed=1, token=PRONE)
+    assert found
+
+
+def test_the_walk_finds_a_rule_that_reads_points(scripted, monkeypatch):  # noqa: F811
+    """A planted rule: a trooper of odd points may not declare a skill.
+    Points are outside every key, so the walk, changing them, finds it."""
+    import sys
+
+    _tested, made, _games = scripted
+    declare = HANDLERS[DeclareSkill]
+
+    def planted(state, seat, command):
+        trooper = state.troopers.get(command.trooper_id)
+        if trooper is not None and trooper.cost % 2:
+            raise RuleViolation("planted: odd points")
+        return declare(state, seat, command)
+
+    monkeypatch.setitem(HANDLERS, DeclareSkill, planted)
+    monkeypatch.setattr(sys.modules[__name__], "UNKEYED", {"cost": UNKEYED["cost"]})
+    found, _kept = mismatches(made, seed=3)
     assert found
 
 

@@ -16,7 +16,8 @@ Two states share a seat's answer to a question when they differ only in
 - their seq and their undo steps (no offered command decides by either:
   only UndoLastStep reads the steps, and no handler reads the seq; checked
   at every state of the rules tests' matches, tests/rules/test_kept_offers.py),
-- and fields outside the question's (KEY_FIELDS, a use's TOKEN_READS) of troopers that nothing else in the state
+- and fields outside the question's key (key_fields: KEY_FIELDS, with the
+  tokens for TM-E2 and TM-T3) of troopers that nothing else in the state
   names (twins.named_elsewhere): a trooper named elsewhere (a secret's, the
   Order's, a choice's) is compared whole, since handlers may read any of
   its fields.
