@@ -102,9 +102,12 @@ NONE = DeclarationOffers()
 
 # key -> (the state's parts it was asked with, held, and the answer). The
 # held parts keep their ids from being another object's while the entry
-# lives. A few entries a match being played (a seat's declarations and its
-# Command Token uses): room for a venue.
-_KEPT = 4096
+# lives. Up to a dozen entries a match being played (each seat's
+# declarations and open Command Token uses): room for about 680 tables, a
+# big venue's and make bench's 500 matches; past it, offers are asked
+# again, never wrong. An entry's key holds its state's troopers read out
+# (a few KB, shared by the entries of that state).
+_KEPT = 8192
 _kept: OrderedDict[tuple, tuple[tuple, object]] = OrderedDict()
 _lock = threading.Lock()
 # asked: answers asked of the handlers; kept: answers found here.
