@@ -1,13 +1,15 @@
-"""A seat's declaration offers and its per-trooper Command Token uses, kept from one state to the next (tracker/rules/kept_offers.py,
-issue 18), are the offers asked afresh.
+"""A seat's declaration offers and its per-trooper Command Token uses,
+kept from one state to the next (tracker/rules/kept_offers.py, issue 18),
+are the offers asked afresh.
 
 At every state the rules tests' scripted matches and this package's played
 matches pass through, for each seat: the offers are asked once, then asked
 again of the state a State tap would leave (a trooper the state names
-nowhere else with a token more or fewer, the seq moved on, an undo step
-added), where they are found kept, and they must equal the offers asked of
-that state afresh. Planted rules that read what the key leaves out (a
-trooper's tokens, the seq) are found by the same walk."""
+nowhere else with a token more or fewer and one field no key compares
+changed, the seq moved on, an undo step added), where they are found kept,
+and they must equal the offers asked of that state afresh. Planted rules
+that read what the keys leave out (a trooper's tokens or points, the seq)
+are found by the same walk."""
 
 from __future__ import annotations
 
