@@ -311,7 +311,8 @@ def test_a_state_tap_s_tokens_ask_the_rules_for_no_offer_again(monkeypatch):
     so both players' offers are found kept rather than asked of the
     handlers again, but for the Command Token uses that read tokens (TM-E2,
     TM-T3); a tap that changes what the offers read (a trooper falls
-    Unconscious) asks them again. Through the served path, as phones tap."""
+    Unconscious) asks them again. Through the views and the render cache
+    (the test client, not `serve`), each tap from a form the phone was sent."""
     from tests.web.phone_flows import started
     from tracker import reading
     from tracker.models import Match

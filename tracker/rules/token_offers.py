@@ -178,8 +178,8 @@ def _moves(ask: _Asker) -> tuple[tuple[Ids, tuple[int, ...]], ...]:
     the groups that would (never a full one, never their own)."""
     if "TM-E1" not in ask.uses:
         return ()
-    # Kept while no trooper's Combat Group, state or place changed (a State
-    # tap's tokens are not read): kept_offers.py.
+    # Kept while nothing its key compares changed (kept_offers.key_fields:
+    # a State tap's tokens are not among them).
     return ask.kept("TM-E1", lambda: _asked_moves(ask))
 
 
