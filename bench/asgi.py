@@ -15,7 +15,7 @@ from django.urls import path  # noqa: E402
 
 from bench.bare import bare_action  # noqa: E402
 from bench.relay import RelayConsumer  # noqa: E402
-from tracker import fast_pongs, gc_tuning, urls  # noqa: E402
+from tracker import fast_pongs, gc_tuning, urls, whole_bodies  # noqa: E402
 from tracker.http import ThreadPoolHTTP  # noqa: E402
 from tracker.routing import websocket_urlpatterns  # noqa: E402
 
@@ -35,8 +35,10 @@ application = ProtocolTypeRouter(
     }
 )
 
-# As `manage.py serve` runs the app: pings answered as daphne reads them.
+# As `manage.py serve` runs the app: pings answered as daphne reads them,
+# and a body left whole for Django (serve's front door does the same).
 fast_pongs.install()
+whole_bodies.install()
 
 # Loaded: what start-up made is never scanned again (tracker/gc_tuning.py).
 gc_tuning.tune()

@@ -41,9 +41,11 @@ import time
 from dataclasses import dataclass
 
 import daphne.server  # noqa: F401 (installs the asyncio reactor before Twisted's web imports)
-from daphne.http_protocol import HTTPFactory, WebRequest
+from daphne.http_protocol import HTTPFactory
 from twisted.protocols.policies import ProtocolWrapper, WrappingFactory
 from twisted.web import http
+
+from tracker.whole_bodies import WholeBodyRequest
 
 log = logging.getLogger(__name__)
 
@@ -175,8 +177,9 @@ class GuardedChannel(http.HTTPChannel):
         self.transport.abortConnection()
 
 
-class GuardedRequest(WebRequest):
-    """daphne's request, counting the body's bytes as they arrive."""
+class GuardedRequest(WholeBodyRequest):
+    """daphne's request (its body left whole: tracker/whole_bodies.py),
+    counting the body's bytes as they arrive."""
 
     received = 0
 
