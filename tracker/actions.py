@@ -13,12 +13,14 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 
 from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
 from tracker import announce, reading, rules
 from tracker.compiled_queries import CompiledQuery
+from tracker.compiled_writes import CompiledInsert, CompiledUpdate
 from tracker.models import Match, MatchEvent, Seat
 from tracker.reading import load_state
 from tracker.rules import results
@@ -132,6 +134,23 @@ _SEQS_OF_ACTION = CompiledQuery(
     -1,
     "action",
 )
+# ... and its writes (compiled_writes.py).
+_INSERT_EVENTS = CompiledInsert(
+    lambda: MatchEvent(
+        match_id=-1,
+        seq=1,
+        kind="kind",
+        data="{}",
+        private_to="A",
+        actor="A",
+        action_id="action",
+        created_at=datetime(2000, 1, 1, tzinfo=UTC),
+        hash="hash",
+    )
+)
+_UPDATE_MATCH = CompiledUpdate(
+    Match, seq=1, last_hash="hash", status=Match.Status.IN_PROGRESS, result={"stand": "in"}
+)
 
 
 def _append_once(
@@ -176,7 +195,7 @@ def _append_once(
             row.hash = row.chain_hash(prev_hash)
             prev_hash = row.hash
             rows.append(row)
-        MatchEvent.objects.bulk_create(rows)
+        _INSERT_EVENTS.run(rows)
         new_state = rules.evolve_all(state, events)
         row = {
             "seq": seq,
@@ -184,7 +203,7 @@ def _append_once(
             "status": _status_for(new_state, match.status),
             "result": results.result_of(new_state),
         }
-        Match.objects.filter(pk=match.pk).update(**row)
+        _UPDATE_MATCH.run(match.pk, row)
         transaction.on_commit(lambda: written(match.pk, rows, seq))
         # As the JSON column gives it back (lists, never tuples).
         row["result"] = json.loads(json.dumps(row["result"]))
