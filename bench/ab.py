@@ -34,7 +34,9 @@ def prepare(tmp: Path, name: str, code: Path, count: int) -> tuple[Server, list[
     env = base_env(folder, PYTHONDONTWRITEBYTECODE="1", STATIC_MANIFEST="0")
     manage(env, "manage.py", "migrate", "--noinput", "-v0", cwd=code)
     matches = json.loads(manage(env, "bench/setup_matches.py", str(count), cwd=code))
-    server = Server(env, folder / "daphne.log").start(code, "tracker.asgi:application")
+    # As make bench serves it (bench/asgi.py: as `serve` runs the app, without
+    # the front door's per-address limits, every phone here being 127.0.0.1).
+    server = Server(env, folder / "daphne.log").start(code, "bench.asgi:application")
     return server, matches
 
 
