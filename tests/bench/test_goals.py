@@ -82,3 +82,11 @@ def test_a_goal_the_run_did_not_measure_says_so():
     assert found["server CPU per served action ≤ 6 ms on one process (stretch: 4)"] == (
         "not measured"
     )
+
+
+def test_the_scale_out_blames_the_machine_only_when_its_cores_were_busy():
+    busy = run.scale_out_bound({"machine": 1.9, "servers": 1.6}, 2)
+    idle = run.scale_out_bound({"machine": 1.62, "servers": 1.26}, 2)
+    assert "machine's bound" in busy and "1.90 of 2 cores" in busy
+    assert "machine's bound" not in idle
+    assert "0.38 of its 2 cores idle" in idle and "1.26" in idle
