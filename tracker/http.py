@@ -3,10 +3,11 @@
 Why not Django's ASGI handler (issue 9's profile): it starts a new thread for
 every request (asgiref's ThreadSensitiveContext), so every request also opened
 a new database connection, and the two were about a fifth of a served action's
-CPU. a2wsgi runs the same Django stack (middleware, sessions, CSRF, the same
-views) on HTTP_THREADS reused threads, each keeping its SQLite connection
-(CONN_MAX_AGE) or borrowing one from the PostgreSQL pool. The pool of threads
-also bounds how many requests render at once in a process.
+CPU. Django's WSGI handler runs the same Django stack (middleware, sessions,
+CSRF, the same views) on HTTP_THREADS reused threads (tracker/wsgi_on_threads.py),
+each keeping its SQLite connection (CONN_MAX_AGE) or borrowing one from the
+PostgreSQL pool. The pool of threads also bounds how many requests render at
+once in a process.
 
 A view that announces a change (actions.notify) runs on one of those threads,
 with no event loop of its own: it hands the announcement to the server's loop,
@@ -18,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from a2wsgi import WSGIMiddleware
 from django.conf import settings
 from django.core.wsgi import get_wsgi_application
 from django.utils import translation
@@ -29,12 +29,13 @@ from tracker.admission import PAGE, STATIC, TAP, Admission
 # Re-exported: the loop and the hand-over live in tracker/announce.py.
 from tracker.announce import on_server_loop, server_loop  # noqa: F401
 from tracker.static_on_loop import StaticOnLoop
+from tracker.wsgi_on_threads import WSGIOnThreads
 
 log = logging.getLogger(__name__)
 
 
 class ThreadPoolHTTP:
-    """The ASGI app for HTTP: a2wsgi around Django's WSGI handler.
+    """The ASGI app for HTTP: Django's WSGI handler on a pool of threads.
 
     A request waits for one of the HTTP_THREADS threads in the line of its
     kind (tracker/admission.py): taps first, then page loads and static
@@ -46,7 +47,7 @@ class ThreadPoolHTTP:
     tap's action id makes the repeated tap count once."""
 
     def __init__(self) -> None:
-        self.app = WSGIMiddleware(get_wsgi_application(), workers=settings.HTTP_THREADS)
+        self.app = WSGIOnThreads(get_wsgi_application(), workers=settings.HTTP_THREADS)
         self.admission = Admission(settings.HTTP_THREADS, settings.HTTP_PAGE_THREADS)
         # A page's scripts and styles never wait for a thread, nor are shed
         # with the page loads (tracker/static_on_loop.py).
@@ -55,8 +56,7 @@ class ThreadPoolHTTP:
     async def __call__(self, scope, receive, send):
         announce.remember_loop(asyncio.get_running_loop())
         if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+            return  # (daphne sends no lifespan; the router gives us HTTP only)
         if await self.static.serve(scope, send):
             return
         # The body is read here, on the loop, before a thread is taken: a
@@ -72,18 +72,9 @@ class ThreadPoolHTTP:
         if self.admission.refuses(kind, address, settings):
             await _answer_busy(scope, send)
             return
-        delivered = False
-
-        async def replay():
-            nonlocal delivered
-            if not delivered:
-                delivered = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
         await self.admission.enter(kind, address)
         try:
-            await self.app(scope, replay, send)
+            await self.app(scope, body, send)
         finally:
             self.admission.leave(kind, address)
 

@@ -1,7 +1,7 @@
 """One Redis connection pool per process for Django's Redis cache.
 
 Django's RedisCache keeps its pool in the cache object, and caches are
-context-local (asgiref's Local): each request a2wsgi runs has a context of
+context-local (asgiref's Local): each request runs in a context of
 its own, so each got a new cache object, a new pool and a new TCP
 connection to Redis, with its handshake, for its session and its counters
 (51 connections for 50 page loads, issue 18). redis-py's pools are

@@ -75,8 +75,8 @@ async def _slow_body():
 
     received = []
 
-    async def django_on_a_thread(scope, receive, send):
-        received.append((await receive())["body"])
+    async def django_on_a_thread(scope, body, send):
+        received.append(body)
         await send({"type": "http.response.start", "status": 200, "headers": []})
         await send({"type": "http.response.body", "body": b"ok"})
 
@@ -100,7 +100,7 @@ def test_a_client_gone_before_its_body_arrived_costs_nothing():
 async def _client_gone():
     called = []
 
-    async def django_on_a_thread(scope, receive, send):  # pragma: no cover
+    async def django_on_a_thread(scope, body, send):  # pragma: no cover
         called.append(scope)
 
     from channels.testing import ApplicationCommunicator
