@@ -1,5 +1,7 @@
 """What tracker/compiled_writes.py must give: the rows Django's own
-bulk_create and update write, on whichever database is configured.
+bulk_create and update write, on whichever database is configured (and
+tracker/reading.py's compiled read of the events after a seq, what the
+ORM reads).
 Run by tests/web/test_compiled_writes.py (SQLite, in the test's database)
 and tests/scale/test_compiled_writes_postgres.py (a scratch PostgreSQL, in a
 process of its own that prints the findings).
@@ -10,7 +12,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from tracker import actions
+from tracker import actions, reading
 from tracker.models import CHAIN_COLUMNS, Match, MatchEvent
 
 COLUMNS = ("seq", "last_hash", "status", "result")
@@ -73,6 +75,16 @@ def findings() -> dict:
     actions._INSERT_EVENTS.run([])
     MatchEvent.objects.bulk_create(_events(django, (101, 102, 103)))
     found["events"] = [_stored_events(compiled), _stored_events(django)]
+    # And the read of the events after a seq (tracker/reading.py), whose
+    # seqs PostgreSQL's backend wraps as Int4: compiled, as the ORM reads it.
+    found["after"] = [
+        reading._EVENTS_AFTER.rows(compiled.pk, 101, 103),
+        list(
+            MatchEvent.objects.filter(match=compiled, seq__gt=101, seq__lte=103)
+            .order_by("seq")
+            .values_list("seq", "kind", "data", "created_at")
+        ),
+    ]
     return json.loads(json.dumps(found, default=str))
 
 
@@ -84,3 +96,5 @@ def check(found: dict) -> None:
     assert found["adding_after"] == [False, False, False]
     compiled, django = found["events"]
     assert len(compiled) == 3 and compiled == django
+    compiled, django = found["after"]
+    assert [row[0] for row in compiled] == [102, 103] and compiled == django

@@ -59,27 +59,32 @@ class CompiledQuery:
             setattr(self._local, using, kept)
         return kept
 
-    def _order(self, params: tuple) -> tuple[int, ...]:
+    def _order(self, params: tuple) -> tuple[tuple[int, type | None], ...]:
         """Where each of the SQL's parameters is among the call's values (the
-        compiler may put the WHERE's terms in another order than build's)."""
+        compiler may put the WHERE's terms in another order than build's),
+        and the type the backend wrapped it in, if any: on PostgreSQL an
+        integer field's lookup value becomes psycopg's Int4, a subclass of
+        int, and each call's value is wrapped alike."""
         order = []
         for param in params:
             found = [
                 n
                 for n, stand_in in enumerate(self._stand_ins)
-                if type(stand_in) is type(param) and stand_in == param
+                if isinstance(param, type(stand_in)) and stand_in == param
             ]
             if len(found) != 1:
                 raise QueryNotCompiled(f"{params!r} are not {self._stand_ins!r} in some order")
-            order.append(found[0])
-        if sorted(order) != list(range(len(self._stand_ins))):
+            wrapped = type(param) is not type(self._stand_ins[found[0]])
+            order.append((found[0], type(param) if wrapped else None))
+        if sorted(n for n, _wrap in order) != list(range(len(self._stand_ins))):
             raise QueryNotCompiled(f"{params!r} are not {self._stand_ins!r} in some order")
         return tuple(order)
 
     def _fetch(self, using: str, values: tuple) -> tuple[list, Any, tuple | None]:
         sql, compiler, order, layout = self._compiled(using)
+        params = [values[n] if wrap is None else wrap(values[n]) for n, wrap in order]
         with connections[using].cursor() as cursor:
-            cursor.execute(sql, [values[n] for n in order])
+            cursor.execute(sql, params)
             fetched = cursor.fetchall()
         return fetched, compiler, layout
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import MappingProxyType
 
 from tracker import rules
+from tracker.compiled_queries import CompiledQuery
 from tracker.models import Match, MatchEvent
 from tracker.rules.state import MatchState
 from tracker.rules.visibility import LogLine
@@ -53,20 +54,35 @@ def event_of(row: MatchEvent) -> rules.Event:
     return rules.event_from_data(row.kind, json.loads(row.data))
 
 
+# The events after a seq, up to another (compiled once: tracker/compiled_queries.py).
+# Every render in a process that did not write them reads them so: on two
+# processes, each push's and each tap's (issue 18). The stand-in seqs are
+# positive: Django leaves a lookup below a positive field's range out of
+# the SQL, which the compiled query would refuse.
+_EVENTS_AFTER = CompiledQuery(
+    lambda match_id, after, upto: (
+        MatchEvent.objects.filter(match_id=match_id, seq__gt=after, seq__lte=upto)
+        .order_by("seq")
+        .values_list("seq", "kind", "data", "created_at")
+    ),
+    -1,
+    1_000_001,
+    1_000_002,
+)
+
+
 def _extend(match_id: int, loaded: Loaded, upto: int) -> Loaded:
-    rows = MatchEvent.objects.filter(
-        match_id=match_id, seq__gt=loaded.state.seq, seq__lte=upto
-    ).only("seq", "kind", "data", "created_at")
-    return _extended(loaded, rows.order_by("seq"))
+    return _extended(loaded, _EVENTS_AFTER.rows(match_id, loaded.state.seq, upto))
 
 
-def _extended(loaded: Loaded, rows) -> Loaded:
+def _extended(loaded: Loaded, rows: Iterable[tuple[int, str, str, datetime]]) -> Loaded:
+    """`loaded` with the events `rows` (seq, kind, data, created_at) applied."""
     state, times, recent = loaded.state, dict(loaded.times), list(loaded.recent)
-    for row in rows:
-        event = event_of(row)
+    for seq, kind, data, created_at in rows:
+        event = rules.event_from_data(kind, json.loads(data))
         state = rules.evolve(state, event)
-        times[row.seq] = row.created_at
-        recent.append((row.seq, event))
+        times[seq] = created_at
+        recent.append((seq, event))
     kept = tuple(recent[-RECENT:])
     # Only the kept events' lines, each described once: a match read from
     # its first event describes its last RECENT, not all of them.
@@ -103,7 +119,7 @@ def written(match_id: int, rows: list[MatchEvent]) -> None:
         cached = _cache.get(match_id)
     if cached is None or cached.state.seq != rows[0].seq - 1:
         return
-    extended = _extended(cached, rows)
+    extended = _extended(cached, [(r.seq, r.kind, r.data, r.created_at) for r in rows])
     with _lock:
         if _cache.get(match_id) is cached:  # no newer state took its place meanwhile
             _cache[match_id] = extended

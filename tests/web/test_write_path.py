@@ -113,3 +113,26 @@ def test_bad_input_forged_by_hand_gets_a_message_never_a_500(alice, bob, command
     assert response.status_code == 200
     assert error_of(response)
     assert Match.objects.get().seq == before
+
+
+def test_a_state_behind_the_log_catches_up_to_what_a_fresh_read_gives(alice, bob):
+    """On two processes each renders events the other wrote: its cached state
+    is behind and reads the events after its seq (reading._EVENTS_AFTER,
+    compiled once). Caught up from every seq of a played match, the state,
+    the event times and the newest events equal a read from the first event."""
+    a, b = set_up(alice, bob)
+    seal_both(a, b, load_state(Match.objects.get()))
+    match = Match.objects.get()
+    reading.forget()
+    fresh = reading.load_all(match)
+    for seq in range(0, match.seq, 3):
+        behind = reading.Loaded(rules.MatchState(), {}, ())
+        reading.forget()
+        behind = reading._extend(match.pk, behind, seq)  # where the other process was
+        assert behind.state.seq == seq
+        reading._cache[match.pk] = behind
+        caught_up = reading.load_all(match)
+        assert caught_up.state == fresh.state
+        assert caught_up.times == fresh.times
+        assert caught_up.recent == fresh.recent
+        assert dict(caught_up.lines) == dict(fresh.lines)
