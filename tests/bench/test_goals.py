@@ -90,3 +90,16 @@ def test_the_scale_out_blames_the_machine_only_when_its_cores_were_busy():
     assert "machine's bound" in busy and "1.90 of 2 cores" in busy
     assert "machine's bound" not in idle
     assert "0.38 of its 2 cores idle" in idle and "1.26" in idle
+
+
+def test_the_scale_out_says_when_the_load_offered_bounds_its_ratio():
+    def measured(offered: float) -> str:
+        one = row("one process", 300, served_per_s=150.0, offered_per_s=offered)
+        two = row("two", 300, served_per_s=174.0, offered_per_s=offered)
+        for line in run.goals([], None, [one, two], None, seconds=60):
+            if "two processes" in line:
+                return line.split("|")[2].strip()
+        raise AssertionError("no scale-out goal")
+
+    assert measured(270.0) == "1.2× (the load offered, 270/s, could show 1.8× at most)"
+    assert measured(600.0) == "1.2×"
