@@ -29,15 +29,27 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import connections
 from django.db.models import QuerySet
 from django.db.models.query import get_related_populators
 
+T = TypeVar("T")
+
 
 class QueryNotCompiled(Exception):
     """The query's parameters are not the stand-ins it was built with."""
+
+
+def per_thread(local: threading.local, using: str, compile_: Callable[[], T]) -> T:
+    """`compile_()` once per thread and database, kept in `local`: a
+    compiler holds its thread's connection (compiled_writes.py too)."""
+    kept = getattr(local, using, None)
+    if kept is None:
+        kept = compile_()
+        setattr(local, using, kept)
+    return kept
 
 
 class CompiledQuery:
@@ -50,14 +62,12 @@ class CompiledQuery:
         self._local = threading.local()
 
     def _compiled(self, using: str):
-        kept = getattr(self._local, using, None)
-        if kept is None:
-            queryset = self._build(*self._stand_ins)
-            compiler = queryset.query.get_compiler(using=using)
-            sql, params = compiler.as_sql()
-            kept = (sql, compiler, self._order(tuple(params)), _layout(compiler, using))
-            setattr(self._local, using, kept)
-        return kept
+        return per_thread(self._local, using, lambda: self._compile(using))
+
+    def _compile(self, using: str):
+        compiler = self._build(*self._stand_ins).query.get_compiler(using=using)
+        sql, params = compiler.as_sql()
+        return sql, compiler, self._order(tuple(params)), _layout(compiler, using)
 
     def _order(self, params: tuple) -> tuple[tuple[int, type | None], ...]:
         """Where each of the SQL's parameters is among the call's values (the

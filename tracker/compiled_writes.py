@@ -34,7 +34,7 @@ from django.db import connections
 from django.db.models import Model
 from django.db.models.sql import InsertQuery, UpdateQuery
 
-from tracker.compiled_queries import QueryNotCompiled
+from tracker.compiled_queries import QueryNotCompiled, per_thread
 
 
 def _check(params: Iterable, prepared: Iterable) -> None:
@@ -54,21 +54,20 @@ class CompiledUpdate:
         self._local = threading.local()
 
     def _compiled(self, using: str) -> tuple[str, list]:
-        kept = getattr(self._local, using, None)
-        if kept is None:
-            # As QuerySet.update builds it.
-            query = self._model._base_manager.filter(pk=-1).query.chain(UpdateQuery)
-            query.add_update_values(self._stand_ins)
-            sql, params = query.get_compiler(using=using).as_sql()
-            fields = [field for field, _model, _value in query.values]
-            connection = connections[using]
-            _check(
-                params,
-                [f.get_db_prep_save(self._stand_ins[f.name], connection) for f in fields] + [-1],
-            )
-            kept = (sql, fields)
-            setattr(self._local, using, kept)
-        return kept
+        return per_thread(self._local, using, lambda: self._compile(using))
+
+    def _compile(self, using: str) -> tuple[str, list]:
+        # As QuerySet.update builds it.
+        query = self._model._base_manager.filter(pk=-1).query.chain(UpdateQuery)
+        query.add_update_values(self._stand_ins)
+        sql, params = query.get_compiler(using=using).as_sql()
+        fields = [field for field, _model, _value in query.values]
+        connection = connections[using]
+        _check(
+            params,
+            [f.get_db_prep_save(self._stand_ins[f.name], connection) for f in fields] + [-1],
+        )
+        return sql, fields
 
     def run(self, pk: Any, values: dict[str, Any], using: str = "default") -> int:
         """Update the row `pk` with `values` (every column of the stand-ins);
@@ -90,21 +89,20 @@ class CompiledInsert:
         self._local = threading.local()
 
     def _compiled(self, using: str) -> tuple[str, list]:
-        kept = getattr(self._local, using, None)
-        if kept is None:
-            row = self._stand_in()
-            fields = [
-                field
-                for field in type(row)._meta.concrete_fields
-                if not field.generated and not field.primary_key
-            ]
-            query = InsertQuery(type(row))
-            query.insert_values(fields, [row])
-            [(sql, params)] = query.get_compiler(using=using).as_sql()
-            _check(params, self._params(row, fields, connections[using]))
-            kept = (sql, fields)
-            setattr(self._local, using, kept)
-        return kept
+        return per_thread(self._local, using, lambda: self._compile(using))
+
+    def _compile(self, using: str) -> tuple[str, list]:
+        row = self._stand_in()
+        fields = [
+            field
+            for field in type(row)._meta.concrete_fields
+            if not field.generated and not field.primary_key
+        ]
+        query = InsertQuery(type(row))
+        query.insert_values(fields, [row])
+        [(sql, params)] = query.get_compiler(using=using).as_sql()
+        _check(params, self._params(row, fields, connections[using]))
+        return sql, fields
 
     @staticmethod
     def _params(row: Model, fields: list, connection) -> list:

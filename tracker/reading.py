@@ -50,10 +50,6 @@ _cache: OrderedDict[int, Loaded] = OrderedDict()
 _lock = threading.Lock()
 
 
-def event_of(row: MatchEvent) -> rules.Event:
-    return rules.event_from_data(row.kind, json.loads(row.data))
-
-
 # The events after a seq, up to another (compiled once: tracker/compiled_queries.py).
 # Every render in a process that did not write them reads them so: on two
 # processes, each push's and each tap's (issue 18). The stand-in seqs are

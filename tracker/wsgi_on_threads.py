@@ -15,9 +15,9 @@ for it and for the interpreter lock instead of rendering: py-spy of two
 processes under bench/run.py's scale-out load found most HTTP-thread
 samples in those waits while the process used about 0.6 of a core and shed
 taps. No WSGI adapter we found hands a buffered body in and takes a whole
-response out. Our responses are small pages and partials (no streaming
-response in the app; exports are a match's few hundred KB at most), so
-holding each whole costs little.
+response out. Every response of the app is an HttpResponse its view built
+whole (pages, partials, the organizer's exports; none streams), so taking
+it whole here holds nothing the view had not held already.
 """
 
 from __future__ import annotations

@@ -7,19 +7,16 @@ tests/compiled_writes_cases.py)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from tests.compiled_writes_cases import check
-from tests.scale.test_postgres_append_only import ROOT, scratch  # noqa: F401 (fixture)
+from tests.scale.test_postgres_append_only import manage, scratch  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.scale
 
 FINDINGS = """
-import json, django
-django.setup()
+import json
 from tests.compiled_writes_cases import findings
 print(json.dumps(findings()))
 """
@@ -27,14 +24,6 @@ print(json.dumps(findings()))
 
 def test_compiled_writes_leave_what_django_leaves_on_postgres(scratch):  # noqa: F811
     _url, env = scratch
-    done = subprocess.run(
-        [sys.executable, "-c", FINDINGS],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = manage(env, "shell", "-c", FINDINGS, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     check(json.loads(done.stdout.strip().splitlines()[-1]))
