@@ -28,7 +28,7 @@ this for Django 5.2.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from django.db import connections
@@ -67,7 +67,12 @@ class CompiledQuery:
     def _compile(self, using: str):
         compiler = self._build(*self._stand_ins).query.get_compiler(using=using)
         sql, params = compiler.as_sql()
-        return sql, compiler, self._order(tuple(params)), _layout(compiler, using)
+        # What results_iter works out again at every call: the columns'
+        # converters (a tenth of these queries' Python, issue 18) and
+        # whether any column is a composite one.
+        fields = [s[0] for s in compiler.select[0 : compiler.col_count]]
+        reading = (compiler.get_converters(fields), compiler.has_composite_fields(fields), fields)
+        return sql, compiler, self._order(tuple(params)), _layout(compiler, using), reading
 
     def _order(self, params: tuple) -> tuple[tuple[int, type | None], ...]:
         """Where each of the SQL's parameters is among the call's values (the
@@ -90,26 +95,32 @@ class CompiledQuery:
             raise QueryNotCompiled(f"{params!r} are not {self._stand_ins!r} in some order")
         return tuple(order)
 
-    def _fetch(self, using: str, values: tuple) -> tuple[list, Any, tuple | None]:
-        sql, compiler, order, layout = self._compiled(using)
+    def _fetch(self, using: str, values: tuple) -> tuple[Iterable, tuple | None]:
+        """The rows of the SQL for `values`, as SQLCompiler.results_iter
+        gives them (converted), and the query's layout."""
+        sql, compiler, order, layout, (converters, composite, fields) = self._compiled(using)
         params = [values[n] if wrap is None else wrap(values[n]) for n, wrap in order]
         with connections[using].cursor() as cursor:
             cursor.execute(sql, params)
-            fetched = cursor.fetchall()
-        return fetched, compiler, layout
+            rows: Iterable = cursor.fetchall()
+        if converters:
+            rows = compiler.apply_converters(rows, converters)
+        if composite:
+            rows = compiler.composite_fields_to_tuples(rows, fields)
+        return rows, layout
 
     def rows(self, *values: Any, using: str = "default") -> list[tuple]:
         """The rows as the database's converters give them (values_list)."""
-        fetched, compiler, _layout = self._fetch(using, values)
-        return list(compiler.results_iter(results=[fetched]))
+        rows, _layout = self._fetch(using, values)
+        return list(rows)
 
     def models(self, *values: Any, using: str = "default") -> list:
         """The model instances, as iterating the QuerySet gives them (its
         select_related models included)."""
-        fetched, compiler, layout = self._fetch(using, values)
+        rows, layout = self._fetch(using, values)
         model_cls, start, end, init_list, populators = layout
         found = []
-        for row in compiler.results_iter(results=[fetched]):
+        for row in rows:
             obj = model_cls.from_db(using, init_list, row[start:end])
             for populator in populators:
                 populator.populate(row, obj)
