@@ -103,3 +103,16 @@ def test_the_scale_out_says_when_the_load_offered_bounds_its_ratio():
 
     assert measured(270.0) == "1.2× (the load offered, 270/s, could show 1.8× at most)"
     assert measured(600.0) == "1.2×"
+
+
+def test_the_scale_out_says_the_most_the_cores_let_two_processes_show():
+    one = row("one process", 200, served_per_s=100.0)
+    # 2 cores, 0.4 of them taken by the driver and the rest: 1.6 left, at
+    # 10 ms an action 160 actions a second, 1.6 times one process's 100.
+    two = row("two", 200, cpu_ms=10.0, cores={"machine": 1.5, "servers": 1.1})
+    said = run.cores_could_show(one, two, 2)
+    assert "1.60 of 2 cores" in said
+    assert "about 160 actions a second: 1.6× one process's 100.0" in said
+    # Half the CPU per action, twice what the same cores could serve.
+    cheaper = run.cores_could_show(one, {**two, "cpu_ms": 5.0}, 2)
+    assert "about 320 actions a second: 3.2×" in cheaper
