@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tracker import announce
-from tracker.folding import fold
+from tracker.folding import name_key
 from tracker.models import EventPlayer, EventRound, HandedList, Match, Seat, TournamentEvent
 from tracker.rules.results import CONFIRMED, SETTLED
 from tracker.tournament import scoring, swiss
@@ -21,9 +21,8 @@ MAX_ROSTER = 500
 
 
 def player_key(name: str) -> str:
-    """One player, however the name is typed: spaces squeezed, case and
-    accents folded ("Íñigo  Pérez" is "inigo perez")."""
-    return fold(" ".join(name.split()))[:60]
+    """One player, however the name is typed (folding.name_key)."""
+    return name_key(name)
 
 
 # ------------------------------------------------------------------ roster

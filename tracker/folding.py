@@ -29,6 +29,14 @@ def fold(text: str | None) -> str:
     return (text or "").lower().translate(_TABLE)
 
 
+def name_key(name: str) -> str:
+    """One player, however the name is typed: spaces squeezed, case and
+    accents folded ("Íñigo  Pérez" is "inigo perez"). The roster, the
+    handed lists and the standings all find a player by it: a list handed
+    as "Íñigo Pérez" is the list of the pairing typed "inigo perez"."""
+    return fold(" ".join(name.split()))[:60]
+
+
 class Folded(Func):
     """fold() of a text column, as SQL."""
 

@@ -15,6 +15,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from tracker.folding import name_key
 from tracker.rules.commitments import canonical_json
 
 GENESIS_HASH = "0" * 64
@@ -235,7 +236,9 @@ class HandedList(models.Model):
 
     @staticmethod
     def key(name: str) -> str:
-        return " ".join(name.split()).casefold()[:60]
+        # As the roster's key: case and spaces only, a list handed as
+        # "Íñigo Pérez" was not found for the pairing typed "Inigo Perez".
+        return name_key(name)
 
 
 class EventPlayer(models.Model):

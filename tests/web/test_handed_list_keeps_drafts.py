@@ -14,12 +14,12 @@ pytestmark = pytest.mark.django_db
 PAIRINGS = "Table, Player A, Player B\n1, Alice Arroyo, Bob Bravo\n"
 
 
-def pair_round(carol, event, number: int) -> Match:
+def pair_round(carol, event, number: int, pairings: str = PAIRINGS) -> Match:
     data = {
         "points_limit": 300,
         "rounds": 3,
         "mission": "Supplies",
-        "pairings": PAIRINGS,
+        "pairings": pairings,
         "event_round": number,
     }
     assert carol.post(f"/organizer/events/{event.pk}/", data).status_code == 302
@@ -63,3 +63,27 @@ def test_a_list_handed_in_at_one_event_starts_no_match_of_another(carol):
     alice.submit("draft/hand")
     assert alice.error is None
     assert draft_names(elsewhere) == []  # the same name at another event: not her list there
+
+
+def test_a_handed_list_is_the_players_however_the_pairings_spell_the_name(carol):
+    """The organizer types "Íñigo Pérez" for round 1 and "inigo  perez" for
+    round 2: one player, as the roster and the standings read names (case,
+    accents and spaces folded), so the list he handed in round 1 starts his
+    round 2 match, and his page there offers no second hand-in."""
+    assert carol.post("/organizer/events/", {"name": "Spring Open", "date": "2026-04-18"})
+    spring = TournamentEvent.objects.get(name="Spring Open")
+    spellings = {1: "Íñigo Pérez", 2: "inigo  perez"}
+    first, second = (
+        pair_round(carol, spring, n, f"Table, Player A, Player B\n1, {spellings[n]}, Bob Bravo\n")
+        for n in (1, 2)
+    )
+    inigo = Phone()
+    inigo.claim(seat_link(first), "Íñigo Pérez")
+    inigo.submit("draft/add", name="Kaplan", cost="20")
+    inigo.submit("draft/hand")
+    assert inigo.error is None
+    assert draft_names(second) == ["Kaplan"]
+    inigo.claim(seat_link(second), "Íñigo Pérez")
+    assert "draft/hand" not in {form.command for form in inigo.forms()}
+    assert spring.handed_lists.count() == 1
+    assert [row["name"] for row in spring.handed_lists.get().rows] == ["Kaplan"]
