@@ -1,0 +1,109 @@
+"""HE — Holoecho: AROs of a Holoecho trooper (HE-2, HE-C6), delayed AROs
+against a marker (HE-8), and a Veteran in Retreat! (RT-X1, HE-A2)."""
+
+from tracker.rules.holoecho import ActivateHoloecho
+from tracker.rules.orders import DeclareAro, EndOrder, ReportOutcome
+from tracker.rules.state import (
+    HOLOECHO,
+    HOLOPROJECTOR,
+    IMPETUOUS,
+    IMPETUOUS_PHASE,
+    ORDERS,
+    STATES,
+    UNCONSCIOUS,
+    VETERAN,
+)
+
+from .game import Game, nonce, trooper
+from .hidden_games import (
+    army_b,
+    aro,
+    declare,
+    end_order,
+    of_kind,
+    secret,
+    started,
+    to_phase,
+)
+from .steps import set_state, to_turn
+
+
+def test_an_aro_in_the_opponents_impetuous_phase_keeps_holoecho_he_c6():
+    """HE-C6 ends Holoecho when its bearer is Impetuous, acting on its own
+    Impetuous Order; reacting without a roll in the opponent's Impetuous Phase
+    keeps it (the decoys are not revealed)."""
+    game = Game.started(
+        [trooper("Kaplan", 20), trooper("Hassassin", 40, traits=[HOLOPROJECTOR])],
+        [*army_b(), trooper("Morat", 20, traits=[IMPETUOUS])],
+        first="B",
+        seal_a={"lieutenant": "Kaplan", "holoecho": {"Hassassin": "marker1"}},
+    )
+    to_phase(game, IMPETUOUS_PHASE)
+    declare(game, "Morat", "move", seat="B")
+    events = aro(game, "Hassassin", "idle")
+    assert not of_kind(events, "HoloechoCancelled")
+    events = game.do("B", EndOrder())
+    assert not of_kind(events, "SecretRevealed")
+    assert not secret(game, "Hassassin", HOLOECHO).revealed
+    assert game.trooper("Hassassin").holoechoes == ("model", "marker1", "marker2")
+
+
+def test_an_aro_to_the_second_short_skill_asks_for_coherency_checks_he_2():
+    """HE-2: every activation of the Holoechoes, an ARO included, has its
+    Initial and Final Coherency checks, whichever Short Skill it answers."""
+    game = started(first="B")
+    to_phase(game, ORDERS)
+    declare(game, "Bolt", "move", seat="B")
+    declare(game, "Bolt", "move", seat="B")
+    events = aro(game, "Hassassin", "idle")
+    due = of_kind(events, "CoherencyChecksDue")
+    assert len(due) == 1 and due[0].aro and due[0].rule == "HE-2"
+
+
+def test_a_delayed_aro_against_a_marker_is_not_lost_by_he_8():
+    """HE-8 loses a delayed ARO when a Holoecho is not revealed by its second
+    Short Skill; delaying against a Camouflage marker (HD-C3) loses nothing."""
+    game = started()
+    to_phase(game, ORDERS)
+    declare(game, "Ninja", "move", as_marker=True)
+    game.do(
+        "B", DeclareAro(trooper_id=game.id("Fusilier"), skill="delay_aro", target_id="markerA1")
+    )
+    events = declare(game, "Ninja", "move")
+    assert game.trooper("Ninja").marker
+    assert not of_kind(events, "DelayedAroLost")
+    events = game.do(
+        "B", DeclareAro(trooper_id=game.id("Fusilier"), skill="bs_attack", target_id="markerA1")
+    )
+    assert of_kind(events, "SkillDeclared")[-1].aro
+
+
+def test_a_veteran_in_retreat_may_activate_holoecho_again_rt_x1_he_a2():
+    """RT-X1: a Veteran ignores Retreat!, so HE-C6 does not stop it from
+    bringing its Holoechoes back in the States Phase (HE-A2)."""
+    a = [
+        trooper("Lieutenant", 10),
+        trooper("Hassassin", 15, traits=[HOLOPROJECTOR, VETERAN]),
+        trooper("Big", 75),
+    ]
+    game = Game.started(a, army_b(), first="A", seal_a={"holoecho": {"Hassassin": "marker1"}})
+    to_phase(game, ORDERS)
+    declare(game, "Hassassin", "move")
+    game.do(
+        "B",
+        ReportOutcome(outcome="saving_roll", trooper_id=game.id("Hassassin"), element="marker1"),
+    )
+    end_order(game)
+    assert not game.trooper("Hassassin").holoechoes
+    set_state(game, "Big", UNCONSCIOUS, by="B")
+    to_turn(game, 2, "A")
+    assert game.state.seat("A").retreat
+    to_phase(game, STATES)
+    events = game.do(
+        "A",
+        ActivateHoloecho(
+            trooper_id=game.id("Hassassin"), real="model", secret_id="re000001", nonce=nonce(901)
+        ),
+    )
+    assert of_kind(events, "HoloechoActivated")[0].rule == "HE-A2"
+    assert game.trooper("Hassassin").holoechoes == ("model", "marker1", "marker2")
