@@ -78,15 +78,21 @@ def test_a_list_with_a_lieutenant_option_is_taken_without_the_warning(carol):
     assert NO_LIEUTENANT not in player.text
 
 
-def test_attack_a_second_hand_in_from_a_match_is_refused_and_keeps_the_first_list(carol):
-    assert carol.post("/organizer/events/", {"name": "Spring Open", "date": "2026-04-18"})
-    spring = TournamentEvent.objects.get(name="Spring Open")
-    match = pair_round(carol, spring, 1)
+def kaplan_handed_in(match) -> Phone:
+    """Alice claims seat A of `match` and hands in a list of one Kaplan."""
     alice = Phone()
     alice.claim(seat_link(match), "Alice Arroyo")
     alice.submit("draft/add", name="Kaplan", cost="20")
     alice.submit("draft/hand")
     assert alice.error is None
+    return alice
+
+
+def test_attack_a_second_hand_in_from_a_match_is_refused_and_keeps_the_first_list(carol):
+    assert carol.post("/organizer/events/", {"name": "Spring Open", "date": "2026-04-18"})
+    spring = TournamentEvent.objects.get(name="Spring Open")
+    match = pair_round(carol, spring, 1)
+    alice = kaplan_handed_in(match)
     alice.submit("draft/add", name="Fusilier", cost="10")
     assert alice.error is None
     assert not alice.forms("draft/hand")  # handed once: no button any more
@@ -111,11 +117,7 @@ def test_a_late_list_handed_in_from_a_match_uses_up_the_organizers_exception(car
     assert org.submit("/lists/", within=".lock-now").status_code == 302
     take_late_list(org, "Alice Arroyo")
     match = pair_round(carol, spring, 1)
-    alice = Phone()
-    alice.claim(seat_link(match), "Alice Arroyo")
-    alice.submit("draft/add", name="Kaplan", cost="20")
-    alice.submit("draft/hand")
-    assert alice.error is None
+    kaplan_handed_in(match)
     assert EventPlayer.objects.get(event=spring, name="Alice Arroyo").late_list is False
 
 
