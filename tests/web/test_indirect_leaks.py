@@ -18,13 +18,16 @@ and must then be byte-identical between the twins, seq numbers included.
 from __future__ import annotations
 
 import re
+import types
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
+from tracker import actions
 from tracker.asgi import application
 from tracker.models import Match
 from tracker.reading import load_state
@@ -32,7 +35,22 @@ from tracker.reading import load_state
 from .leaks import barrier, frame_seq, response_bytes
 from .table import claim, create_match, error_of, next_action_id
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("events_in_one_minute"),
+]
+
+
+@pytest.fixture
+def events_in_one_minute(monkeypatch):
+    """Every event of both twins written at one instant. The log shows a
+    line's time only where a minute starts (tracker_tags.log_lines), so a
+    twin whose play crossed a minute's end on the wall clock, and the other
+    not, were sent different rows though nothing secret differed (a
+    twelve-second play on a slow machine crossed one about once in five)."""
+    instant = datetime(2026, 4, 18, 10, 0, 30, tzinfo=UTC)
+    monkeypatch.setattr(actions, "timezone", types.SimpleNamespace(now=lambda: instant))
+
 
 FAST_PINS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 NINJA = "Ninja-indirect-7c1e"

@@ -28,9 +28,12 @@ from tracker.rules.identity import marker_ref
 
 from .leaks import forms_in
 from .table import claim, create_match, error_of, next_action_id
-from .test_indirect_leaks import FAST_PINS, Twin, first_difference, streams
+from .test_indirect_leaks import FAST_PINS, Twin, events_in_one_minute, first_difference, streams
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures(events_in_one_minute.__name__),
+]
 
 NINJA = "Ninja-inplay-3d9a"
 ELEMENTS = ("model", "marker1", "marker2")
