@@ -20,9 +20,9 @@ from tracker.tournament import scoring, swiss
 MAX_ROSTER = 500
 
 
-def player_key(name: str) -> str:
-    """One player, however the name is typed (folding.name_key)."""
-    return name_key(name)
+# One player, however the name is typed: the roster's, the handed lists' and
+# the standings' one key (folding.name_key).
+player_key = name_key
 
 
 # ------------------------------------------------------------------ roster

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from tests.web.phone import Phone
 from tests.web.test_event_running import ARMY, Organizer, list_link_of, take_late_list
-from tests.web.test_handed_list_keeps_drafts import pair_round, seat_link
+from tests.web.test_handed_list_keeps_drafts import open_event, pair_round, seat_link
 from tracker.models import EventPlayer, HandedList, TournamentEvent
 
 pytestmark = pytest.mark.django_db
@@ -89,8 +89,7 @@ def kaplan_handed_in(match) -> Phone:
 
 
 def test_attack_a_second_hand_in_from_a_match_is_refused_and_keeps_the_first_list(carol):
-    assert carol.post("/organizer/events/", {"name": "Spring Open", "date": "2026-04-18"})
-    spring = TournamentEvent.objects.get(name="Spring Open")
+    spring = open_event(carol, "Spring Open")
     match = pair_round(carol, spring, 1)
     alice = kaplan_handed_in(match)
     alice.submit("draft/add", name="Fusilier", cost="10")
@@ -110,8 +109,7 @@ def test_attack_a_second_hand_in_from_a_match_is_refused_and_keeps_the_first_lis
 def test_a_late_list_handed_in_from_a_match_uses_up_the_organizers_exception(carol):
     """The organizer takes one late list: handed in from the match, the
     exception is spent, as it is when submitted through the link."""
-    assert carol.post("/organizer/events/", {"name": "Spring Open", "date": "2026-04-18"})
-    spring = TournamentEvent.objects.get(name="Spring Open")
+    spring = open_event(carol, "Spring Open")
     org = Organizer(carol, spring)
     assert org.submit("/roster/paste/", players="Alice Arroyo, PanOceania").status_code == 302
     assert org.submit("/lists/", within=".lock-now").status_code == 302

@@ -8,10 +8,18 @@ import pytest
 from tracker.models import Match, Seat, TournamentEvent
 
 from .phone import Phone
+from .rendered_forms import submit_on
 
 pytestmark = pytest.mark.django_db
 
 PAIRINGS = "Table, Player A, Player B\n1, Alice Arroyo, Bob Bravo\n"
+
+
+def open_event(carol, name: str) -> TournamentEvent:
+    """Carol creates the event `name` through the form of her events page."""
+    response = submit_on(carol, "/organizer/events/", "card", name=name, date="2026-04-18")
+    assert response.status_code == 302
+    return TournamentEvent.objects.get(name=name)
 
 
 def pair_round(carol, event, number: int, pairings: str = PAIRINGS) -> Match:
@@ -22,7 +30,7 @@ def pair_round(carol, event, number: int, pairings: str = PAIRINGS) -> Match:
         "pairings": pairings,
         "event_round": number,
     }
-    assert carol.post(f"/organizer/events/{event.pk}/", data).status_code == 302
+    assert submit_on(carol, f"/organizer/events/{event.pk}/", "card", **data).status_code == 302
     return Match.objects.get(event=event, event_round=number)
 
 
@@ -35,8 +43,7 @@ def draft_names(match: Match) -> list[str]:
 
 
 def test_handing_a_list_in_leaves_a_started_draft_elsewhere_alone(carol):
-    assert carol.post("/organizer/events/", {"name": "Spring Open", "date": "2026-04-18"})
-    spring = TournamentEvent.objects.get(name="Spring Open")
+    spring = open_event(carol, "Spring Open")
     first, second, untouched = (pair_round(carol, spring, n) for n in (1, 2, 3))
     alice = Phone()
     alice.claim(seat_link(second), "Alice Arroyo")
@@ -52,10 +59,7 @@ def test_handing_a_list_in_leaves_a_started_draft_elsewhere_alone(carol):
 
 
 def test_a_list_handed_in_at_one_event_starts_no_match_of_another(carol):
-    for name in ("Spring Open", "Autumn Open"):
-        assert carol.post("/organizer/events/", {"name": name, "date": "2026-04-18"})
-    spring = TournamentEvent.objects.get(name="Spring Open")
-    autumn = TournamentEvent.objects.get(name="Autumn Open")
+    spring, autumn = open_event(carol, "Spring Open"), open_event(carol, "Autumn Open")
     here, elsewhere = pair_round(carol, spring, 1), pair_round(carol, autumn, 1)
     alice = Phone()
     alice.claim(seat_link(here), "Alice Arroyo")
@@ -70,8 +74,7 @@ def test_a_handed_list_is_the_players_however_the_pairings_spell_the_name(carol)
     round 2: one player, as the roster and the standings read names (case,
     accents and spaces folded), so the list he handed in round 1 starts his
     round 2 match, and his page there offers no second hand-in."""
-    assert carol.post("/organizer/events/", {"name": "Spring Open", "date": "2026-04-18"})
-    spring = TournamentEvent.objects.get(name="Spring Open")
+    spring = open_event(carol, "Spring Open")
     spellings = {1: "Íñigo Pérez", 2: "inigo  perez"}
     first, second = (
         pair_round(carol, spring, n, f"Table, Player A, Player B\n1, {spellings[n]}, Bob Bravo\n")
