@@ -342,9 +342,12 @@ def reveal_seqs(match) -> dict[str, int]:
     return {json.loads(data)["secret_id"]: seq for seq, data in rows}
 
 
-# A text shorter than the shortest canary (TOKEN's ten characters; ids are
-# twelve) cannot carry one: never taken out of what a viewer received.
-SHORTEST_CANARY = 10
+# A text shorter than the shortest canary cannot carry one: never taken out
+# of what a viewer received. Trooper ids are the shortest: eight hex digits
+# (tracker/row_ids.py; TOKEN's words are ten characters, secret ids twelve).
+# At ten, a hidden trooper's id that tamper() wrote into a CL-5 proof, and
+# the rules then published as the player wrote it, was reported as a leak.
+SHORTEST_CANARY = 8
 
 
 def published_words(match, received: Iterable[Received]) -> dict[str, int]:
