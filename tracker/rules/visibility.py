@@ -22,7 +22,7 @@ from .orders import impetuous_troopers
 from .queries import order_pool, orders_left, secret_visible, surviving_points, trooper_visible
 from .results import organizer_views, result_of
 from .retreat import carries_retreat_marker
-from .sealing import link_is_secret
+from .sealing import OWNER, link_is_secret, subject_of
 from .state import (
     HOLOMASK,
     IRREGULAR,
@@ -319,6 +319,10 @@ def _aliased_view(trooper: Trooper, alias: Alias, retreat_marker: bool) -> Troop
 
 def _secret_view(secret: Secret, viewer: str | None, known: dict | None = None) -> SecretView:
     mine = secret.seat == viewer
+    if _under_marker(secret, viewer, known or {}):
+        # Revealed by a rule, but it names a trooper this viewer still knows
+        # only as a Camouflage marker: sealed for it until the marker ends.
+        secret = replace(secret, revealed_seq=None, revealed_rule=None)
     open_ = mine or secret.revealed
     return SecretView(
         id=secret.id,
@@ -339,6 +343,19 @@ def _secret_view(secret: Secret, viewer: str | None, known: dict | None = None) 
         if secret.revealed
         else None,
     )
+
+
+def _under_marker(secret: Secret, viewer: str | None, known: Mapping) -> bool:
+    """HD-C3: which trooper stands under a Camouflage marker is private until
+    the marker state ends. A rule may reveal a seal naming it before that (a
+    failed Coherency check of its real Holoecho, HE-C7): the rule's answer is
+    public (its own events, renamed by log_for), but the payload names the
+    trooper, so the seal and its proof reach the opponent only once the marker
+    is gone, like its written position. Its owner's own reveals are its choice."""
+    if secret.seat == viewer or not secret.revealed or secret.revealed_rule == OWNER:
+        return False
+    alias = known.get(subject_of(secret) or "")
+    return alias is not None and alias.marker_number > 0
 
 
 def _secret_trooper(secret: Secret, open_: bool, known: dict) -> str | None:
@@ -537,7 +554,21 @@ def log_for(
     lines = redact_log(events, viewer, lines)
     if not known:
         return lines
-    return [replace(line, params=rename(line.params, known, state)) for line in lines]
+    return [
+        replace(line, params=rename(_withheld_proof(line, state, viewer, known), known, state))
+        for line in lines
+    ]
+
+
+def _withheld_proof(line: LogLine, state: MatchState, viewer: str | None, known: Mapping) -> dict:
+    """A reveal line without the payload and nonce `_under_marker` keeps sealed."""
+    params = line.params
+    secret = (
+        state.secrets.get(params.get("secret_id", "")) if line.kind == "SecretRevealed" else None
+    )
+    if secret is None or not _under_marker(secret, viewer, known):
+        return params
+    return {k: v for k, v in params.items() if k not in ("payload", "nonce")}
 
 
 def redact_log(
