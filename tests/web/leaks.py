@@ -1071,6 +1071,11 @@ KINDS = {
     "lieutenant": ["lieutenant_candidate"],
     "hd": ["hidden_deployment"],
     "hd_camo": ["hidden_deployment", "camouflage"],
+    # A marker with Holoechoes: a rule may end its Holoecho seal while it is
+    # still a marker (HE-C7), and the seal names the trooper under it. Random
+    # play rarely gets there (not once in 200 matches with the fix undone):
+    # tests/web/test_marker_holoecho_reveal.py plays that story itself.
+    "hd_camo_he": ["hidden_deployment", "camouflage", "holoprojector"],
     "hd_inf": ["hidden_deployment", "infiltration"],
     "he": ["holoprojector"],
     "hd_he": ["hidden_deployment", "holoprojector"],
