@@ -4,13 +4,18 @@ table, a log line naming the visible one by name alone (TM-T1's `names`)
 must name it as it is, and read the same whoever is under the marker:
 otherwise the opponent learns the marker's troop type from the line."""
 
-from tracker.rules.orders import DeclareSkill
-from tracker.rules.state import CAMOUFLAGE, HIDDEN_DEPLOYMENT, LIEUTENANT_CANDIDATE, ORDERS
+import pytest
+
+from tracker.rules.conditions import SetTrooperState
+from tracker.rules.errors import NotAllowed
+from tracker.rules.fireteams import FormFireteam
+from tracker.rules.orders import DeclareAro, DeclareSkill
+from tracker.rules.state import CAMOUFLAGE, DEAD, HIDDEN_DEPLOYMENT, LIEUTENANT_CANDIDATE, ORDERS
 from tracker.rules.token_tactical import CoordinatedOrder
 from tracker.rules.visibility import log_for
 
 from .game import Game, trooper
-from .hidden_games import army_b, end_order, to_phase
+from .hidden_games import army_b, declare, end_order, to_phase
 
 
 def bobs_coordinated_order_line(under_marker: str) -> dict:
@@ -45,3 +50,49 @@ def test_a_visible_namesake_of_a_marker_keeps_its_name_in_the_log_hd_c3_tm_t1():
     tell Bob that the marker is a Ninja."""
     assert bobs_coordinated_order_line("Oniwaban")["names"] == "Ninja, Kaplan"
     assert bobs_coordinated_order_line("Ninja")["names"] == "Ninja, Kaplan"
+
+
+def ninja_under_a_marker(b_list=None, a_more=()) -> tuple[Game, dict]:
+    """Alice's Ninja goes down as Camouflage marker 1 (her list: the Ninja,
+    Kaplan and `a_more`; Bob's: `b_list`)."""
+    hidden = trooper("Ninja", 30, traits=[HIDDEN_DEPLOYMENT, CAMOUFLAGE])
+    kaplan = trooper("Kaplan", 20, traits=[LIEUTENANT_CANDIDATE])
+    game = Game.started(
+        [hidden, kaplan, *a_more],
+        b_list or army_b(),
+        seal_a={
+            "lieutenant": "Kaplan",
+            "extra": [{"kind": "hd_position", "trooper_id": hidden["id"], "position": "roof"}],
+        },
+    )
+    to_phase(game, ORDERS)
+    game.do("A", DeclareSkill(trooper_id=hidden["id"], skill="move", as_marker=True))
+    end_order(game)
+    assert game.state.troopers[hidden["id"]].marker_number == 1
+    return game, hidden
+
+
+def test_a_refusal_names_bobs_own_namesake_as_his_list_does_hd_c3():
+    """Mirror lists: Bob's own Ninja is out of action, and his ARO with it is
+    refused. The refusal names his Ninja, not Alice's marker, which would
+    tell him the marker is a Ninja."""
+    bobs_ninja = trooper("Ninja", 30)
+    game, _hidden = ninja_under_a_marker([*army_b(), bobs_ninja])
+    game.do("B", SetTrooperState(trooper_id=bobs_ninja["id"], condition=DEAD, tokens=[]))
+    declare(game, "Kaplan", "move")
+    with pytest.raises(NotAllowed) as refused:
+        game.do("B", DeclareAro(trooper_id=bobs_ninja["id"], skill="bs_attack"))
+    assert str(refused.value) == "Ninja is out of action."
+
+
+def test_a_fireteam_keeps_the_name_its_player_gave_it():
+    """A log line's "name" is a Fireteam's, a player's or the match's, never a
+    trooper's: Bob reads Alice's Fireteam "Ninja" as she wrote it, though
+    that is the name of the trooper under her marker."""
+    daylami = trooper("Daylami", 15)
+    game, _hidden = ninja_under_a_marker(a_more=[daylami])
+    game.do("A", FormFireteam(name="Ninja", trooper_ids=[game.id("Kaplan"), daylami["id"]]))
+    log = log_for(game.state, list(enumerate(game.events, 1)), "B")
+    (formed,) = [line.params for line in log if line.kind == "FireteamFormed"]
+    assert formed["name"] == "Ninja"
+    assert formed["names"] == "Kaplan, Daylami"

@@ -56,7 +56,7 @@ def decide(state: MatchState, seat: str, command: Command) -> list[Event]:
         # never the trooper under an enemy marker, never a masked true type.
         known = aliases(state, seat)
         if known and refusal.params:
-            refusal.params = rename(refusal.params, known, state)
+            refusal.params = rename(refusal.params, known, state, seat)
             try:
                 refusal.args = (refusal.message % refusal.params,)
             except (KeyError, TypeError, ValueError):

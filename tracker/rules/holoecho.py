@@ -353,6 +353,9 @@ class DelayedAroLost(Event):
     trooper_id: str
     trooper_name: str
     target_name: str
+    # Kept since a name alone could not tell a masked trooper from its
+    # namesake (identity.rename); "" in lines written before.
+    target_id: str = ""
     describe_as = _(
         "%(target_name)s was not revealed by its second Short Skill: %(trooper_name)s delayed "
         "its ARO and loses it (HE-8)."
@@ -725,6 +728,7 @@ def _delayed_aros_lost(state: MatchState, trooper: Trooper) -> list[Event]:
                     trooper_id=reactive.id,
                     trooper_name=reactive.name,
                     target_name=trooper.name,
+                    target_id=trooper.id,
                     rule="HE-8",
                 )
             )

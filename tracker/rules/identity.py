@@ -112,12 +112,22 @@ def resolve_ref(state: MatchState, viewer: str | None, ref: str) -> Trooper | No
     return None
 
 
-# Params that name a trooper without its id beside them (HE-8 target_name,
-# TM-T1 names): replaced where their text is an aliased trooper's true name.
-_NAME_ONLY_KEYS = ("target_name", "names", "name", "actor_name")
+# Params that may name a trooper by its name alone. In a log line only
+# these two: TM-T1's and a Fireteam's `names` (beside their trooper_ids) and
+# HE-8's `target_name` (beside target_id; lines written before it was kept
+# have none). "name" names a trooper in a refusal only: in a log line it is
+# the match's, a player's or a Fireteam's, never renamed.
+LOG_NAME_ONLY = ("target_name", "names")
+REFUSAL_NAME_ONLY = ("target_name", "names", "name", "actor_name")
 
 
-def rename(params: Mapping, known: Mapping[str, Alias], state: MatchState) -> dict:
+def rename(
+    params: Mapping,
+    known: Mapping[str, Alias],
+    state: MatchState,
+    viewer: str | None,
+    name_only: tuple[str, ...] = REFUSAL_NAME_ONLY,
+) -> dict:
     """`params` (a log line's or a refusal's) with every trooper named the way
     the viewer knows it: "<x>_id" -> the alias ref, "<x>_name" -> the alias
     name, and "<x>_name_marker" the marker number for the web layer."""
@@ -142,20 +152,61 @@ def rename(params: Mapping, known: Mapping[str, Alias], state: MatchState) -> di
                 else v
                 for v in value
             ]
-    true_names = {
-        state.troopers[tid].name: alias for tid, alias in known.items() if tid in state.troopers
-    }
-    for key in _NAME_ONLY_KEYS:
+    for key in name_only:
         value = out.get(key)
         if not isinstance(value, str) or not value:
             continue
-        if key == "names":
-            for true, alias in true_names.items():
-                value = value.replace(true, alias.name)
-            out[key] = value
-        elif value in true_names and f"{key}_marker" not in out:
-            alias = true_names[value]
-            out[key] = alias.name
-            if alias.marker_number:
-                out[f"{key}_marker"] = alias.marker_number
+        if key == "names" and _named_by_ids(params.get("trooper_ids"), state):
+            # By the ids beside them: a name list cannot say which of two
+            # namesakes it means (a visible Ninja read "Camouflage marker 1"
+            # in the opponent's log when the marker was a Ninja too).
+            ids = params["trooper_ids"]
+            if any(i in known for i in ids):
+                out[key] = ", ".join(
+                    known[i].name if i in known else state.troopers[i].name for i in ids
+                )
+        elif key.endswith("_name") and key[: -len("_name")] + "_id" in params:
+            continue  # named by its id, above
+        elif key == "names":
+            parts = value.split(", ")
+            aliased = [_by_name(part, known, state, viewer) for part in parts]
+            out[key] = ", ".join(
+                alias.name if alias else part for part, alias in zip(parts, aliased, strict=True)
+            )
+        else:
+            alias = _by_name(value, known, state, viewer)
+            if alias is not None and f"{key}_marker" not in out:
+                out[key] = alias.name
+                if alias.marker_number:
+                    out[f"{key}_marker"] = alias.marker_number
     return out
+
+
+def _named_by_ids(ids: object, state: MatchState) -> bool:
+    return (
+        isinstance(ids, list)
+        and bool(ids)
+        and all(isinstance(i, str) and i in state.troopers for i in ids)
+    )
+
+
+def _by_name(name: str, known: Mapping[str, Alias], state: MatchState, viewer: str | None):
+    """For a param with no id beside it (a refusal's; a log line written
+    before its ids were kept): the alias of a trooper this viewer knows
+    otherwise whose true name is `name`, unless the viewer reads a trooper
+    by that very name (its own, or one of the opponent's on the table:
+    mirror lists field the same profiles). The name then means that one as
+    far as the viewer can tell, and renaming it would both misname it and
+    say what the marker or the mask hides. Never decided by a hidden
+    trooper, which the viewer does not know of."""
+    troopers = state.troopers.values()
+    if any(
+        t.name == name and t.id not in known and (t.seat == viewer or not t.hidden)
+        for t in troopers
+    ):
+        return None
+    found = sorted(
+        (known[t.id] for t in troopers if t.name == name and t.id in known),
+        key=lambda alias: (alias.marker_number, alias.ref),
+    )
+    return found[0] if found else None

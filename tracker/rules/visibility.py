@@ -16,7 +16,7 @@ from .command_tokens import CANCELLED, ORDERS_COUNTED, TOKEN_LIMIT, open_uses, s
 from .commitments import canonical_json, fingerprint, verify
 from .declaration_offers import Offer, ReportOffer
 from .events import Event
-from .identity import Alias, alias_for, aliases, rename
+from .identity import LOG_NAME_ONLY, Alias, alias_for, aliases, rename
 from .kept_offers import declaration_offers
 from .orders import impetuous_troopers
 from .queries import order_pool, orders_left, secret_visible, surviving_points, trooper_visible
@@ -555,7 +555,12 @@ def log_for(
     if not known:
         return lines
     return [
-        replace(line, params=rename(_withheld_proof(line, state, viewer, known), known, state))
+        replace(
+            line,
+            params=rename(
+                _withheld_proof(line, state, viewer, known), known, state, viewer, LOG_NAME_ONLY
+            ),
+        )
         for line in lines
     ]
 
