@@ -38,7 +38,7 @@ format: $(VENV)/.dev
 # Needs GNU gettext (apt-get install gettext); the compiled .mo files are committed.
 messages: $(VENV)/.dev
 	$(PY) manage.py makemessages -l es --no-obsolete --add-location file
-	$(PY) manage.py compilemessages -l es
+	$(PY) manage.py compilemessages -l es --ignore=.venv
 
 # Phone screenshots for the README: plays the two-phone match of
 # tests/browser/test_phone_app.py and the first screens of the scripted match

@@ -116,6 +116,7 @@ def header(seen) -> tuple:
             b["kind"],
             b["secret"],
             b["asks"],
+            b["withheld"],
             line_reads(b["line"], view),
             # secret_payload.html names the trooper a payload names (named_in).
             _naming(view.trooper((b["secret"].payload or {}).get("trooper_id") or ""))

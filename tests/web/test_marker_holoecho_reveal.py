@@ -56,7 +56,7 @@ def spectre_moves_as_a_marker(language=None):
     )
     seal(b, lieutenant="Fusilier")
     to_orders(a, b)
-    ok(a, a.submit("DeclareSkill", trooper_id=SPECTRE, skill="Move", as_marker=True))
+    ok(a, a.submit("DeclareSkill", trooper_id=SPECTRE, skill="move", as_marker=True))
     b.open()
     return a, b, spectre
 
@@ -72,15 +72,21 @@ def secrets_of(phone) -> str:
     return " ".join(phone.soup.select_one("#blk-seat_A").get_text(" ").split())
 
 
-def test_the_real_holoecho_failing_coherency_under_a_marker_does_not_name_the_trooper():
-    a, b, spectre = spectre_moves_as_a_marker()
+# What Bob's reveal banner says of a seal he cannot open yet.
+WITHHELD = {
+    None: "its seal and its proof show here once the marker state ends (HD-C3)",
+    "es": "su sello y su prueba se muestran aquí cuando acabe el estado Marcador (HD-C3)",
+}
+MARKER_1 = {None: "Camouflage marker 1", "es": "Marcador de Camuflaje 1"}
+
+
+@pytest.mark.parametrize("language", [None, "es"])
+def test_the_real_holoecho_failing_coherency_under_a_marker_does_not_name_the_trooper(language):
+    a, b, spectre = spectre_moves_as_a_marker(language)
     ok(
         b,
         b.submit(
-            "ReportOutcome",
-            outcome="Failed Final Coherency check",
-            trooper_id="Camouflage marker 1",
-            element="marker2",
+            "ReportOutcome", outcome="coherency_final", trooper_id="markerA1", element="marker2"
         ),
     )
     ok(a, a.open() and a.submit("EndOrder"))
@@ -89,8 +95,9 @@ def test_the_real_holoecho_failing_coherency_under_a_marker_does_not_name_the_tr
     assert SPECTRE not in seen and spectre not in seen
     assert CANARY_POSITION not in seen
     assert not any(spot in seen for spot in HOLOECHO_SPOTS.values())
-    # He was told the answer, by the marker's name.
-    assert "Camouflage marker 1" in secrets_of(b)
+    # He was told the answer, by the marker's name, and why he sees no proof.
+    assert MARKER_1[language] in secrets_of(b)
+    assert WITHHELD[language] in b.text
     # Alice reads her own seal, and that the rule revealed it.
     a.open()
     assert SPECTRE in a.text
@@ -123,6 +130,7 @@ def test_once_the_marker_is_discovered_bob_reads_both_seals_with_their_proofs(mo
         ),
     )
     assert SPECTRE in b.text and CANARY_POSITION in b.text
+    assert WITHHELD[None] not in b.text
     assert HOLOECHO_SPOTS["marker2"] in b.text
     assert "Matches what was sealed" in b.text
     a.open()

@@ -28,8 +28,9 @@ def _secret(view, seat: str | None, secret_id: str | None):
 
 @register.simple_tag
 def banners_for(view, log) -> list[dict]:
-    """[{"line", "kind", "secret", "asks"}], newest first: what this viewer is
-    shown until this phone acknowledges it (static/tracker/app.js)."""
+    """[{"line", "kind", "secret", "asks", "withheld"}], newest first: what
+    this viewer is shown until this phone acknowledges it (static/tracker/app.js).
+    `withheld`: a reveal whose seal this viewer cannot open yet."""
     found = []
     # Newest first, so a superseding line is met before the one it ends
     # (issue 19): "is in Retreat!" goes once "no longer in Retreat!" comes,
@@ -47,14 +48,26 @@ def banners_for(view, log) -> list[dict]:
                 continue
             peeked = True
         if line.kind in FOR_EVERYONE:
-            secret = None
+            secret, withheld = None, False
             if line.kind == "SecretRevealed":
                 secret = _secret(view, params.get("seat"), params.get("secret_id"))
                 if secret is not None and not secret.revealed:
-                    secret = None
-            found.append({"line": line, "kind": line.kind, "secret": secret, "asks": False})
+                    # A rule revealed it, but it names a trooper this viewer
+                    # still knows as a marker (visibility._under_marker).
+                    secret, withheld = None, True
+            found.append(
+                {
+                    "line": line,
+                    "kind": line.kind,
+                    "secret": secret,
+                    "asks": False,
+                    "withheld": withheld,
+                }
+            )
         elif line.kind in ASKS_THE_PLAYER and view.viewer and params.get("seat") == view.viewer:
-            found.append({"line": line, "kind": line.kind, "secret": None, "asks": True})
+            found.append(
+                {"line": line, "kind": line.kind, "secret": None, "asks": True, "withheld": False}
+            )
         if len(found) >= MAX_BANNERS:
             break
     return found
