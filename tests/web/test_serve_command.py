@@ -1,0 +1,63 @@
+"""What `manage.py serve` hands daphne (tracker/management/commands/serve.py),
+daphne itself not started: the front door's limits and the fast pongs are
+in place before it runs, it listens for the phones on the LAN, and it reads
+X-Forwarded-For only behind our own proxy (otherwise any raw client could
+forge the header and dodge the per-address limits)."""
+
+from __future__ import annotations
+
+from io import StringIO
+from types import SimpleNamespace
+
+import daphne.server
+import pytest
+from daphne.http_protocol import HTTPFactory
+from daphne.ws_protocol import WebSocketFactory
+from django.core.management import call_command
+
+from tracker import fast_pongs, front_door
+from tracker.management.commands import serve
+
+
+@pytest.fixture
+def served(monkeypatch):
+    """Runs `serve`; what daphne would have been given: its arguments and
+    the factories its Server would build its protocols with."""
+    # daphne's own, whatever an earlier test's serve installed.
+    monkeypatch.setattr(daphne.server, "HTTPFactory", HTTPFactory)
+    monkeypatch.setattr(daphne.server, "WebSocketFactory", WebSocketFactory)
+    monkeypatch.setattr(front_door, "raise_open_files_limit", lambda: 4096)
+    given = SimpleNamespace()
+
+    def run(_cli, args):
+        given.args = args
+        given.http_factory = daphne.server.HTTPFactory
+        given.websocket_factory = daphne.server.WebSocketFactory
+
+    monkeypatch.setattr(serve.CommandLineInterface, "run", run)
+
+    def start():
+        call_command("serve", "--port", "8123", stdout=StringIO())
+        return given
+
+    return start
+
+
+@pytest.mark.parametrize("behind_proxy", [False, True])
+def test_forwarded_addresses_are_read_only_behind_our_proxy(served, settings, behind_proxy):
+    settings.BEHIND_PROXY = behind_proxy
+    args = served().args
+    assert ("--proxy-headers" in args) is behind_proxy
+    assert args[args.index("-b") + 1] == "0.0.0.0"  # noqa: S104 (the phones on the LAN)
+    assert args[-1] == "tracker.asgi:application"
+
+
+def test_daphne_runs_behind_the_front_door_and_answers_pings_itself(served, settings):
+    settings.HTTP_MAX_CONNECTIONS = 100
+    settings.HTTP_CONNECTIONS_PER_ADDRESS = 8
+    settings.BEHIND_PROXY = False
+    given = served()
+    connections = given.http_factory(SimpleNamespace())
+    assert isinstance(connections, front_door.Connections)
+    assert connections.limits.per_address == 8 and connections.limits.max_connections == 100
+    assert given.websocket_factory is fast_pongs.PongingFactory
