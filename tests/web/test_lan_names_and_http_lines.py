@@ -8,6 +8,7 @@ place back."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import socket
 
 import pytest
@@ -71,6 +72,14 @@ def no_server_loop(monkeypatch):
     monkeypatch.setattr(announce, "_server_loop", announce.server_loop())
 
 
+def in_own_loop(coroutine_function):
+    """Run a coroutine on a loop of its own thread: a browser test earlier in
+    the session may leave an event loop running in this one, and asyncio.run
+    refuses to nest (as tests/web/test_http_pool.py does)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine_function()).result(timeout=30)
+
+
 def test_each_request_waits_in_the_line_of_its_own_address():
     app = served()
 
@@ -78,7 +87,7 @@ def test_each_request_waits_in_the_line_of_its_own_address():
         await request(app, "192.168.1.20")
         await request(app, "192.168.1.21", "GET")
 
-    asyncio.run(two())
+    in_own_loop(two)
     assert app.admission.came == [("tap", "192.168.1.20"), ("page", "192.168.1.21")]
     assert app.admission.went == app.admission.came
 
@@ -86,5 +95,5 @@ def test_each_request_waits_in_the_line_of_its_own_address():
 def test_a_request_whose_view_raised_gives_its_place_back():
     app = served(raising=True)
     with pytest.raises(RuntimeError):
-        asyncio.run(request(app, "192.168.1.20"))
+        in_own_loop(lambda: request(app, "192.168.1.20"))
     assert app.admission.went == [("tap", "192.168.1.20")]
