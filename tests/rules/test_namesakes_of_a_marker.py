@@ -21,26 +21,14 @@ from .hidden_games import army_b, declare, end_order, to_phase
 def bobs_coordinated_order_line(under_marker: str) -> dict:
     """Alice's `under_marker` trooper goes down as Camouflage marker 1; then
     her visible Ninja and Kaplan take a Coordinated Order (TM-T1)."""
-    hidden = trooper(under_marker, 30, traits=[HIDDEN_DEPLOYMENT, CAMOUFLAGE])
     ninja = trooper("Ninja", 30)
-    kaplan = trooper("Kaplan", 20, traits=[LIEUTENANT_CANDIDATE])
-    game = Game.started(
-        [hidden, ninja, kaplan],
-        army_b(),
-        seal_a={
-            "lieutenant": "Kaplan",
-            "extra": [{"kind": "hd_position", "trooper_id": hidden["id"], "position": "roof"}],
-        },
-    )
-    to_phase(game, ORDERS)
-    game.do("A", DeclareSkill(trooper_id=hidden["id"], skill="move", as_marker=True))
-    end_order(game)
-    assert game.state.troopers[hidden["id"]].marker_number == 1
+    game, _hidden = under_a_marker(under_marker, a_more=[ninja])
     assert not game.state.troopers[ninja["id"]].hidden
-    game.do("A", CoordinatedOrder(trooper_ids=[ninja["id"], kaplan["id"]]))
+    kaplan = game.id("Kaplan")
+    game.do("A", CoordinatedOrder(trooper_ids=[ninja["id"], kaplan]))
     log = log_for(game.state, list(enumerate(game.events, 1)), "B")
     (line,) = [x for x in log if x.kind == "CoordinatedOrderDeclared"]
-    assert line.params["trooper_ids"] == [ninja["id"], kaplan["id"]]
+    assert line.params["trooper_ids"] == [ninja["id"], kaplan]
     return line.params
 
 
@@ -52,10 +40,10 @@ def test_a_visible_namesake_of_a_marker_keeps_its_name_in_the_log_hd_c3_tm_t1():
     assert bobs_coordinated_order_line("Ninja")["names"] == "Ninja, Kaplan"
 
 
-def ninja_under_a_marker(b_list=None, a_more=()) -> tuple[Game, dict]:
-    """Alice's Ninja goes down as Camouflage marker 1 (her list: the Ninja,
+def under_a_marker(name="Ninja", b_list=None, a_more=()) -> tuple[Game, dict]:
+    """Alice's hidden `name` goes down as Camouflage marker 1 (her list: it,
     Kaplan and `a_more`; Bob's: `b_list`)."""
-    hidden = trooper("Ninja", 30, traits=[HIDDEN_DEPLOYMENT, CAMOUFLAGE])
+    hidden = trooper(name, 30, traits=[HIDDEN_DEPLOYMENT, CAMOUFLAGE])
     kaplan = trooper("Kaplan", 20, traits=[LIEUTENANT_CANDIDATE])
     game = Game.started(
         [hidden, kaplan, *a_more],
@@ -77,7 +65,7 @@ def test_a_refusal_names_bobs_own_namesake_as_his_list_does_hd_c3():
     refused. The refusal names his Ninja, not Alice's marker, which would
     tell him the marker is a Ninja."""
     bobs_ninja = trooper("Ninja", 30)
-    game, _hidden = ninja_under_a_marker([*army_b(), bobs_ninja])
+    game, _hidden = under_a_marker(b_list=[*army_b(), bobs_ninja])
     game.do("B", SetTrooperState(trooper_id=bobs_ninja["id"], condition=DEAD, tokens=[]))
     declare(game, "Kaplan", "move")
     with pytest.raises(NotAllowed) as refused:
@@ -90,7 +78,7 @@ def test_a_fireteam_keeps_the_name_its_player_gave_it():
     trooper's: Bob reads Alice's Fireteam "Ninja" as she wrote it, though
     that is the name of the trooper under her marker."""
     daylami = trooper("Daylami", 15)
-    game, _hidden = ninja_under_a_marker(a_more=[daylami])
+    game, _hidden = under_a_marker(a_more=[daylami])
     game.do("A", FormFireteam(name="Ninja", trooper_ids=[game.id("Kaplan"), daylami["id"]]))
     log = log_for(game.state, list(enumerate(game.events, 1)), "B")
     (formed,) = [line.params for line in log if line.kind == "FireteamFormed"]

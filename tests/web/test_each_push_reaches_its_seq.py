@@ -27,13 +27,20 @@ async def _frames_until(socket, seq: int) -> list[str]:
     return frames
 
 
-async def test_two_taps_one_after_the_other_each_reach_the_opponents_socket(alice, bob):
+async def bobs_socket_once_sealed(alice, bob):
+    """Both deployments sealed; Bob's socket open, its first frame read.
+    Returns Alice's side of the table and Bob's socket."""
     a, b = await sync_to_async(set_up)(alice, bob)
     state = await sync_to_async(lambda: load_state(Match.objects.get()))()
     await sync_to_async(seal_both)(a, b, state)
     socket = socket_for(bob, a.match)
     assert (await socket.connect())[0]
     await socket.receive_from(timeout=5)  # the first frame
+    return a, socket
+
+
+async def test_two_taps_one_after_the_other_each_reach_the_opponents_socket(alice, bob):
+    a, socket = await bobs_socket_once_sealed(alice, bob)
 
     newest = sync_to_async(lambda: Match.objects.get().seq)
     # Two taps of one event each (a sealed note): seqs n and n + 1.

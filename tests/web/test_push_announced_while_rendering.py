@@ -9,23 +9,16 @@ from asgiref.sync import sync_to_async
 
 from tracker.consumers import MatchConsumer
 from tracker.models import Match
-from tracker.reading import load_state
 
-from .flows import seal_both, set_up
 from .leaks import frame_seq
 from .table import error_of
-from .test_live import socket_for
+from .test_each_push_reaches_its_seq import bobs_socket_once_sealed
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def test_a_tap_committed_during_a_push_reaches_the_socket_after_it(alice, bob, monkeypatch):
-    a, b = await sync_to_async(set_up)(alice, bob)
-    state = await sync_to_async(lambda: load_state(Match.objects.get()))()
-    await sync_to_async(seal_both)(a, b, state)
-    socket = socket_for(bob, a.match)
-    assert (await socket.connect())[0]
-    await socket.receive_from(timeout=5)  # the first frame
+    a, socket = await bobs_socket_once_sealed(alice, bob)
 
     render = MatchConsumer._render_push
     rendered = []

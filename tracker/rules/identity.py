@@ -112,13 +112,13 @@ def resolve_ref(state: MatchState, viewer: str | None, ref: str) -> Trooper | No
     return None
 
 
-# Params that may name a trooper by its name alone. In a log line only
-# these two: TM-T1's and a Fireteam's `names` (beside their trooper_ids) and
-# HE-8's `target_name` (beside target_id; lines written before it was kept
-# have none). "name" names a trooper in a refusal only: in a log line it is
-# the match's, a player's or a Fireteam's, never renamed.
+# Params that name a trooper by its name alone. In a log line, TM-T1's and a
+# Fireteam's `names` (their trooper_ids always beside them) and HE-8's
+# `target_name` (beside target_id; lines written before it was kept have
+# none); "name" there is the match's, a player's or a Fireteam's, never
+# renamed. In a refusal, "name" is a trooper's.
 LOG_NAME_ONLY = ("target_name", "names")
-REFUSAL_NAME_ONLY = ("target_name", "names", "name", "actor_name")
+REFUSAL_NAME_ONLY = ("name",)
 
 
 def rename(
@@ -156,23 +156,17 @@ def rename(
         value = out.get(key)
         if not isinstance(value, str) or not value:
             continue
-        if key == "names" and _named_by_ids(params.get("trooper_ids"), state):
+        if key == "names":
             # By the ids beside them: a name list cannot say which of two
             # namesakes it means (a visible Ninja read "Camouflage marker 1"
             # in the opponent's log when the marker was a Ninja too).
-            ids = params["trooper_ids"]
-            if any(i in known for i in ids):
+            ids = params.get("trooper_ids") or []
+            if any(i in known for i in ids) and all(i in state.troopers for i in ids):
                 out[key] = ", ".join(
                     known[i].name if i in known else state.troopers[i].name for i in ids
                 )
         elif key.endswith("_name") and key[: -len("_name")] + "_id" in params:
             continue  # named by its id, above
-        elif key == "names":
-            parts = value.split(", ")
-            aliased = [_by_name(part, known, state, viewer) for part in parts]
-            out[key] = ", ".join(
-                alias.name if alias else part for part, alias in zip(parts, aliased, strict=True)
-            )
         else:
             alias = _by_name(value, known, state, viewer)
             if alias is not None and f"{key}_marker" not in out:
@@ -182,17 +176,9 @@ def rename(
     return out
 
 
-def _named_by_ids(ids: object, state: MatchState) -> bool:
-    return (
-        isinstance(ids, list)
-        and bool(ids)
-        and all(isinstance(i, str) and i in state.troopers for i in ids)
-    )
-
-
 def _by_name(name: str, known: Mapping[str, Alias], state: MatchState, viewer: str | None):
-    """For a param with no id beside it (a refusal's; a log line written
-    before its ids were kept): the alias of a trooper this viewer knows
+    """For a name with no id beside it (a refusal's; a log line written
+    before its id was kept): the alias of a trooper this viewer knows
     otherwise whose true name is `name`, unless the viewer reads a trooper
     by that very name (its own, or one of the opponent's on the table:
     mirror lists field the same profiles). The name then means that one as
