@@ -290,23 +290,33 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.heartbeat.stop()
 
     async def dispatch(self, message):
-        """A ping that reaches the consumer (before its first frame, or under
-        a server other than `serve`'s daphne, which answers the rest itself:
-        tracker/fast_pongs.py) is answered without Channels' dispatch (issue 18): that
-        runs aclose_old_connections() before every handler, a hop to
-        asgiref's one thread-sensitive thread and back, most of a pong's
-        CPU, and a phone pings once a second. A pong reads no database and
-        is ordered behind nothing: this consumer's messages are dispatched
-        one at a time either way (a push announced before the ping has set
-        `wanted` before its pong is made). Every other message, pushes
-        included, keeps the hop: a test's POSTs run on that thread, and the
-        hop orders the pushes behind them (tests/web/test_indirect_leaks*)."""
-        if message.get("type") == "websocket.receive" and self.heartbeat is not None:
+        """Pings and pushes skip Channels' dispatch (issue 18). It runs
+        aclose_old_connections() before every handler: a hop to asgiref's
+        one thread-sensitive thread and back, to close database connections
+        this consumer never opens there (its database work runs on the
+        sockets' own threads, tracker/socket_threads.py, which close their
+        own). For a pong that hop was most of its CPU, and a phone pings
+        once a second; for a push, one hop per socket per action (about 7%
+        of a served action, bench/ab.py). Neither handler reads the
+        database: a pong is built from memory (tracker/heartbeat.py), and
+        match_changed only records the seq wanted and starts the push,
+        which renders on the pushes' threads. This consumer's messages are
+        still handled one at a time, in order. Connects, resyncs, redraws
+        and the clock keep Channels' dispatch.
+
+        A ping that reaches the consumer does so before its first frame, or
+        under a server other than `serve`'s daphne, which answers the rest
+        itself (tracker/fast_pongs.py)."""
+        kind = message.get("type")
+        if kind == "websocket.receive" and self.heartbeat is not None:
             # Every frame shows the link is alive, and a ping is answered
             # here, before anything else reads the frame (tracker/heartbeat.py).
             self.heartbeat.heard()
             if await self.heartbeat.answer(message.get("text")):
                 return
+        if kind == "match.changed":
+            await self.match_changed(message)
+            return
         await super().dispatch(message)
 
     async def receive(self, text_data=None, bytes_data=None):

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import pytest
-from asgiref.sync import sync_to_async
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
@@ -128,6 +128,27 @@ class Twin:
     sockets: dict = field(default_factory=dict)
     socket_seq: dict = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        for client in (self.alice, self.bob, self.spectator):
+            client.post = self._settling(client.post)
+
+    def _settling(self, post):
+        """`post`, returning only once Bob's and the spectator's sockets have
+        their frames for the seq it made: each POST's pushes arrive on their
+        own, in both twins alike. A push is rendered as soon as it is
+        announced, so a step of several POSTs left to run on its own had its
+        pushes folded or not by timing (a frame at seq 30, then one at 31,
+        in one twin; one frame at 31 in the other)."""
+
+        def post_and_settle(*args, **kwargs):
+            response = post(*args, **kwargs)
+            if self.sockets:
+                target = Match.objects.get(pk=self.match.pk).seq
+                async_to_sync(self._frames_up_to)(target)
+            return response
+
+        return post_and_settle
+
     # ----- sync steps: each returns nothing; what Bob/the spectator get is kept
 
     def keep(self, who: str, what: str, response) -> None:
@@ -204,6 +225,9 @@ class Twin:
 
     async def settle(self) -> None:
         target = await sync_to_async(lambda: Match.objects.get(pk=self.match.pk).seq)()
+        await self._frames_up_to(target)
+
+    async def _frames_up_to(self, target: int) -> None:
         for who, socket in self.sockets.items():
             while self.socket_seq[who] < target:
                 frame = await socket.receive_from(timeout=10)
