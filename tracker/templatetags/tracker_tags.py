@@ -428,19 +428,20 @@ def log_row_html(line, when, view) -> tuple[tuple, str]:
     key = ("log", line_key(line), when, inputs[3], get_language())
     html = _log_rows.get(key)
     if html is None:
-        text = log_text(line, view)
+        # The line's words as the recent block's row has them (log_line's
+        # memo): a new line is worded once per viewer, not once per block.
+        words = log_line(line, view)
         # Issue 18: a <time>, and no data-seq (the id has it): a line is
         # about 40 bytes of markup, and a reloaded page holds 40 of them.
         if when:
             html = format_html(
-                '<li id="log-{}"><time>{}</time> {}{}</li>',
+                '<li id="log-{}"><time>{}</time> {}</li>',
                 line.seq,
                 time_format(template_localtime(when), "H:i"),
-                text,
-                rule_chip(line, text),
+                words,
             )
         else:
-            html = format_html('<li id="log-{}">{}{}</li>', line.seq, text, rule_chip(line, text))
+            html = format_html('<li id="log-{}">{}</li>', line.seq, words)
         _log_rows.put(key, html)
     return inputs, html
 
