@@ -95,8 +95,10 @@ def test_attack_a_planted_session_id_does_not_inherit_a_moved_seat(alice, mallor
 # ---------------------------------------------- 5. exact websocket origin
 
 
-def _socket(client, path, origin, host="localhost"):
+def _socket(client, path, origin, host="localhost", forwarded_proto=None):
     headers = [(b"host", host.encode())]
+    if forwarded_proto is not None:  # what our TLS proxy adds (BEHIND_PROXY)
+        headers.append((b"x-forwarded-proto", forwarded_proto.encode()))
     if origin is not None:
         headers.append((b"origin", origin.encode()))
     if "sessionid" in client.cookies:
@@ -136,6 +138,35 @@ async def test_a_socket_from_exactly_our_origin_is_accepted(alice, bob, origin, 
     assert connected
     assert "You: Alice" in await socket.receive_from(timeout=3)
     await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    "behind_proxy, forwarded_proto, ours, theirs",
+    [
+        # The same host and port, only the scheme differs: the port is not
+        # the scheme's default, so only the scheme tells them apart.
+        (False, None, "http://localhost:8000", "https://localhost:8000"),
+        # Behind our TLS proxy the socket arrives as ws://: the page's
+        # origin is https, and an http page on that host and port is not ours.
+        (True, "https", "https://localhost:8000", "http://localhost:8000"),
+    ],
+)
+async def test_attack_a_socket_from_another_scheme_on_our_host_and_port_is_refused(
+    alice, bob, settings, behind_proxy, forwarded_proto, ours, theirs
+):
+    settings.BEHIND_PROXY = behind_proxy
+    a, _b = await sync_to_async(seated)(alice, bob)
+    path = f"/ws/m/{a.match.code}/"
+    foreign = _socket(alice, path, theirs, "localhost:8000", forwarded_proto)
+    connected, _ = await foreign.connect()
+    assert not connected
+    # Our own page on that host and port, with the same cookie, is let in.
+    own = _socket(alice, path, ours, "localhost:8000", forwarded_proto)
+    connected, _ = await own.connect()
+    assert connected
+    assert "You: Alice" in await own.receive_from(timeout=3)
+    await own.disconnect()
 
 
 # ------------------------------- 6. nested JSON and unknown websocket paths
