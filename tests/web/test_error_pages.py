@@ -194,6 +194,31 @@ def test_the_500_page_survives_a_broken_template():
     assert spanish("Something went wrong") in response.content.decode()
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_500_whose_own_page_fails_shows_the_words_and_nothing_of_either_failure(
+    language, urls_with_a_bug
+):
+    """A view raises and the 500 page cannot render either (the database
+    behind the session is gone): the plain page says the same words in the
+    phone's language, and nothing of the view's error nor of the page's."""
+    from unittest import mock
+
+    from tracker import errors
+
+    gone = OSError("could not connect to db.internal:5432 as tracker, password hunter2")
+    with mock.patch.object(errors, "render", side_effect=gone):
+        response = phone(language, raise_request_exception=False).get("/broken/")
+    assert response.status_code == 500
+    soup = BeautifulSoup(response.content.decode(), "lxml")
+    assert soup.h1.get_text(strip=True) == in_language("Something went wrong", language)
+    assert soup.p.get_text(strip=True) == in_language(
+        "The tracker could not answer this request. Wait a moment and try again.", language
+    )
+    shown = soup.get_text()
+    for leak in ("deliberately", "RuntimeError", "hunter2", "db.internal", "OSError", "Traceback"):
+        assert leak not in shown
+
+
 # ------------------------------------------------ a body over the upload cap
 
 
