@@ -5,6 +5,7 @@ rendered in the page the viewer was just sent (rendered_forms.submit_on)."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import re
@@ -16,6 +17,7 @@ from channels.testing import WebsocketCommunicator
 from django.core.management import CommandError, call_command
 from django.test import Client
 
+from tests.scale.servers import LiveServer, manage, seat_players, server_env
 from tests.web.organizer_table import audit_page, finished, fresh, playing, rewrite_log, text_of
 from tests.web.test_exports import organizer_export, run_snippet
 from tracker import audit, rules
@@ -235,6 +237,54 @@ async def test_attack_one_address_cannot_open_sockets_without_end(alice, bob, se
     assert (await third.connect()) == (False, 4429)
     await first.disconnect()
     await second.disconnect()
+
+
+def _socket_through_our_proxy(server, code, browser, forwarded_for):
+    """A phone's socket as our reverse proxy hands it on: from the proxy's
+    address (here, the test's), the phone's in X-Forwarded-For."""
+    from websockets.sync.client import connect
+
+    return connect(
+        f"{server.ws_url}/ws/m/{code}/",
+        origin=server.url,
+        additional_headers={
+            "Cookie": f"sessionid={browser.cookie('sessionid')}",
+            "X-Forwarded-For": forwarded_for,
+        },
+        proxy=None,
+        compression=None,
+        open_timeout=10,
+        close_timeout=2,
+    )
+
+
+def test_attack_behind_our_proxy_the_socket_cap_counts_each_forwarded_address(tmp_path):
+    # Behind BEHIND_PROXY every connection comes from the proxy: the per-address
+    # socket cap must count the phone's forwarded address, neither the proxy's
+    # (one client would lock out all the others) nor none at all.
+    from websockets.exceptions import InvalidStatus
+
+    env = server_env(tmp_path, BEHIND_PROXY="1", SOCKETS_PER_ADDRESS="2")
+    manage(env, "migrate", "--noinput", "-v0")
+    server = LiveServer(env, tmp_path / "serve.log").start()
+    try:
+        alice, bob = seat_players(server.url)
+        with contextlib.ExitStack() as stack:
+            for player, name in ((alice, "Alice"), (bob, "Bob")):
+                socket = stack.enter_context(
+                    _socket_through_our_proxy(server, alice.code, player.browser, "203.0.113.7")
+                )
+                assert f"You: {name}" in socket.recv(timeout=10)
+            with pytest.raises(InvalidStatus) as refused:
+                _socket_through_our_proxy(server, alice.code, alice.browser, "203.0.113.7")
+            assert refused.value.response.status_code == 403
+            # Another client of the same proxy still gets its socket.
+            other = stack.enter_context(
+                _socket_through_our_proxy(server, alice.code, bob.browser, "198.51.100.9")
+            )
+            assert "You: Bob" in other.recv(timeout=10)
+    finally:
+        server.stop()
 
 
 @pytest.mark.django_db(transaction=True)
