@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import render
+from django.utils import translation
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
@@ -169,5 +171,10 @@ def server_error(request):
         return _page(request, 500, title, message)
     except Exception:  # the page itself failed: say the same in plain HTML
         log.exception("the 500 page could not be rendered")
-        body = f"<!doctype html><title>{escape(title)}</title><h1>{escape(title)}</h1><p>{escape(message)}</p>"
+        # In the phone's language, and said so (a screen reader reads it so).
+        language = escape(translation.get_language() or settings.LANGUAGE_CODE)
+        body = (
+            f'<!doctype html><html lang="{language}"><title>{escape(title)}</title>'
+            f"<h1>{escape(title)}</h1><p>{escape(message)}</p>"
+        )
         return HttpResponse(body, status=500)

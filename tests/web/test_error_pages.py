@@ -210,6 +210,7 @@ def test_a_500_whose_own_page_fails_shows_the_words_and_nothing_of_either_failur
         response = phone(language, raise_request_exception=False).get("/broken/")
     assert response.status_code == 500
     soup = BeautifulSoup(response.content.decode(), "lxml")
+    assert soup.html["lang"] == language  # a screen reader reads it in that language
     assert soup.h1.get_text(strip=True) == in_language("Something went wrong", language)
     assert soup.p.get_text(strip=True) == in_language(
         "The tracker could not answer this request. Wait a moment and try again.", language
