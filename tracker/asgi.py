@@ -11,8 +11,10 @@ django.setup()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from tracker import gc_tuning  # noqa: E402
+from tracker.forwarded import ForwardedClient  # noqa: E402
 from tracker.http import ThreadPoolHTTP  # noqa: E402
 from tracker.routing import websocket_urlpatterns  # noqa: E402
 from tracker.ws_security import SameOriginValidator  # noqa: E402
@@ -30,6 +32,11 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+if settings.BEHIND_PROXY:
+    # The client is the address our proxy saw, not one a phone wrote
+    # (tracker/forwarded.py).
+    application = ForwardedClient(application)
 
 # Loaded: what start-up made is never scanned again (tracker/gc_tuning.py).
 gc_tuning.tune()

@@ -278,6 +278,15 @@ def test_attack_behind_our_proxy_the_socket_cap_counts_each_forwarded_address(tm
             with pytest.raises(InvalidStatus) as refused:
                 _socket_through_our_proxy(server, alice.code, alice.browser, "203.0.113.7")
             assert refused.value.response.status_code == 403
+            # A proxy that appends to X-Forwarded-For passes on what the client
+            # wrote in front of the address it adds: the client is still the
+            # last address, whatever it claims first (tracker/forwarded.py).
+            for claimed in ("192.0.2.1", "198.51.100.9"):
+                with pytest.raises(InvalidStatus) as refused:
+                    _socket_through_our_proxy(
+                        server, alice.code, alice.browser, f"{claimed}, 203.0.113.7"
+                    )
+                assert refused.value.response.status_code == 403
             # Another client of the same proxy still gets its socket.
             other = stack.enter_context(
                 _socket_through_our_proxy(server, alice.code, bob.browser, "198.51.100.9")
