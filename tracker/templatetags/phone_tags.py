@@ -26,6 +26,10 @@ def _secret(view, seat: str | None, secret_id: str | None):
     return None
 
 
+def _banner(line, secret=None, asks: bool = False, withheld: bool = False) -> dict:
+    return {"line": line, "kind": line.kind, "secret": secret, "asks": asks, "withheld": withheld}
+
+
 @register.simple_tag
 def banners_for(view, log) -> list[dict]:
     """[{"line", "kind", "secret", "asks", "withheld"}], newest first: what
@@ -55,19 +59,9 @@ def banners_for(view, log) -> list[dict]:
                     # A rule revealed it, but it names a trooper this viewer
                     # still knows as a marker (visibility._under_marker).
                     secret, withheld = None, True
-            found.append(
-                {
-                    "line": line,
-                    "kind": line.kind,
-                    "secret": secret,
-                    "asks": False,
-                    "withheld": withheld,
-                }
-            )
+            found.append(_banner(line, secret=secret, withheld=withheld))
         elif line.kind in ASKS_THE_PLAYER and view.viewer and params.get("seat") == view.viewer:
-            found.append(
-                {"line": line, "kind": line.kind, "secret": None, "asks": True, "withheld": False}
-            )
+            found.append(_banner(line, asks=True))
         if len(found) >= MAX_BANNERS:
             break
     return found
