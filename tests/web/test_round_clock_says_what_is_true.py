@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import pytest
 from bs4 import BeautifulSoup
+from django.utils import translation
 
 from tests.web.phone import Phone
 from tests.web.test_event_round_checks import all_lists_in, event_of, publish
@@ -134,10 +135,16 @@ def test_a_finished_game_without_a_result_is_asked_only_to_report_it():
     played), only the result to propose."""
     finished = Match(event_id=1, event_round=1, status=Match.Status.FINISHED, result=None)
     assert event_clock.todo_at_time(finished, "A") == event_clock.REPORT
-    assert (
-        event_clock.called_line(1, event_clock.REPORT)
-        == "Round 1: time is called. Report the result."
-    )
+    with translation.override("en"):
+        assert (
+            event_clock.called_line(1, event_clock.REPORT)
+            == "Round 1: time is called. Report the result."
+        )
+    with translation.override("es"):
+        assert (
+            event_clock.called_line(1, event_clock.REPORT)
+            == "Ronda 1: se acabó el tiempo. Anotad el resultado."
+        )
 
 
 @pytest.mark.django_db(transaction=True)

@@ -76,3 +76,28 @@ def test_time_called_on_a_table_still_setting_up_the_organizer_records_its_resul
     shown = standings_shown(org.page())
     assert shown[first.seats.get(letter="A").listed_name][:2] == (4, 3)
     assert org.submit("/rounds/draw/").status_code == 302
+
+
+def test_once_the_organizer_records_the_result_the_clock_asks_nothing_more(carol):
+    """A recorded (settled) result is final: the phones' clock line no
+    longer tells them the organizer will record it, nor to report it."""
+    from tests.web.test_round_clock_says_what_is_true import CALLED, NOT_IN_PLAY, clock_of
+
+    org, (first, _second) = round_one_of_two_tables(carol)
+    a, b = seat_phone(carol, first, "A", "en"), seat_phone(carol, first, "B", "es")
+    assert org.submit("/clock/call/").status_code == 302
+    assert clock_of(a) == (NOT_IN_PLAY["en"], None)
+    assert clock_of(b) == (NOT_IN_PLAY["es"], None)
+    response = submit(
+        carol,
+        audit_of(org, first),
+        "/settle/",
+        objective_a=2,
+        objective_b=1,
+        army_a=0,
+        army_b=0,
+        reason="No game: time called during set-up",
+    )
+    assert response.status_code == 302
+    assert clock_of(a) == (CALLED["en"], None)
+    assert clock_of(b) == (CALLED["es"], None)
