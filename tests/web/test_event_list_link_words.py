@@ -129,3 +129,15 @@ def test_a_late_list_is_open_only_to_a_player_who_has_none():
     assert list_open_for(ana)
     HandedList.objects.create(event=event, player="Ana", player_key=HandedList.key("Ana"))
     assert not list_open_for(ana)
+
+
+def test_the_warning_of_a_list_without_a_lieutenant_option_is_in_spanish(carol):
+    _event, _org, link = ana_of(carol)
+    player = Phone("es")
+    player.visit(link)
+    [form] = [f for f in player.forms() if "text" in f.names()]
+    form.fill({"text": ARMY_WITHOUT_LIEUTENANT})
+    player.send(form)
+    assert "Tu lista está entregada: 2 tropas (25 puntos)." in player.text
+    assert "Ninguna tropa tiene la opción de Teniente." in player.text
+    assert NO_LIEUTENANT not in player.text
