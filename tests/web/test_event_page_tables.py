@@ -37,3 +37,19 @@ def test_the_public_page_shows_each_table_as_seated_and_the_bye_by_name(carol):
     # Each match seats the round's drawn pair in its order: A first.
     drawn = event.rounds.get(number=1).pairs
     assert [(names[a], names[b]) for a, b in drawn] == [(a, b) for _t, _m, a, b in tables]
+
+
+def test_the_standings_show_each_players_faction_not_their_club(carol):
+    event, org = event_of(
+        carol, "Ana, PanOceania, Club Norte\nBea, Yu Jing, Club Sur\nCai, Nomads", name="Liga"
+    )
+    factions = {"Ana": "PanOceania", "Bea": "Yu Jing", "Cai": "Nomads"}
+    for page in (carol.get(f"/e/{event.pk}/").content.decode(), org.page()):
+        soup = BeautifulSoup(page, "lxml")
+        rows = soup.select("#standings tr.standing")
+        shown = {row.select_one(".name").get_text(strip=True): row for row in rows}
+        assert shown.keys() == factions.keys()
+        for name, row in shown.items():
+            cells = [td.get_text(strip=True) for td in row.select("td")]
+            assert cells[2] == factions[name], cells
+            assert not {"Club Norte", "Club Sur"} & set(cells)
