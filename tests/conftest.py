@@ -76,6 +76,18 @@ def _no_guess_limit_leaks(settings):
         cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _default_language():
+    # A request in Spanish leaves Spanish active on its thread (Django's test
+    # client runs requests on the test's): a later test reading translated
+    # text outside a request read it in Spanish, depending on what ran first.
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture
 def alice():
     return Client()
