@@ -1,5 +1,7 @@
-"""Skips that CI turns into failures."""
+"""Skips that CI turns into failures, and small helpers the tests share."""
 
+import asyncio
+import concurrent.futures
 import os
 import shutil
 
@@ -29,3 +31,11 @@ REPORTS: list[tuple[str, list[str]]] = []
 
 def report(title: str, lines: list[str]) -> None:
     REPORTS.append((title, lines))
+
+
+def in_own_loop(coroutine_function, timeout: float = 30):
+    """Run `coroutine_function()` on an event loop of its own thread: in the
+    whole run a browser test's Playwright may leave a loop running in the
+    test's thread, where asyncio.run refuses to start."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine_function()).result(timeout=timeout)

@@ -5,16 +5,10 @@ turns; within a kind, addresses take turns."""
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 from types import SimpleNamespace
 
+from tests.support import in_own_loop
 from tracker.admission import PAGE, STATIC, TAP, Admission
-
-
-def run(coroutine_function):
-    """On a loop of its own thread (a browser test may leave one running here)."""
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine_function()).result(timeout=30)
 
 
 def budgets(**overrides):
@@ -51,17 +45,17 @@ async def _order_of(arrivals: list[tuple[str, str]]) -> list[str]:
 
 
 def test_a_tap_goes_before_every_page_load_waiting():
-    served = run(lambda: _order_of([(PAGE, "flood")] * 5 + [(TAP, "alice")]))
+    served = in_own_loop(lambda: _order_of([(PAGE, "flood")] * 5 + [(TAP, "alice")]))
     assert served[0] == "tap:alice:5"
 
 
 def test_addresses_take_turns_so_a_flood_delays_a_phone_by_one_request():
-    served = run(lambda: _order_of([(PAGE, "flood")] * 5 + [(PAGE, "phone")]))
+    served = in_own_loop(lambda: _order_of([(PAGE, "flood")] * 5 + [(PAGE, "phone")]))
     assert served[:2] == ["page:flood:0", "page:phone:5"]
 
 
 def test_page_loads_and_static_files_take_turns():
-    served = run(lambda: _order_of([(PAGE, "a")] * 3 + [(STATIC, "a")] * 3))
+    served = in_own_loop(lambda: _order_of([(PAGE, "a")] * 3 + [(STATIC, "a")] * 3))
     assert [name.split(":")[0] for name in served] == ["page", "static"] * 3
 
 
@@ -80,7 +74,7 @@ def test_a_request_that_goes_away_while_waiting_hands_its_turn_on():
         admission.leave(PAGE, "c")
         assert admission.running == 0 and admission.by_address == {}
 
-    run(scenario)
+    in_own_loop(scenario)
 
 
 def test_page_loads_never_use_up_the_tap_budget_and_have_their_own():
@@ -96,7 +90,7 @@ def test_page_loads_never_use_up_the_tap_budget_and_have_their_own():
             task.cancel()
         await asyncio.gather(*waiting, return_exceptions=True)
 
-    run(scenario)
+    in_own_loop(scenario)
 
 
 def test_one_address_holds_at_most_its_share_of_page_loads():
@@ -111,7 +105,7 @@ def test_one_address_holds_at_most_its_share_of_page_loads():
             task.cancel()
         await asyncio.gather(*waiting, return_exceptions=True)
 
-    run(scenario)
+    in_own_loop(scenario)
 
 
 def test_taps_are_shed_past_threads_plus_queue():
@@ -126,7 +120,7 @@ def test_taps_are_shed_past_threads_plus_queue():
             task.cancel()
         await asyncio.gather(*waiting, return_exceptions=True)
 
-    run(scenario)
+    in_own_loop(scenario)
 
 
 def test_page_loads_hold_at_most_their_threads_and_a_tap_starts_at_once():
@@ -144,4 +138,4 @@ def test_page_loads_hold_at_most_their_threads_and_a_tap_starts_at_once():
         admission.leave(PAGE, "flood")
         assert admission.running == 0 and admission.running_gets == 0
 
-    run(scenario)
+    in_own_loop(scenario)

@@ -7,13 +7,13 @@ commands) the caller sends it itself."""
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import threading
 import warnings
 
 import pytest
 from channels.layers import get_channel_layer
 
+from tests.support import in_own_loop
 from tracker import actions, announce, http
 
 
@@ -54,13 +54,6 @@ def test_without_a_running_server_loop_the_caller_sends_it_itself():
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # "coroutine was never awaited" would fail here
         assert announce.on_server_loop(never()) is False
-
-
-def in_own_loop(coroutine_function):
-    """Run an async check on a loop of its own thread: a browser test may
-    leave an event loop running in this one, and asyncio.run refuses to nest."""
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine_function()).result(timeout=30)
 
 
 def test_a_slow_body_holds_no_thread_until_it_has_arrived():

@@ -7,12 +7,11 @@ place back."""
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import socket
 
 import pytest
 
+from tests.support import in_own_loop
 from tracker import announce, http, lan
 
 
@@ -70,14 +69,6 @@ def request(app, address: str, method: str = "POST"):
 def no_server_loop(monkeypatch):
     """These loops are the test's, not the server's: none is remembered."""
     monkeypatch.setattr(announce, "_server_loop", announce.server_loop())
-
-
-def in_own_loop(coroutine_function):
-    """Run a coroutine on a loop of its own thread: a browser test earlier in
-    the session may leave an event loop running in this one, and asyncio.run
-    refuses to nest (as tests/web/test_http_pool.py does)."""
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine_function()).result(timeout=30)
 
 
 def test_each_request_waits_in_the_line_of_its_own_address():

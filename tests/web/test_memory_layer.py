@@ -3,20 +3,12 @@ layer, sweeping for expired messages once a second, not on every message
 (issue 18), and still dropping what has expired."""
 
 import asyncio
-from concurrent.futures import ThreadPoolExecutor
 
 from channels.layers import InMemoryChannelLayer
 
+from tests.support import in_own_loop
 from tracker import memory_layer
 from tracker.memory_layer import SweepingInMemoryChannelLayer
-
-
-def run(scenario):
-    """`scenario` on an event loop of its own thread: in the whole run a
-    browser test's Playwright may have left a loop running in this one,
-    where asyncio.run refuses to start."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, scenario()).result()
 
 
 def test_many_messages_cost_one_sweep_a_second(monkeypatch):
@@ -34,7 +26,7 @@ def test_many_messages_cost_one_sweep_a_second(monkeypatch):
             await layer.group_send("match-1", {"type": "match.changed", "seq": n})
             assert (await layer.receive(channel))["seq"] == n
 
-    run(scenario)
+    in_own_loop(scenario)
     assert len(sweeps) == 1
 
 
@@ -48,4 +40,4 @@ def test_an_expired_message_is_still_dropped(monkeypatch):
         monkeypatch.setattr(memory_layer, "SWEEP_EVERY_SECONDS", 0)  # a sweep is due
         return (await layer.receive(channel))["seq"]
 
-    assert run(scenario) == 2
+    assert in_own_loop(scenario) == 2
