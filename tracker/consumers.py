@@ -296,13 +296,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
         this consumer never opens there (its database work runs on the
         sockets' own threads, tracker/socket_threads.py, which close their
         own). For a pong that hop was most of its CPU, and a phone pings
-        once a second; for a push, one hop per socket per action (about 7%
-        of a served action, bench/ab.py). Neither handler reads the
-        database: a pong is built from memory (tracker/heartbeat.py), and
-        match_changed only records the seq wanted and starts the push,
-        which renders on the pushes' threads. This consumer's messages are
-        still handled one at a time, in order. Connects, resyncs, redraws
-        and the clock keep Channels' dispatch.
+        once a second; for a push, one hop per socket per action (7 and
+        15% of a served action by the medians of two alternated runs of
+        bench/ab.py on loopback, nothing by their fastest rounds:
+        docs/benchmarks-notes.md, the twenty-first round).
+        Neither handler reads the database: a pong is built from memory
+        (tracker/heartbeat.py), and match_changed only records the seq
+        wanted and starts the push, which renders on the pushes' threads.
+        This consumer's messages are still handled one at a time, in order.
+        Connects, resyncs, redraws and the clock keep Channels' dispatch:
+        they are rare beside pings and pushes, and the hop was not measured
+        to cost anything there.
 
         A ping that reaches the consumer does so before its first frame, or
         under a server other than `serve`'s daphne, which answers the rest
