@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import asyncio
 
+from tests.support import in_own_loop
 from tracker.admission import PAGE, TAP, Admission
-
-from .test_admission import run
 
 
 def test_a_thread_a_tap_frees_is_not_given_to_a_page_load_past_its_threads():
@@ -28,7 +27,7 @@ def test_a_thread_a_tap_frees_is_not_given_to_a_page_load_past_its_threads():
         admission.leave(PAGE, "flood")
         assert admission.running == 0 and admission.running_gets == 0
 
-    run(scenario)
+    in_own_loop(scenario)
 
 
 def test_a_request_given_a_thread_as_it_goes_away_gives_the_thread_back():
@@ -45,7 +44,7 @@ def test_a_request_given_a_thread_as_it_goes_away_gives_the_thread_back():
         admission.leave(PAGE, "c")
         assert admission.in_flight[PAGE] == 0 and admission.by_address == {}
 
-    run(scenario)
+    in_own_loop(scenario)
 
 
 def test_a_request_that_went_away_in_the_same_turn_is_skipped_for_the_next():
@@ -63,4 +62,4 @@ def test_a_request_that_went_away_in_the_same_turn_is_skipped_for_the_next():
         admission.leave(TAP, "c")
         assert admission.running == 0
 
-    run(scenario)
+    in_own_loop(scenario)

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import asyncio
 
+from tests.support import in_own_loop
 from tracker.admission import PAGE, STATIC, TAP, Admission
 
-from .test_admission import budgets, run
+from .test_admission import budgets
 
 
 def test_static_files_in_flight_count_against_the_page_budget():
@@ -24,7 +25,7 @@ def test_static_files_in_flight_count_against_the_page_budget():
             task.cancel()
         await asyncio.gather(*waiting, return_exceptions=True)
 
-    run(scenario)
+    in_own_loop(scenario)
 
 
 def test_one_short_of_the_page_budget_a_page_load_waits_its_turn():
@@ -38,4 +39,4 @@ def test_one_short_of_the_page_budget_a_page_load_waits_its_turn():
             task.cancel()
         await asyncio.gather(*waiting, return_exceptions=True)
 
-    run(scenario)
+    in_own_loop(scenario)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.web.test_admission import run
+from tests.support import in_own_loop
 from tracker.admission import PAGE, STATIC, TAP, Admission
 
 
@@ -43,4 +43,4 @@ def test_a_static_file_served_alone_leaves_the_next_turn_to_a_page_load():
         assert served == [STATIC, PAGE, STATIC]
         assert admission.running == 0 and admission.in_flight == {TAP: 0, PAGE: 0, STATIC: 0}
 
-    run(scenario)
+    in_own_loop(scenario)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from tests.web.test_http_pool import in_own_loop
+from tests.support import in_own_loop
 from tracker.wsgi_on_threads import WSGIOnThreads
 
 SCOPE = {
