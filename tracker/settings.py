@@ -6,6 +6,7 @@ import secrets
 import sys
 from pathlib import Path
 
+import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
 from tracker import lan
@@ -131,12 +132,26 @@ TEMPLATES = [
 # Threads serving HTTP in each process (tracker/http.py): requests beyond
 # them wait their turn. With PostgreSQL the pool holds a connection for each
 # of them and for the sockets' threads.
-HTTP_THREADS = int(os.environ.get("HTTP_THREADS", "8"))
+# 16 on PostgreSQL, 8 on SQLite. A tap on PostgreSQL spends much of its time
+# waiting on the database and Redis (about ten round trips, each slower when
+# the cores are busy), so 8 threads left cores idle while the process shed
+# taps: with two processes at overload, py-spy dumps found the threads
+# without work 58% of the time and most of the rest in those waits, and
+# 0.2-0.3 of the machine's 2 cores idle. 16 threads served 1.65-1.72 times
+# one process's taps a second where 8 served 1.24-1.33 (issue 18,
+# docs/benchmarks-notes.md, the twenty-second round); 24 served no more. On
+# SQLite a tap waits on nothing outside the process: more threads would only
+# queue on its one write lock and the interpreter.
+_DATABASE = (
+    dj_database_url.parse(os.environ["DATABASE_URL"]) if os.environ.get("DATABASE_URL") else None
+)
+_ON_POSTGRES = _DATABASE is not None and _DATABASE["ENGINE"] == "django.db.backends.postgresql"
+HTTP_THREADS = int(os.environ.get("HTTP_THREADS", "16" if _ON_POSTGRES else "8"))
 # Requests that may wait for one of them; past that a tap is answered at once
 # with "busy, tap again" (tracker/http.py). Above one tap per table in flight
-# for a 50-table event on one process: with 4 x HTTP_THREADS, CI's slower
-# moments shed taps of the 50-match burst (tests/scale/test_burst.py).
-HTTP_QUEUE = int(os.environ.get("HTTP_QUEUE", str(8 * HTTP_THREADS)))
+# for a 50-table event on one process: with 32, CI's slower moments shed taps
+# of the 50-match burst (tests/scale/test_burst.py).
+HTTP_QUEUE = int(os.environ.get("HTTP_QUEUE", "64"))
 # Threads for the sockets' work in each process (tracker/socket_threads.py):
 # connects (counting, authentication, first frame, resync) never queue
 # behind the pushes' renders (issue 17).
@@ -148,11 +163,11 @@ SOCKET_PUSH_THREADS = int(os.environ.get("SOCKET_PUSH_THREADS", "2"))
 # (tracker/admission.py); past
 # HTTP_THREADS + HTTP_PAGE_QUEUE of them in the process, or
 # HTTP_REQUESTS_PER_ADDRESS from one address, a GET is answered "busy" at once.
-HTTP_PAGE_QUEUE = int(os.environ.get("HTTP_PAGE_QUEUE", str(32 * HTTP_THREADS)))
+HTTP_PAGE_QUEUE = int(os.environ.get("HTTP_PAGE_QUEUE", "256"))
 # Of the threads, how many page loads and static files may hold at once: the
 # rest are kept for taps. Renders share one interpreter: under a flood of
 # page loads a tap took 410 ms (p50) beside eight renders, 160 ms beside four.
-HTTP_PAGE_THREADS = int(os.environ.get("HTTP_PAGE_THREADS", str(max(1, HTTP_THREADS // 2))))
+HTTP_PAGE_THREADS = int(os.environ.get("HTTP_PAGE_THREADS", str(min(4, max(1, HTTP_THREADS // 2)))))
 HTTP_REQUESTS_PER_ADDRESS = int(os.environ.get("HTTP_REQUESTS_PER_ADDRESS", "128"))
 # The server's own limits, before Django sees a request (tracker/front_door.py).
 # A body announced or streamed past HTTP_MAX_BODY bytes is refused (413) before
@@ -176,11 +191,9 @@ HTTP_IDLE_TIMEOUT = float(os.environ.get("HTTP_IDLE_TIMEOUT", "20"))
 HTTP_MAX_CONNECTIONS = int(os.environ.get("HTTP_MAX_CONNECTIONS", "0"))
 HTTP_CONNECTIONS_PER_ADDRESS = int(os.environ.get("HTTP_CONNECTIONS_PER_ADDRESS", "2048"))
 
-if os.environ.get("DATABASE_URL"):
-    import dj_database_url
-
-    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"])}
-    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+if _DATABASE is not None:
+    DATABASES = {"default": _DATABASE}
+    if _ON_POSTGRES:
         # Django's psycopg pool, bounded per process (issue 9): without it every
         # thread held its own connection and two processes under load met
         # "too many clients". A request waits up to DB_POOL_TIMEOUT seconds for
