@@ -133,15 +133,16 @@ TEMPLATES = [
 # them wait their turn. With PostgreSQL the pool holds a connection for each
 # of them and for the sockets' threads.
 # 16 on PostgreSQL, 8 on SQLite. A tap on PostgreSQL spends much of its time
-# waiting on the database and Redis (about ten round trips, each slower when
+# waiting on the database and Redis (several round trips, each slower when
 # the cores are busy), so 8 threads left cores idle while the process shed
 # taps: with two processes at overload, py-spy dumps found the threads
-# without work 58% of the time and most of the rest in those waits, and
-# 0.2-0.3 of the machine's 2 cores idle. 16 threads served 1.65-1.72 times
-# one process's taps a second where 8 served 1.24-1.33 (issue 18,
-# docs/benchmarks-notes.md, the twenty-second round); 24 served no more. On
-# SQLite a tap waits on nothing outside the process: more threads would only
-# queue on its one write lock and the interpreter.
+# without work 58% of the time and most of the rest in those waits. With 50
+# matches' phones connected, 16 threads served 1.65-1.72 times one process's
+# taps a second where 8 served 1.24-1.33; with make bench's 500 connected,
+# 1.18-1.25 against 1.14 (issue 18, docs/benchmarks-notes.md, the
+# twenty-second round); 24 served no more. On SQLite a tap waits on nothing
+# outside the process: more threads would only queue on its one write lock
+# and the interpreter.
 _DATABASE = (
     dj_database_url.parse(os.environ["DATABASE_URL"]) if os.environ.get("DATABASE_URL") else None
 )
