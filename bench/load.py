@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import random
 import re
 import secrets
@@ -29,6 +30,7 @@ import statistics
 import time
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from pathlib import Path
 
 import aiohttp
 
@@ -316,6 +318,20 @@ async def close_socket(phone: Phone) -> None:
     socket.ws = socket.task = socket.pinger = None
 
 
+def machine_busy() -> float:
+    """CPU seconds every core of the machine has been busy (/proc/stat):
+    the servers, the driver, PostgreSQL, Redis and anything else."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    idle = int(fields[3]) + int(fields[4])  # idle + iowait
+    return (sum(int(f) for f in fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+async def _machine_after(delay: float) -> tuple[float, float]:
+    """machine_busy() and the time, `delay` seconds from now."""
+    await asyncio.sleep(delay)
+    return machine_busy(), time.perf_counter()
+
+
 @dataclass
 class Result:
     latencies: list[float] = field(default_factory=list)
@@ -338,6 +354,11 @@ class Result:
     # Asked for by phones a pong said were behind (a lost push), or sent an
     # answer older than a push they had (app.js drops it and resyncs).
     resyncs: int = 0
+    # Cores the whole machine kept busy while every match tapped (not while
+    # the first taps spread out nor while the last answers and pushes
+    # settled): a machine saturated while tapping looked 0.4 of 2 cores
+    # idle over playing and settling together (the twenty-second round).
+    machine_tapping: float = 0.0
 
 
 async def tap(http: aiohttp.ClientSession, phone: Phone, n: int) -> tuple[int, str]:
@@ -618,6 +639,9 @@ class Fleet:
         cpu_before = cpu() if cpu else 0.0
         driver_before = time.process_time()
         started = time.perf_counter()
+        # The machine's cores from when every match taps (play_match spreads
+        # their first taps over `every`) until the taps end.
+        steady = asyncio.ensure_future(_machine_after(min(every, seconds / 2)))
         await asyncio.gather(
             *(
                 play_match(
@@ -634,7 +658,13 @@ class Fleet:
                 for pair in pairs
             )
         )
-        result.seconds = time.perf_counter() - started
+        ended = time.perf_counter()
+        result.seconds = ended - started
+        if steady.done():
+            busy_then, then = steady.result()
+            result.machine_tapping = (machine_busy() - busy_then) / max(ended - then, 1e-9)
+        else:  # the taps ended before every match had started
+            steady.cancel()
         result.driver_cpu = time.process_time() - driver_before
         await settle(pending, result, wait=settle_wait)
         result.cpu = (cpu() - cpu_before) if cpu else 0.0

@@ -3,7 +3,12 @@ the run's own figures, never from a wish."""
 
 from __future__ import annotations
 
-from bench import run
+import asyncio
+from types import SimpleNamespace
+
+import pytest
+
+from bench import load, run
 
 
 def row(setup: str, matches: int, **values) -> dict:
@@ -90,6 +95,48 @@ def test_the_scale_out_blames_the_machine_only_when_its_cores_were_busy():
     assert "machine's bound" in busy and "1.90 of 2 cores" in busy
     assert "machine's bound" not in idle
     assert "0.38 of its 2 cores idle" in idle and "1.26" in idle
+
+
+def test_the_scale_out_judges_the_machine_by_its_cores_while_the_phones_tapped():
+    # Half a core idle over playing and settling, but every core busy while
+    # the phones tapped: the machine's bound, said with the tapping figure.
+    settled = {"machine": 1.6, "servers": 1.2}
+    saturated = run.scale_out_bound(settled, 2, tapping=1.93)
+    assert "machine's bound" in saturated
+    assert "busy while the phones tapped (1.93 of 2 cores)" in saturated
+    # Idle while tapping too: not the machine.
+    idle = run.scale_out_bound(settled, 2, tapping=1.5)
+    assert "machine's bound" not in idle and "0.50 of its 2 cores idle" in idle
+
+
+def test_a_play_reads_the_machine_while_every_match_taps(monkeypatch):
+    """Fleet.play reads /proc/stat once every match taps (their first taps
+    spread over `every`) and when the taps end, before the last answers
+    settle: the machine's cores while tapping."""
+    readings = iter([10.0, 17.6])  # 7.6 core-seconds busy over 4 s of taps
+    monkeypatch.setattr(load, "machine_busy", lambda: next(readings))
+    times = iter([100.0, 101.0])  # the taps start; every match taps from 101
+    monkeypatch.setattr(load.time, "perf_counter", lambda: next(times, 105.0))
+    fleet = load.Fleet(http=None, bases=["http://127.0.0.1:1"])
+
+    async def no_pings(count):
+        return None
+
+    async def taps_for(*args):
+        await asyncio.sleep(0.05)  # the spread (every) has passed by now
+
+    monkeypatch.setattr(fleet, "only_ping", no_pings)
+    monkeypatch.setattr(load, "play_match", taps_for)
+
+    def phone():
+        socket = SimpleNamespace(frames_per_seq={}, seen_at={}, bytes=0, repeats=0, resyncs=0)
+        return SimpleNamespace(socket=socket, answer_bytes=0)
+
+    fleet.pairs = [(phone(), phone())]
+    result = asyncio.run(fleet.play(1, 5.0, every=0.01, settle_wait=0.0))
+    assert result.seconds == 5.0
+    assert result.machine_tapping == pytest.approx(1.9)
+    assert run.tracker_row("two", 1, result, [])["machine_tapping"] == pytest.approx(1.9)
 
 
 def test_the_scale_out_says_when_the_load_offered_bounds_its_ratio():
