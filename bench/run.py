@@ -216,8 +216,10 @@ def floor_row(name: str, result) -> dict:
 
 def scale_out_bound(cores: dict, count: int, tapping: float | None = None) -> str:
     """What bounded the two processes, as the cores they used say: the
-    machine if it was near its cores, else not the machine (said so, not
-    assumed: a run at 1.1x left a third of a core idle). `tapping`: the
+    machine if it was near its cores, else something besides them as well
+    (said so, not assumed: a run at 1.1x left a third of a core idle; yet
+    while tapping the servers' threads waited for a core as the others
+    idled, so the cores are not cleared either). `tapping`: the
     cores the whole machine kept busy while the phones tapped, which
     decides when given. Over playing and settling together a run whose
     cores were all busy while tapping read 0.4 of 2 idle (schedstat during
@@ -232,10 +234,13 @@ def scale_out_bound(cores: dict, count: int, tapping: float | None = None) -> st
             "the second process had no core of its own, and the ratio is the "
             "machine's bound as much as the code's."
         )
+    when = "" if tapping is None else " while every match tapped"
     return (
-        f"The machine had {idle:.2f} of its {count} cores idle while the two "
-        f"processes together used {cores['servers']:.2f} and shed taps: what held "
-        "them back is not the machine's cores."
+        f"The machine had {idle:.2f} of its {count} cores idle{when}, and the two "
+        f"processes together used {cores['servers']:.2f} and shed taps: its cores "
+        "were not all busy, so something besides them held the processes back "
+        "(threads waiting for a core while others idle, the loop's lag: "
+        "docs/benchmarks-notes.md)."
     )
 
 
