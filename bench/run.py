@@ -227,14 +227,13 @@ def scale_out_bound(cores: dict, count: int, tapping: float | None = None) -> st
     docs/benchmarks-notes.md, the twenty-second round)."""
     busy = cores["machine"] if tapping is None else tapping
     idle = count - busy
+    when = "" if tapping is None else " while every match tapped"
     if idle < 0.15 * count:
-        when = "" if tapping is None else " while the phones tapped"
         return (
             f"The whole machine was busy{when} ({busy:.2f} of {count} cores): "
             "the second process had no core of its own, and the ratio is the "
             "machine's bound as much as the code's."
         )
-    when = "" if tapping is None else " while every match tapped"
     return (
         f"The machine had {idle:.2f} of its {count} cores idle{when}, and the two "
         f"processes together used {cores['servers']:.2f} and shed taps: its cores "
@@ -908,12 +907,12 @@ def write(
             lines.append(
                 f"| {label} | {c['machine']:.2f} | {c['servers']:.2f} | {c['driver']:.2f} | "
                 f"{c['machine'] - c['servers'] - c['driver']:.2f} | "
-                f"{r.get('machine_tapping', 0.0):.2f} |"
+                f"{r['machine_tapping']:.2f} |"
             )
         count = os.cpu_count() or 1
         lines += [
             "",
-            scale_out_bound(two["cores"], count, two.get("machine_tapping"))
+            scale_out_bound(two["cores"], count, two["machine_tapping"])
             + " "
             + cores_could_show(one, two, count),
         ]

@@ -134,13 +134,14 @@ TEMPLATES = [
 # of them and for the sockets' threads.
 # 16 on PostgreSQL, 8 on SQLite. A tap on PostgreSQL spends much of its time
 # waiting on the database and Redis (several round trips, each slower when
-# the cores are busy), so 8 threads left cores idle while the process shed
-# taps: with two processes at overload, py-spy dumps found the threads
-# without work 58% of the time and most of the rest in those waits. With 50
+# the cores are busy), so 8 threads were too few to keep a process busy:
+# with two processes at overload, py-spy dumps found the threads without
+# work 58% of the time and most of the rest in those waits. With 50
 # matches' phones connected, 16 threads served 1.65-1.72 times one process's
 # taps a second where 8 served 1.24-1.33; with make bench's 500 connected,
-# 1.18-1.25 against 1.14 (issue 18, docs/benchmarks-notes.md, the
-# twenty-second round); 24 served no more. On SQLite a tap waits on nothing
+# 1.18-1.3 against 1.14 in one run (issue 18, docs/benchmarks-notes.md, the
+# twenty-second round: one 2-core machine's loopback, every phone from one
+# address); 24 served no more. On SQLite a tap waits on nothing
 # outside the process: more threads would only queue on its one write lock
 # and the interpreter.
 _DATABASE = (

@@ -103,7 +103,7 @@ def test_the_scale_out_judges_the_machine_by_its_cores_while_the_phones_tapped()
     settled = {"machine": 1.6, "servers": 1.2}
     saturated = run.scale_out_bound(settled, 2, tapping=1.93)
     assert "machine's bound" in saturated
-    assert "busy while the phones tapped (1.93 of 2 cores)" in saturated
+    assert "busy while every match tapped (1.93 of 2 cores)" in saturated
     # Idle while tapping too: not the machine.
     idle = run.scale_out_bound(settled, 2, tapping=1.5)
     assert "machine's bound" not in idle

@@ -9,12 +9,12 @@ other: no secret in it, but a render and a frame for nothing."""
 from __future__ import annotations
 
 import asyncio
-from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
+from tests.support import in_own_loop
 from tracker.settings import redis_channel_layer
 
 pytestmark = pytest.mark.scale
@@ -50,7 +50,5 @@ async def _heard(url: str, other: str) -> list[int]:
 
 def test_servers_on_other_database_numbers_of_one_redis_hear_only_their_own(scratch_redis):
     url, _client = scratch_redis
-    # On a thread of its own: a browser test may have left a loop running here.
-    with ThreadPoolExecutor(1) as pool:
-        heard = pool.submit(asyncio.run, _heard(url, _other_number(url))).result(timeout=30)
+    heard = in_own_loop(lambda: _heard(url, _other_number(url)))
     assert heard == [7]

@@ -8,13 +8,11 @@ The served app under load: tests/browser/test_scripts_while_busy.py."""
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
-
 import pytest
 from django.templatetags.static import static
 from django.test import Client, override_settings
 
+from tests.support import in_own_loop
 from tracker.static_on_loop import StaticOnLoop
 
 NAMES = ["tracker/app.js", "tracker/app.css", "vendor/htmx-2.0.11.min.js"]
@@ -42,9 +40,7 @@ def on_loop(server: StaticOnLoop, method: str, path: str, headers: dict, scheme=
         "scheme": scheme,
         "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
     }
-    # On a loop of its own thread: a browser test may leave one running here.
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        answered = pool.submit(asyncio.run, server.serve(scope, send)).result(timeout=30)
+    answered = in_own_loop(lambda: server.serve(scope, send))
     if not answered:
         assert sent == []
         return None

@@ -1,7 +1,8 @@
 """How many HTTP threads a process runs, by database (issue 18, the twenty-second
 round of docs/benchmarks-notes.md): 16 on PostgreSQL, where a tap waits on
-the database and Redis and 8 threads left cores idle while two processes
-shed taps; 8 on SQLite, where a tap waits on nothing outside the process.
+the database and Redis and two processes with 8 threads shed taps while
+their threads sat without work; 8 on SQLite, where a tap waits on nothing
+outside the process.
 The queues' budgets are counted in requests, whatever the thread count."""
 
 from __future__ import annotations
