@@ -38,6 +38,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer, WebsocketConsumer
 from django.conf import settings
 from django.core.cache import cache
 from django.db import InterfaceError, OperationalError
+from django.db.models import Model
 from django.utils import translation
 
 from tracker import announce, seats
@@ -180,11 +181,22 @@ def seat_rows_since(match_id: int, code: str, seq: int) -> list[Seat]:
                         _rows_read.move_to_end(key)
                         while len(_rows_read) > _ROWS_KEPT:
                             _rows_read.popitem(last=False)
-    match = copy.copy(kept[0].match)
-    rows = [copy.copy(row) for row in kept]
+    match = _copied(kept[0].match)
+    rows = [_copied(row) for row in kept]
     for row in rows:
         row.match = match
     return rows
+
+
+def _copied(row: Model) -> Model:
+    """A shallow copy of a model instance, as copy.copy makes one, without
+    its trip through pickling's protocol (Model.__reduce__ and
+    __setstate__, with its Django version check): a push copies three."""
+    new = row.__class__.__new__(row.__class__)
+    new.__dict__.update(row.__dict__)
+    new._state = copy.copy(row._state)
+    new._state.fields_cache = dict(row._state.fields_cache)
+    return new
 
 
 class MatchConsumer(AsyncWebsocketConsumer):

@@ -49,7 +49,7 @@ from tracker.rules.state import (
 from tracker.template_loaders import squeeze_breaks
 from tracker.templatetags.tracker_tags import (
     PARTS,
-    line_input,
+    line_inputs,
     log_lines,
     log_row_html,
     recent_row_html,
@@ -256,7 +256,8 @@ def _finish(shape: Shape) -> str:
     return mark_safe(html.replace("<section ", f'<section data-h="{digest}" ', 1))  # noqa: S308 (our own rendered template)
 
 
-def _render_block(name: str, context: dict) -> str:
+def _render_block(name: str, context: dict) -> tuple[str, Shape]:
+    """Block `name` rendered whole: its HTML and its Shape."""
     template = f"tracker/blocks/{name.split('_')[0]}.html"
     letter = name[-1] if name.startswith("seat_") else None
     parts = Parts()
@@ -269,8 +270,10 @@ def _render_block(name: str, context: dict) -> str:
         # One run of parts, or the block is kept as any other (an empty list
         # has no run: its input says when it fills, block_inputs.log).
         if listed.count(PLACEHOLDER) == 1:
-            return _finish(Shape(listed, tuple(parts.items), listed=LISTS[name]))
-    return _finish(Shape(skeleton, tuple(parts.items)))
+            shape = Shape(listed, tuple(parts.items), listed=LISTS[name])
+            return _finish(shape), shape
+    shape = Shape(skeleton, tuple(parts.items))
+    return _finish(shape), shape
 
 
 def shape_of(html: str) -> Shape | None:
@@ -296,6 +299,11 @@ def digest_of(html: str) -> str:
 def render_some(seen: Seen, seat: Seat | None, names, context: dict) -> dict[str, str]:
     """Render the blocks `names` from `context` (context_for's): the one
     place blocks are rendered, whole or a few at a time."""
+    return {name: html for name, (html, _shape) in render_shaped(names, context).items()}
+
+
+def render_shaped(names, context: dict) -> dict[str, tuple[str, Shape]]:
+    """render_some's blocks with their shapes (the render cache keeps both)."""
     return {name: _render_block(name, context) for name in names}
 
 
@@ -348,8 +356,8 @@ def fresh_parts(name: str, context: dict) -> dict[str, tuple[object, object]]:
         else:  # a minute's time once
             row_html, lines = log_row_html, log_lines(log, times)
         found = {}
-        for line, when in lines:
-            inputs = line_input(name, line, when, view)
+        for inputs in line_inputs(name, lines, view):
+            _block, line, when, _reads = inputs
             found[f"{name}-{line.seq}"] = (
                 inputs,
                 lambda line=line, when=when: row_html(line, when, view)[1],
@@ -360,27 +368,35 @@ def fresh_parts(name: str, context: dict) -> dict[str, tuple[object, object]]:
 
 def _render_changed(
     seen: Seen, seat: Seat | None, previous: _Entry | None
-) -> tuple[dict[str, str], dict[str, tuple]]:
-    """The blocks of `seen`: those whose skeleton input equals the previous
-    render's (same per-viewer key) kept, with the parts whose input changed
-    spliced in; the others rendered."""
+) -> tuple[dict[str, str], dict[str, tuple], dict[str, Shape]]:
+    """The blocks of `seen` and their shapes: those whose skeleton input
+    equals the previous render's (same per-viewer key) kept, with the parts
+    whose input changed spliced in; the others rendered.
+
+    The previous render's own shapes, not those kept by digest (shape_of):
+    two tables whose blocks read alike share a digest, and the shape kept
+    under it holds the other table's part inputs (its own log lines), each
+    compared field by field with this table's and unequal."""
     context = context_for(seen, seat)
     inputs = inputs_of(seen, context)
-    blocks: dict[str, str] = {}
+    done: dict[str, tuple[str, Shape]] = {}
     stale = []
     for name in BLOCKS:
-        old = None
+        found = None
         if previous is not None and previous.inputs.get(name) == inputs[name]:
-            old = _splice(previous.blocks[name], fresh_parts(name, context))
-        if old is None:
+            shape = previous.shapes.get(name)
+            if shape is not None:
+                found = _spliced(previous.blocks[name], shape, fresh_parts(name, context))
+        if found is None:
             stale.append(name)
         else:
-            blocks[name] = old
+            done[name] = found
             stats["reused"] += 1
-    blocks.update(render_some(seen, seat, stale, context))
+    done.update(render_shaped(stale, context))
+    blocks = {name: done[name][0] for name in BLOCKS}
     if CHECK:
         _check(seen, seat, blocks)
-    return {name: blocks[name] for name in BLOCKS}, inputs
+    return blocks, inputs, {name: done[name][1] for name in BLOCKS}
 
 
 # Set (TRACKER_RENDER_CHECK=1, or by a test): every render that kept blocks or
@@ -414,6 +430,14 @@ def _splice(html: str, fresh: dict[str, tuple[object, object]]) -> str | None:
     shape = shape_of(html)
     if shape is None:
         return None
+    found = _spliced(html, shape, fresh)
+    return None if found is None else found[0]
+
+
+def _spliced(
+    html: str, shape: Shape, fresh: dict[str, tuple[object, object]]
+) -> tuple[str, Shape] | None:
+    """_splice with the block's shape in hand: (HTML, shape), or None."""
     if shape.listed:
         return _splice_list(html, shape, fresh)
     parts, changed = [], False
@@ -425,10 +449,15 @@ def _splice(html: str, fresh: dict[str, tuple[object, object]]) -> str | None:
             part, changed = render(), True
             stats["parts"] += 1
         parts.append((ident, inputs, part))
-    return _finish(Shape(shape.skeleton, tuple(parts))) if changed else html
+    if not changed:
+        return html, shape
+    shape = Shape(shape.skeleton, tuple(parts))
+    return _finish(shape), shape
 
 
-def _splice_list(html: str, shape: Shape, fresh: dict[str, tuple[object, object]]) -> str:
+def _splice_list(
+    html: str, shape: Shape, fresh: dict[str, tuple[object, object]]
+) -> tuple[str, Shape]:
     """A listed block with the parts of `fresh`, in its order: a part it
     showed with the same input kept, any other (a new line) rendered, one
     no longer in `fresh` (the oldest line) dropped."""
@@ -443,8 +472,9 @@ def _splice_list(html: str, shape: Shape, fresh: dict[str, tuple[object, object]
             stats["parts"] += 1
             changed = True
     if not changed:
-        return html
-    return _finish(Shape(shape.skeleton, tuple(parts), listed=shape.listed))
+        return html, shape
+    shape = Shape(shape.skeleton, tuple(parts), listed=shape.listed)
+    return _finish(shape), shape
 
 
 @dataclass
@@ -452,6 +482,7 @@ class _Entry:
     version: tuple[int, str]
     blocks: dict[str, str]
     inputs: dict[str, tuple]
+    shapes: dict[str, Shape]
 
 
 # (match id, created, viewer, language, draft digest, handed) -> the newest
@@ -544,11 +575,11 @@ def viewer_blocks(
         seq = seen.view.seq
         with _lock:
             previous = _cache.get(key)
-        blocks, inputs = _render_changed(seen, seat, previous)
+        blocks, inputs, shapes = _render_changed(seen, seat, previous)
         stats["renders"] += 1
         if seq == match.seq:
             with _lock:
-                _cache[key] = _Entry(version, blocks, inputs)
+                _cache[key] = _Entry(version, blocks, inputs, shapes)
                 _cache.move_to_end(key)
                 while len(_cache) > _CACHE_SIZE:
                     _cache.popitem(last=False)
@@ -646,7 +677,10 @@ def swapped(part: str) -> str:
 
 
 def digest_of_block(html: str) -> str:
-    return html.split('data-h="', 1)[1][:16]
+    # A slice, not a split: a split copied the rest of the block (up to
+    # 15 KB) each time, and a push reads a dozen digests.
+    start = html.index('data-h="') + 8
+    return html[start : start + 16]
 
 
 def changed_parts(old: str, new: str) -> list[str] | None:

@@ -200,8 +200,11 @@ def line_reads(line, view) -> tuple:
     when the line names a trooper, whether that trooper's Holoecho elements
     are named as models (HE-9: a HoloMask, which can end and so change the
     text of a line already shown)."""
+    return _line_reads(line, *_view_reads(view))
+
+
+def _line_reads(line, names: tuple, models: frozenset) -> tuple:
     trooper_id = (line.params or {}).get("trooper_id")
-    names, models = _view_reads(view)
     return (names, bool(trooper_id) and str(trooper_id) in models)
 
 
@@ -396,6 +399,13 @@ def line_input(block: str, line, when, view) -> tuple:
     """A line's input in the log or recent block: the line, its event's
     time and line_reads (its names), every value its row reads."""
     return (block, line, when, line_reads(line, view))
+
+
+def line_inputs(block: str, lines, view) -> list[tuple]:
+    """line_input of each (line, when) of `lines`, the view read once (a
+    render asks for the 40 lines of the log and the recent ones)."""
+    names, models = _view_reads(view)
+    return [(block, line, when, _line_reads(line, names, models)) for line, when in lines]
 
 
 def log_lines(lines, times) -> list[tuple]:
