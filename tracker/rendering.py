@@ -722,7 +722,8 @@ def _list_delta(old: Shape, new: Shape) -> list[str] | None:
     now = [ident for ident, _v, _h in new.parts]
     kept = [ident for ident in now if ident in before]
     added = len(now) - len(kept)
-    if now[added:] != kept or kept != [i for i, _v, _h in old.parts if i in set(now)]:
+    showing = set(now)  # (once: in the comprehension it was made for every line)
+    if now[added:] != kept or kept != [i for i, _v, _h in old.parts if i in showing]:
         return None
     gone = [
         Placed(f'<li id="{ident}" hx-swap-oob="delete"></li>')
