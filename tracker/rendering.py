@@ -256,6 +256,20 @@ def _finish(shape: Shape) -> str:
     return mark_safe(html.replace("<section ", f'<section data-h="{digest}" ', 1))  # noqa: S308 (our own rendered template)
 
 
+def _in_use(html: str, shape: Shape) -> None:
+    """A block kept unchanged by a render is in use: its shape, kept by
+    digest for the pushes (changed_parts: what a socket sent, compared with
+    what it sends next), is the newest again, as a block's just rendered.
+    A block no tap changes for a while (the controls through a run of State
+    taps) must outlive the other tables' renders until it changes."""
+    digest = digest_of_block(html)
+    with _lock:
+        _shapes[digest] = shape
+        _shapes.move_to_end(digest)
+        while len(_shapes) > _SHAPES_SIZE:
+            _shapes.popitem(last=False)
+
+
 def _render_block(name: str, context: dict) -> tuple[str, Shape]:
     """Block `name` rendered whole: its HTML and its Shape."""
     template = f"tracker/blocks/{name.split('_')[0]}.html"
@@ -277,13 +291,10 @@ def _render_block(name: str, context: dict) -> tuple[str, Shape]:
 
 
 def shape_of(html: str) -> Shape | None:
-    """The shape of a block rendered lately, kept by when it was last used:
-    a block no tap changes (the controls through a run of State taps) is
-    spliced by every tap of its table, and must outlive the other tables'
-    renders in between. Kept by when it was first rendered, it was pushed
-    out and rendered whole again by every tap (tests/web/test_render_once.py;
-    at 8,192 shapes, after about a minute of a 150-table night by
-    arithmetic, not measured)."""
+    """The shape of a block rendered lately, kept by when it was last used
+    (rendered, kept by a render: _in_use, or asked for here): what a push
+    compares the block a socket sent with (changed_parts). A render splices
+    its own previous render's shapes (_Entry), not these."""
     digest = digest_of_block(html)
     with _lock:
         shape = _shapes.get(digest)
@@ -386,12 +397,14 @@ def _render_changed(
         if previous is not None and previous.inputs.get(name) == inputs[name]:
             shape = previous.shapes.get(name)
             if shape is not None:
-                found = _spliced(previous.blocks[name], shape, fresh_parts(name, context))
+                found = _splice(previous.blocks[name], shape, fresh_parts(name, context))
         if found is None:
             stale.append(name)
         else:
             done[name] = found
             stats["reused"] += 1
+            if found[0] is previous.blocks[name]:
+                _in_use(*found)
     done.update(render_shaped(stale, context))
     blocks = {name: done[name][0] for name in BLOCKS}
     if CHECK:
@@ -423,21 +436,12 @@ def _check(seen: Seen, seat: Seat | None, blocks: dict[str, str]) -> None:
         raise StaleBlock(f"kept blocks differ from a whole render: {stale}")
 
 
-def _splice(html: str, fresh: dict[str, tuple[object, object]]) -> str | None:
-    """`html` with each part whose input changed rendered again and put in
-    its place; None if its shape is no longer kept or it shows a part the
-    block could not have now (the caller renders the block whole)."""
-    shape = shape_of(html)
-    if shape is None:
-        return None
-    found = _spliced(html, shape, fresh)
-    return None if found is None else found[0]
-
-
-def _spliced(
+def _splice(
     html: str, shape: Shape, fresh: dict[str, tuple[object, object]]
 ) -> tuple[str, Shape] | None:
-    """_splice with the block's shape in hand: (HTML, shape), or None."""
+    """Block `html` (of `shape`) with each part whose input changed rendered
+    again and put in its place, and its new shape; None if it shows a part
+    the block could not have now (the caller renders the block whole)."""
     if shape.listed:
         return _splice_list(html, shape, fresh)
     parts, changed = [], False

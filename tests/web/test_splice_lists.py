@@ -25,16 +25,21 @@ def fresh(lines) -> dict:
     }
 
 
+def splice(html: str, fresh: dict) -> str:
+    """The block as the next render of its viewer splices it (rendering._splice)."""
+    return rendering._splice(html, rendering.shape_of(html), fresh)[0]
+
+
 def test_a_line_the_view_no_longer_has_is_dropped_with_nothing_new():
     shown = listed([(3, "c"), (2, "b"), (1, "a")])
-    spliced = rendering._splice(shown, fresh([(2, "b"), (1, "a")]))
+    spliced = splice(shown, fresh([(2, "b"), (1, "a")]))
     assert 'id="log-3"' not in spliced
     assert '<ol id="log-list"><li id="log-2">b</li><li id="log-1">a</li></ol>' in spliced
     # The same lines in the same order: the very block, not a new one.
-    assert rendering._splice(shown, fresh([(3, "c"), (2, "b"), (1, "a")])) == shown
+    assert splice(shown, fresh([(3, "c"), (2, "b"), (1, "a")])) == shown
 
 
 def test_lines_in_another_order_are_spliced_in_that_order():
     shown = listed([(3, "c"), (2, "b")])
-    spliced = rendering._splice(shown, fresh([(2, "b"), (3, "c")]))
+    spliced = splice(shown, fresh([(2, "b"), (3, "c")]))
     assert '<ol id="log-list"><li id="log-2">b</li><li id="log-3">c</li></ol>' in spliced
