@@ -270,8 +270,7 @@ def _in_use(html: str, shape: Shape) -> None:
             _shapes.popitem(last=False)
 
 
-def _render_block(name: str, context: dict) -> tuple[str, Shape]:
-    """Block `name` rendered whole: its HTML and its Shape."""
+def _render_block(name: str, context: dict) -> str:
     template = f"tracker/blocks/{name.split('_')[0]}.html"
     letter = name[-1] if name.startswith("seat_") else None
     parts = Parts()
@@ -284,10 +283,8 @@ def _render_block(name: str, context: dict) -> tuple[str, Shape]:
         # One run of parts, or the block is kept as any other (an empty list
         # has no run: its input says when it fills, block_inputs.log).
         if listed.count(PLACEHOLDER) == 1:
-            shape = Shape(listed, tuple(parts.items), listed=LISTS[name])
-            return _finish(shape), shape
-    shape = Shape(skeleton, tuple(parts.items))
-    return _finish(shape), shape
+            return _finish(Shape(listed, tuple(parts.items), listed=LISTS[name]))
+    return _finish(Shape(skeleton, tuple(parts.items)))
 
 
 def shape_of(html: str) -> Shape | None:
@@ -310,11 +307,6 @@ def digest_of(html: str) -> str:
 def render_some(seen: Seen, seat: Seat | None, names, context: dict) -> dict[str, str]:
     """Render the blocks `names` from `context` (context_for's): the one
     place blocks are rendered, whole or a few at a time."""
-    return {name: html for name, (html, _shape) in render_shaped(names, context).items()}
-
-
-def render_shaped(names, context: dict) -> dict[str, tuple[str, Shape]]:
-    """render_some's blocks with their shapes (the render cache keeps both)."""
     return {name: _render_block(name, context) for name in names}
 
 
@@ -390,7 +382,7 @@ def _render_changed(
     compared field by field with this table's and unequal."""
     context = context_for(seen, seat)
     inputs = inputs_of(seen, context)
-    done: dict[str, tuple[str, Shape]] = {}
+    done: dict[str, tuple[str, Shape | None]] = {}
     stale = []
     for name in BLOCKS:
         found = None
@@ -405,11 +397,15 @@ def _render_changed(
             stats["reused"] += 1
             if found[0] is previous.blocks[name]:
                 _in_use(*found)
-    done.update(render_shaped(stale, context))
+    # Rendered whole by render_some, the one place blocks are rendered (a
+    # test plants leaks there); each with the shape its render kept (none
+    # for HTML no render made: the next render renders that block whole).
+    for name, html in render_some(seen, seat, stale, context).items():
+        done[name] = (html, shape_of(html))
     blocks = {name: done[name][0] for name in BLOCKS}
     if CHECK:
         _check(seen, seat, blocks)
-    return blocks, inputs, {name: done[name][1] for name in BLOCKS}
+    return blocks, inputs, {name: done[name][1] for name in BLOCKS if done[name][1] is not None}
 
 
 # Set (TRACKER_RENDER_CHECK=1, or by a test): every render that kept blocks or
