@@ -248,11 +248,7 @@ def _finish(shape: Shape) -> str:
     # arrives first; a reconnecting phone names the digests it shows so the
     # first frame leaves them out (consumers.py).
     digest = digest_of(html)
-    with _lock:
-        _shapes[digest] = shape
-        _shapes.move_to_end(digest)
-        while len(_shapes) > _SHAPES_SIZE:
-            _shapes.popitem(last=False)
+    _keep_shape(digest, shape)
     return mark_safe(html.replace("<section ", f'<section data-h="{digest}" ', 1))  # noqa: S308 (our own rendered template)
 
 
@@ -262,7 +258,11 @@ def _in_use(html: str, shape: Shape) -> None:
     what it sends next), is the newest again, as a block's just rendered.
     A block no tap changes for a while (the controls through a run of State
     taps) must outlive the other tables' renders until it changes."""
-    digest = digest_of_block(html)
+    _keep_shape(digest_of_block(html), shape)
+
+
+def _keep_shape(digest: str, shape: Shape) -> None:
+    """`shape` kept under `digest` as the newest of _shapes."""
     with _lock:
         _shapes[digest] = shape
         _shapes.move_to_end(digest)

@@ -398,7 +398,7 @@ _log_rows = Memo(20_000)
 def line_input(block: str, line, when, view) -> tuple:
     """A line's input in the log or recent block: the line, its event's
     time and line_reads (its names), every value its row reads."""
-    return (block, line, when, line_reads(line, view))
+    return line_inputs(block, [(line, when)], view)[0]
 
 
 def line_inputs(block: str, lines, view) -> list[tuple]:
