@@ -21,8 +21,12 @@ run: $(VENV)/.runtime
 	$(PY) manage.py collectstatic --noinput -v0
 	$(PY) manage.py serve --port $(PORT)
 
+# On TEST_WORKERS processes (pytest-xdist; 0 runs in this one): each test
+# file runs whole on one of them, as its module-wide fixtures (a live
+# server, a PostgreSQL + Redis cluster, a Chromium) expect.
+TEST_WORKERS ?= 2
 test: $(VENV)/.dev
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 bench: $(VENV)/.dev  # under 10 minutes on two cores; BENCH_* variables in bench/run.py
 	$(PY) bench/run.py

@@ -2,6 +2,7 @@
 anyone else."""
 
 import contextlib
+import importlib
 import os
 import threading
 
@@ -64,6 +65,25 @@ def _fresh_state_cache():
 
 
 @pytest.fixture(autouse=True)
+def _rows_migrate_made(request):
+    """A transactional test's flush empties every table, the rows data
+    migrations made included (the "organizers" group). In one process
+    pytest-django runs transactional tests last; pytest-xdist's `--dist
+    loadfile` runs each file's tests together, so a later file's test on
+    the same worker found no group. Each test with the database starts
+    with what `migrate` made."""
+    if "_django_db_helper" in request.fixturenames or request.node.get_closest_marker("django_db"):
+        from django.apps import apps
+
+        request.getfixturevalue("_django_db_helper")
+        _ORGANIZERS_GROUP.forwards(apps, None)
+    yield
+
+
+_ORGANIZERS_GROUP = importlib.import_module("tracker.migrations.0004_organizers_group")
+
+
+@pytest.fixture(autouse=True)
 def _no_guess_limit_leaks(settings):
     # The counters (default) and the sessions kept in front of a database
     # each test rolls back: neither outlives its test.
@@ -113,6 +133,24 @@ def carol(db):
     client = Client()
     client.force_login(user)
     return client
+
+
+def pytest_sessionfinish(session):
+    # A pytest-xdist worker hands its reports to the controller, which prints
+    # the terminal summary (pytest_testnodedown below).
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        from tests.support import REPORTS
+
+        output["reports"] = [[title, list(lines)] for title, lines in REPORTS]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    from tests.support import REPORTS
+
+    for title, lines in getattr(node, "workeroutput", {}).get("reports", []):
+        REPORTS.append((title, lines))
 
 
 def pytest_terminal_summary(terminalreporter):

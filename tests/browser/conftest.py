@@ -72,7 +72,12 @@ def server(tmp_path_factory):
     serving.stop(process)
 
 
-@pytest.fixture(scope="session")
+# Playwright's sync API runs its event loop on the test's thread and leaves it
+# set as the thread's running loop while it lives, so Django refuses the ORM
+# there (SynchronousOnlyOperation). Started once per module, it ends with the
+# module: under pytest-xdist (`--dist loadfile`), a worker runs a web test's
+# module after a browser module, which a session-long Playwright broke.
+@pytest.fixture(scope="module")
 def playwright_session():
     try:
         from playwright.sync_api import sync_playwright
@@ -88,7 +93,7 @@ def playwright_session():
         manager.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright_session):
     # Two cores run the server, Chromium and the tests: give slow pushes room.
     from playwright.sync_api import expect

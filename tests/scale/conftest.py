@@ -23,8 +23,11 @@ from tests.support import skip_or_fail
 
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
 REDIS = "redis://127.0.0.1:6379/0"
-# TRACKER_SCRATCH_REDIS_DB lets two test runs on one machine keep apart.
-SCRATCH_REDIS_DB = int(os.environ.get("TRACKER_SCRATCH_REDIS_DB", "13"))
+# TRACKER_SCRATCH_REDIS_DB lets two test runs on one machine keep apart; the
+# workers of one run (pytest-xdist: PYTEST_XDIST_WORKER gw0, gw1...) each
+# take the next number, since each empties its own before and after.
+_WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+SCRATCH_REDIS_DB = int(os.environ.get("TRACKER_SCRATCH_REDIS_DB", "13")) + _WORKER
 
 
 def _with_path(url: str, path: str) -> str:
