@@ -173,7 +173,7 @@ def seat_rows_since(match_id: int, code: str, seq: int) -> list[Seat]:
             if kept is None:
                 kept = _seat_rows(match_id)
                 if not kept or kept[0].match.code != code:
-                    return kept
+                    return []  # gone, or its id is another match's now
                 with _rows_lock:
                     newest = _rows_read.get(key)
                     if newest is None or newest[0].match.seq <= kept[0].match.seq:
@@ -441,10 +441,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 before = self.last_seq
                 await self._push(full=False)
                 if self.last_seq == before:
-                    break  # skipped (database busy): the next push or resync heals it
-        except Match.DoesNotExist:
-            with contextlib.suppress(Exception):  # the socket may be gone too
-                await self.close(code=4404)
+                    break  # skipped (database busy or gone): the next push or resync heals it
         except Disconnected:
             # The phone's socket closed while its push was rendered (it went
             # away, or reconnects): nobody to send it to, and no error. It
@@ -475,8 +472,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             rows = _seat_rows(self.match_id)
         else:  # (the code too: a test database may give a pk to a new match)
             rows = seat_rows_since(self.match_id, self.code, since)
-        if not rows:
-            raise Match.DoesNotExist
+        if not rows or rows[0].match.code != self.code:
+            raise Match.DoesNotExist  # gone, or its id is another match's now
         match = rows[0].match
         seat = seats.held_seat(self.scope["session"], match, rows)
         with translation.override(self.language):
@@ -494,6 +491,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         for _attempt in range(3):
             try:
                 letter, seq, blocks, clock = await render()
+            except Match.DoesNotExist:
+                # Gone (or its id is another match's): 4404, which app.js
+                # does not retry, from a push, a resync or a redraw alike.
+                with contextlib.suppress(Exception):  # the socket may be gone too
+                    await self.close(code=4404)
+                return
             except (OperationalError, InterfaceError):
                 # The pool stayed exhausted: skip this push. The next one (or
                 # the phone's resync on waking) sends every block that
