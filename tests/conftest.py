@@ -12,7 +12,7 @@ from django.test import Client
 from hypothesis import HealthCheck, settings
 
 from tests.strict_templates import make_templates_strict
-from tracker import reading
+from tracker import reading, rendering
 
 # Before any template engine exists: a name a template cannot resolve raises.
 make_templates_strict(django_settings)
@@ -59,9 +59,24 @@ settings.load_profile(
 @pytest.fixture(autouse=True)
 def _fresh_state_cache():
     # The read cache is per process; tests reuse primary keys across databases.
-    reading.forget()
+    # The renders and the rows' memos start empty too, as in a new process:
+    # what a test finds in them does not depend on which tests its worker
+    # ran before (pytest-xdist runs files in no fixed order).
+    for forget in _PROCESS_CACHES:
+        forget()
     yield
-    reading.forget()
+    for forget in _PROCESS_CACHES:
+        forget()
+
+
+def _forget_rows() -> None:
+    from tracker.templatetags import tracker_tags
+
+    for memo in (tracker_tags._trooper_rows, tracker_tags._state_forms, tracker_tags._log_rows):
+        memo.clear()
+
+
+_PROCESS_CACHES = (reading.forget, rendering.forget, _forget_rows)
 
 
 @pytest.fixture(autouse=True)

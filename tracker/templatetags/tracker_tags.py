@@ -292,6 +292,10 @@ class Memo:
                 self._rows.move_to_end(key)
             return html
 
+    def clear(self) -> None:
+        with self._lock:
+            self._rows.clear()
+
     def put(self, key: tuple, html: str) -> str:
         if getattr(_unmemoized, "on", False):
             return html
