@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, settings
 
 from tests.strict_templates import make_templates_strict
 from tracker import reading, rendering
+from tracker.templatetags import tracker_tags
 
 # Before any template engine exists: a name a template cannot resolve raises.
 make_templates_strict(django_settings)
@@ -69,14 +70,7 @@ def _fresh_state_cache():
         forget()
 
 
-def _forget_rows() -> None:
-    from tracker.templatetags import tracker_tags
-
-    for memo in (tracker_tags._trooper_rows, tracker_tags._state_forms, tracker_tags._log_rows):
-        memo.clear()
-
-
-_PROCESS_CACHES = (reading.forget, rendering.forget, _forget_rows)
+_PROCESS_CACHES = (reading.forget, rendering.forget, tracker_tags.forget)
 
 
 @pytest.fixture(autouse=True)

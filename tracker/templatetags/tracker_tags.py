@@ -269,6 +269,18 @@ def seat_of(view, letter):
     return view.seat(letter)
 
 
+# Every Memo, for forget().
+_memos: list["Memo"] = []
+
+
+def forget() -> None:
+    """Every row memo emptied, as in a new process (reading.forget and
+    rendering.forget do the same for theirs)."""
+    for memo in _memos:
+        with memo._lock:
+            memo._rows.clear()
+
+
 class Memo:
     """A bounded, thread-safe map from a render's exact inputs to its HTML.
 
@@ -282,6 +294,7 @@ class Memo:
         self.size = size
         self._rows: OrderedDict[tuple, str] = OrderedDict()
         self._lock = threading.Lock()
+        _memos.append(self)
 
     def get(self, key: tuple) -> str | None:
         if getattr(_unmemoized, "on", False):
@@ -291,10 +304,6 @@ class Memo:
             if html is not None:
                 self._rows.move_to_end(key)
             return html
-
-    def clear(self) -> None:
-        with self._lock:
-            self._rows.clear()
 
     def put(self, key: tuple, html: str) -> str:
         if getattr(_unmemoized, "on", False):
