@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, settings
 
 from tests.strict_templates import make_templates_strict
 from tracker import reading, rendering
+from tracker.rules import kept_offers, twins, visibility
 from tracker.templatetags import tracker_tags
 
 # Before any template engine exists: a name a template cannot resolve raises.
@@ -60,7 +61,8 @@ settings.load_profile(
 @pytest.fixture(autouse=True)
 def _fresh_state_cache():
     # The read cache is per process; tests reuse primary keys across databases.
-    # The renders and the rows' memos start empty too, as in a new process:
+    # The renders, the rows' memos and the rules' kept views, texts and
+    # offers start empty too, as in a new process:
     # what a test finds in them does not depend on which tests its worker
     # ran before (pytest-xdist runs files in no fixed order).
     for forget in _PROCESS_CACHES:
@@ -70,7 +72,14 @@ def _fresh_state_cache():
         forget()
 
 
-_PROCESS_CACHES = (reading.forget, rendering.forget, tracker_tags.forget)
+_PROCESS_CACHES = (
+    reading.forget,
+    rendering.forget,
+    tracker_tags.forget,
+    visibility.forget,
+    twins.forget,
+    kept_offers.forget,
+)
 
 
 @pytest.fixture(autouse=True)

@@ -29,7 +29,7 @@ def built_afresh(state, viewer):
 
 
 def test_kept_trooper_views_are_those_built_afresh_for_each_viewer(states):
-    kept_before, checked = len(visibility._views), 0
+    checked = 0
     for state in states:
         for viewer in ("A", None, "B"):
             try:
@@ -38,7 +38,10 @@ def test_kept_trooper_views_are_those_built_afresh_for_each_viewer(states):
                 continue
             assert player_view(state, viewer) == afresh
             checked += 1
-    assert checked > 1000 and len(visibility._views) > kept_before
+    # Each test starts with no view kept (tests/conftest.py), so these were
+    # kept by the checks above; the count before this test once depended on
+    # what its xdist worker ran first and the cache emptied itself mid-test.
+    assert checked > 1000 and visibility._views
 
 
 def test_a_view_kept_for_one_viewer_is_not_handed_to_another(states):

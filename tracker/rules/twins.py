@@ -194,3 +194,10 @@ def _written(part: object, write: Callable[[object], str]) -> str:
         _texts.clear()
     _texts[id(part)] = (part, text)
     return text
+
+
+def forget() -> None:
+    """Empty the kept keys and texts, as a new process starts (tests/conftest.py)."""
+    with _lock:
+        _keys.clear()
+    _texts.clear()

@@ -272,6 +272,11 @@ def _trooper_view(
     return view
 
 
+def forget() -> None:
+    """Empty the kept views, as a new process starts (tests/conftest.py)."""
+    _views.clear()
+
+
 def _built_view(
     trooper: Trooper, viewer: str | None, retreat_marker: bool, alias: Alias | None
 ) -> TrooperView:
