@@ -512,7 +512,10 @@ async def settle(pending: list, result: Result, wait: float, quiet: float = 4.0)
     (`pending`: (sockets, seq, sent) per action), then count latencies, lost
     pushes and doubled ones. A push still coming is late, not lost: wait
     while frames keep arriving (at most `wait` seconds), and stop after
-    `quiet` seconds without one."""
+    `quiet` seconds without one, unless a phone's pongs have said it is
+    behind: its resync, CATCH_UP seconds after, heals a push the layer or
+    a busy server dropped, as on a phone (one lost there is still lost
+    at `wait`)."""
     deadline = time.perf_counter() + wait
     sockets_all = {id(s): s for sockets, _, _ in pending for s in sockets}
     last_count, last_change = -1, time.perf_counter()
@@ -522,7 +525,9 @@ async def settle(pending: list, result: Result, wait: float, quiet: float = 4.0)
         count = sum(len(s.seen_at) for s in sockets_all.values())
         if count != last_count:
             last_count, last_change = count, time.perf_counter()
-        elif time.perf_counter() - last_change > quiet:
+        elif time.perf_counter() - last_change > quiet and not any(
+            s.behind_since is not None for s in sockets_all.values()
+        ):
             break
         await asyncio.sleep(0.05)
     for sockets, seq, sent in pending:

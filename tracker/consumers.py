@@ -256,11 +256,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
         last read it), or, while a push for it is on its way to this socket
         (announced, queued or rendering), the seq this socket sent last. A
         phone behind the newest then asks for it only when its push was
-        lost, not while a busy server is still sending it."""
+        lost, not while a busy server is still sending it. A push given up
+        (the database stayed busy) is on its way no longer: the pong says
+        the newest again, or the phone would never ask for it."""
         newest = newest_seqs.newest(self.match_id)
         if newest is None:
             return None
-        return newest if newest > max(self.wanted, self.last_seq) else self.last_seq
+        on_its_way = self.pushing is not None and newest <= self.wanted
+        return self.last_seq if newest <= self.last_seq or on_its_way else newest
 
     def _admit(self, code: str) -> str:
         """ "ok", "too many" or "unknown". Per-client limits (no library counts

@@ -177,3 +177,40 @@ async def test_while_a_push_is_on_its_way_the_pong_says_the_seq_the_socket_sent(
     # And the push does come.
     assert frame_seq(await socket.receive_from(timeout=10)) == after
     await socket.disconnect()
+
+
+async def test_a_push_the_database_was_too_busy_for_is_not_hidden_from_the_pongs(
+    alice, bob, settings, monkeypatch
+):
+    """A push skipped because the database stayed busy (consumers._push) is
+    healed by the phone's resync, and the phone asks for one only when a
+    pong says a newer seq than it shows. While a push is on its way the pong
+    says the seq the socket sent (the test above); once the push has been
+    given up, nothing is on its way, and the pong says the newest again."""
+    from django.db import OperationalError
+
+    from tracker import consumers
+
+    settings.SEQ_POLL_SECONDS = 0.05
+    a, _b = await sync_to_async(seated)(alice, bob)
+    socket = socket_for(bob, a.match)
+    await socket.connect()
+    first = await socket.receive_from(timeout=3)
+    before = frame_seq(first)
+
+    def busy(*args, **kwargs):
+        raise OperationalError("the pool stayed exhausted")
+
+    monkeypatch.setattr(consumers, "seat_rows_since", busy)
+    await sync_to_async(a.submit)("draft/add", name="Fusilier", cost="10")
+    await sync_to_async(a.submit)("LockArmyList")
+    after = await sync_to_async(lambda: Match.objects.get().seq)()
+    assert after > before
+    assert await _pong_at(socket, after) == after
+    # The resync the phone then sends heals it.
+    monkeypatch.undo()
+    await socket.send_to(
+        text_data=json.dumps({"resync": True, "h": ".".join(DIGEST.findall(first))})
+    )
+    assert frame_seq(await socket.receive_from(timeout=3)) == after
+    await socket.disconnect()
