@@ -392,15 +392,25 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def clock_changed(self, event):
         """The round's clock changed (tracker/event_clock.py): render it in
         this phone's language and swap it in."""
-        # On the pushes' threads, not Channels' one thread (issue 17).
-        html = await on_push_thread(self._render_clock)(self.letter)
+        await self._send_clock()
+
+    async def _send_clock(self) -> None:
+        """Render the clock on the pushes' threads, not Channels' one thread
+        (issue 17), and send it; a match gone (or whose id is another
+        match's now) closes the socket with 4404, as a push would."""
+        try:
+            html = await on_push_thread(self._render_clock)(self.letter)
+        except Match.DoesNotExist:
+            with contextlib.suppress(Exception):  # the socket may be gone too
+                await self.close(code=4404)
+            return
         if html:
             await self.send(text_data=html)
 
     def _render_clock(self, letter: str | None) -> str:
         """The clock for the phone of seat `letter`: the seat its socket
         found last, or the one the render it goes with has just found."""
-        match = Match.objects.select_related("event").get(pk=self.match_id)
+        match = Match.objects.select_related("event").get(pk=self.match_id, code=self.code)
         # Rendered from this read of the match: the key it was rendered from.
         self.clock_shown = clock_key(match, letter)
         with translation.override(self.language):
@@ -540,6 +550,4 @@ class MatchConsumer(AsyncWebsocketConsumer):
         found = self.clock_found
         if found == self.clock_shown:  # (a first frame or a resync carried the clock)
             return
-        html = await on_push_thread(self._render_clock)(self.letter)
-        if html:
-            await self.send(text_data=html)
+        await self._send_clock()

@@ -57,13 +57,14 @@ async def test_two_taps_one_after_the_other_each_reach_the_opponents_socket(alic
     await socket.disconnect()
 
 
-@pytest.mark.parametrize("asked_by", ["push", "resync"])
+@pytest.mark.parametrize("asked_by", ["push", "resync", "clock"])
 async def test_a_socket_never_renders_another_match_that_took_the_id(alice, bob, asked_by):
     """A match id now another match's (a flushed test database gives ids
     again): the render's read finds seat rows under the socket's match id
     but another code, and the socket closes as for a match that is gone
     (4404, which app.js does not retry). A push had rendered the other
-    match; a resync had raised, closing with 1011 and a traceback."""
+    match; a resync had raised, closing with 1011 and a traceback, and so
+    had the round clock's change (event_clock.CHANGED)."""
     from channels.layers import get_channel_layer
 
     from tracker import announce
@@ -75,6 +76,8 @@ async def test_a_socket_never_renders_another_match_that_took_the_id(alice, bob,
         await get_channel_layer().group_send(
             announce.group_of(match.pk), {"type": "match.changed", "seq": match.seq + 1}
         )
+    elif asked_by == "clock":
+        await get_channel_layer().group_send(announce.group_of(match.pk), {"type": "clock.changed"})
     else:
         await socket.send_to(text_data='{"resync": true}')
     assert await socket.receive_output(timeout=5) == {"type": "websocket.close", "code": 4404}
