@@ -16,7 +16,8 @@ and passes on the code as it is.
 - The limit on wrong seat links counts per client address.
 - A drawn PIN counts as drawn for the one claim it was offered to, and
   stays drawn when the claim form comes back refused.
-- A venue's taps (one address) never count toward its page-load share.
+- A venue's taps (one address) never count toward its page-load share, and
+  a request that gave up waiting leaves no line behind it.
 
 Players act through the forms their pages render (tests/web/phone.py);
 attack steps are raw posts.
@@ -280,3 +281,27 @@ def test_a_drawn_pin_kept_through_a_refused_claim_is_still_hashed_as_drawn():
     player.send(again)
     assert player.error in (None, "")
     assert rounds_of(Seat.objects.get(match__code=host.code, letter="A").pin_hash) == 10_000
+
+
+def test_a_request_that_gave_up_waiting_leaves_no_line_behind_it():
+    """A phone that stops waiting (its page load or tap cancelled in line)
+    leaves its line empty: the next request of that kind, with a thread
+    free, starts at once instead of waiting for a release that never
+    comes."""
+
+    async def scenario():
+        admission = Admission(slots=1)
+        for kind in (PAGE, TAP):
+            await admission.enter(kind, VENUE)
+            gone = asyncio.create_task(admission.enter(kind, VENUE))
+            await asyncio.sleep(0)
+            gone.cancel()
+            await asyncio.gather(gone, return_exceptions=True)
+            admission.leave(kind, VENUE)
+            later = asyncio.create_task(admission.enter(kind, VENUE))
+            await asyncio.sleep(0)
+            assert later.done(), f"a {kind} with a thread free was kept waiting"
+            admission.leave(kind, VENUE)
+        assert admission.running == 0 and admission.by_address == {}
+
+    in_own_loop(scenario)
