@@ -16,6 +16,7 @@ and passes on the code as it is.
 - The limit on wrong seat links counts per client address.
 - A drawn PIN counts as drawn for the one claim it was offered to, and
   stays drawn when the claim form comes back refused.
+- The start page puts first the match a seated player opened last.
 - A venue's taps (one address) never count toward its page-load share, and
   a request that gave up waiting leaves no line behind it.
 
@@ -305,3 +306,25 @@ def test_a_request_that_gave_up_waiting_leaves_no_line_behind_it():
         assert admission.running == 0 and admission.by_address == {}
 
     in_own_loop(scenario)
+
+
+def test_the_start_page_lists_first_the_match_a_seated_player_opened_last():
+    """A player who is not the host finds her match again (issue 17): the
+    start page puts first the match her phone opened last, not the newest."""
+    host = at_venue()
+    first = host.create_match(name="Table 7")
+    first_code = host.code
+    second = host.create_match(name="Table 8")
+    second_code = host.code
+    alice = at_venue()
+    alice.claim(first["A"], "Alice", pin="913862")
+    alice.claim(second["A"], "Alice", pin="604153")
+    alice.open(first_code)
+    alice.visit("/start/")
+    listed = [
+        anchor["href"]
+        for anchor in alice.soup.select("a[href^='/m/']")
+        if anchor["href"] in (f"/m/{first_code}/", f"/m/{second_code}/")
+    ]
+    assert listed[:1] == [f"/m/{first_code}/"]
+    assert f"/m/{second_code}/" in listed
