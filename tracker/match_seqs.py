@@ -21,7 +21,7 @@ import logging
 from collections import Counter
 
 from django.conf import settings
-from django.db import DatabaseError
+from django.db import DatabaseError, InterfaceError
 
 from tracker.models import Match
 from tracker.socket_threads import on_connect_thread
@@ -64,7 +64,12 @@ class NewestSeqs:
             ids = list(self._watchers)
             try:
                 found = await on_connect_thread(_read)(ids)
-            except DatabaseError as error:  # busy: the next read will do
+            # Busy: the next read will do. InterfaceError too (a connection
+            # the pool handed over dead), which is no DatabaseError and, as
+            # busy.py and consumers._push take it for busy, must not end the
+            # poll: the pongs said the last good read's seq until another
+            # socket connected, so a phone never asked for a push it lost.
+            except (DatabaseError, InterfaceError) as error:
                 log.warning("newest seqs not read: %r", error)
             else:
                 self._seqs = {pk: seq for pk, seq in found.items() if pk in self._watchers}

@@ -11,7 +11,9 @@ tests let pass, and passes on the code as it is:
 - a read of the newest seqs that fails (the database busy) is followed by
   the next: the poll that feeds the pongs outlives it, or no pong would say
   a newer seq again until another phone connects, and a lost push would
-  never be asked for;
+  never be asked for. An InterfaceError (a dead connection, no
+  DatabaseError) did end it: a product bug this round found, fixed in
+  match_seqs;
 - the match's sockets pushing one seq at once read its seats once: the
   others wait for that read instead of making their own (the stripe locks of
   consumers.seat_rows_since), and a newer read replaces the one kept: one
@@ -90,7 +92,7 @@ async def test_an_older_announcement_arriving_late_does_not_take_the_push_back_t
     await socket.disconnect()
 
 
-@pytest.mark.parametrize("error", ["OperationalError"])
+@pytest.mark.parametrize("error", ["OperationalError", "InterfaceError"])
 async def test_a_busy_read_of_the_newest_seqs_does_not_end_the_pongs_seqs(
     alice, bob, settings, monkeypatch, error
 ):
@@ -98,7 +100,10 @@ async def test_a_busy_read_of_the_newest_seqs_does_not_end_the_pongs_seqs(
     busy database: that read is skipped, the next one made. Had the error
     ended the poll, the pongs would say the seq of the last good read for
     as long as the socket stays open (only another socket's connect starts
-    a poll again), and a push lost after it would never be asked for."""
+    a poll again), and a push lost after it would never be asked for. Both
+    errors the rest of the app takes for "busy" (busy.py, consumers._push):
+    a connection the pool hands over dead raises InterfaceError, which is
+    no DatabaseError, and it did end the poll."""
     from django import db
 
     from tracker import match_seqs
