@@ -20,7 +20,9 @@ tests let pass, and passes on the code as it is:
   read per seq however many phones watch;
 - a coalesced resync counts against its socket's burst as one answered at
   once does: were it not counted, each window would answer one resync more
-  at once than RESYNC_BURST allows (issue 18's resync coalescing);
+  at once than RESYNC_BURST allows (issue 18's resync coalescing); and a
+  coalesced resync still waiting when its socket closes is dropped, not
+  rendered for nobody (the close waited for it, its window and its render);
 - a socket for a match that does not exist is refused with 4404, the one
   close code app.js does not retry: with any other, a phone holding an old
   match's page (a deleted match, a flushed database) would reconnect for as
@@ -28,10 +30,15 @@ tests let pass, and passes on the code as it is:
   consumer: without a host header the origin checks refuse it first;
 - a socket that closes stops counting among its match's watchers: once the
   last has gone, the process no longer reads the match's seq every second,
-  and the poll ends when no match is watched;
+  and the poll ends when no match is watched; and it leaves its match's
+  group on the channel layer (Redis's pub/sub layer would keep its
+  subscription, and every push of the match would still go to it);
 - a redraw (announce.redraw: a change outside the log, at no new seq) is
   told to a socket once, and sends only the blocks that differ from those
-  the socket sent, as a resync naming them would, not every block again.
+  the socket sent, as a resync naming them would, not every block again;
+- under `serve`'s daphne each socket's scope carries its protocol's pong
+  slot (tracker/fast_pongs.py): without it the consumer answered every ping
+  itself, as correct and about 30% more CPU, which no served test noticed.
 """
 
 from __future__ import annotations
@@ -245,3 +252,60 @@ async def test_a_redraw_that_changes_nothing_sends_no_block(alice, bob):
     # redraw told twice renders twice; a seq told twice is dropped).
     assert await socket.receive_nothing(timeout=0.5)
     await socket.disconnect()
+
+
+async def test_a_closed_socket_leaves_its_match_s_group_on_the_channel_layer(alice, bob):
+    layer = get_channel_layer()
+    a, _b = await sync_to_async(seated)(alice, bob)
+    group = announce.group_of(a.match.pk)
+    before = set(layer.groups.get(group, {}))  # another test's left open, if any
+    socket = socket_for(bob, a.match)
+    assert (await socket.connect())[0]
+    await socket.receive_from(timeout=3)
+    assert len(set(layer.groups.get(group, {})) - before) == 1
+    await socket.disconnect()
+    assert set(layer.groups.get(group, {})) == before
+
+
+def test_the_served_sockets_scope_carries_its_protocol_s_pong_slot():
+    """What daphne's protocol calls as a socket opens: the server the
+    factory gives it puts the protocol's slot in the scope, where the
+    consumer hands its heartbeat over (heartbeat.hand_over)."""
+    from types import SimpleNamespace
+
+    from tracker.fast_pongs import _ServerGivingSlots
+    from tracker.heartbeat import SCOPE_KEY, PongSlot, hand_over
+
+    created = []
+    server = SimpleNamespace(create_application=lambda protocol, scope: created.append(scope))
+    protocol = SimpleNamespace(pongs=PongSlot())
+    _ServerGivingSlots(server).create_application(protocol, {"type": "websocket"})
+    (scope,) = created
+    assert scope[SCOPE_KEY] is protocol.pongs
+    heartbeat = object()
+    hand_over(scope, heartbeat)
+    assert protocol.pongs.heartbeat is heartbeat
+
+
+async def test_a_coalesced_resync_is_not_rendered_once_its_socket_has_closed(settings, monkeypatch):
+    from tracker.consumers import MatchConsumer
+
+    settings.RESYNC_BURST = 1
+    settings.RESYNC_WINDOW_SECONDS = 0.3
+    renders = []
+    render = MatchConsumer._render_full
+
+    def counted(self):
+        renders.append(self)
+        return render(self)
+
+    monkeypatch.setattr(MatchConsumer, "_render_full", counted)
+    alice, _bob, _watchers = await sync_to_async(watched_table)()
+    socket = socket_of(alice)
+    assert (await socket.connect())[0]
+    await socket.receive_from(timeout=3)  # the first frame
+    await socket.send_to(text_data='{"resync": true}')
+    assert 'id="seq"' in await socket.receive_from(timeout=3)  # at once
+    await socket.send_to(text_data='{"resync": true}')  # coalesced: waits for the window
+    await socket.disconnect(timeout=5)
+    assert len(renders) == 2  # the first frame's and the first resync's
