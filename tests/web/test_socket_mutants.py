@@ -30,9 +30,11 @@ tests let pass, and passes on the code as it is:
   consumer: without a host header the origin checks refuse it first;
 - a socket that closes stops counting among its match's watchers: once the
   last has gone, the process no longer reads the match's seq every second,
-  and the poll ends when no match is watched; and it leaves its match's
-  group on the channel layer (Redis's pub/sub layer would keep its
-  subscription, and every push of the match would still go to it);
+  and the poll ends when no match is watched, but only then: while another
+  socket of the match is open its pongs still say the newest seq. And it
+  leaves its match's group on the channel layer (Redis's pub/sub layer
+  would keep its subscription, and every push of the match would still go
+  to it);
 - a redraw (announce.redraw: a change outside the log, at no new seq) is
   told to a socket once, and sends only the blocks that differ from those
   the socket sent, as a resync naming them would, not every block again;
@@ -309,3 +311,28 @@ async def test_a_coalesced_resync_is_not_rendered_once_its_socket_has_closed(set
     await socket.send_to(text_data='{"resync": true}')  # coalesced: waits for the window
     await socket.disconnect(timeout=5)
     assert len(renders) == 2  # the first frame's and the first resync's
+
+
+async def test_a_socket_s_pongs_still_say_the_newest_seq_after_another_of_its_match_closed(
+    alice, bob, settings, monkeypatch
+):
+    """Two phones at one match (Alice's and Bob's); Alice's closes. The
+    match is still watched for Bob's socket: a push lost after that is told
+    by his pongs, as it was before."""
+    settings.SEQ_POLL_SECONDS = 0.05
+    a, _b = await sync_to_async(seated)(alice, bob)
+    alices = socket_for(alice, a.match)
+    assert (await alices.connect())[0]
+    await alices.receive_from(timeout=3)
+    bobs = socket_for(bob, a.match)
+    assert (await bobs.connect())[0]
+    before = frame_seq(await bobs.receive_from(timeout=3))
+    await alices.disconnect()
+
+    monkeypatch.setattr(announce, "seq_exists", lambda match_id, seq: None)  # a lost push
+    await sync_to_async(a.submit)("draft/add", name="Fusilier", cost="10")
+    await sync_to_async(a.submit)("LockArmyList")
+    after = await newest_seq()
+    assert after > before
+    assert await _pong_at(bobs, after) == after
+    await bobs.disconnect()
