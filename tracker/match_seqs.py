@@ -71,6 +71,10 @@ class NewestSeqs:
             # socket connected, so a phone never asked for a push it lost.
             except (DatabaseError, InterfaceError) as error:
                 log.warning("newest seqs not read: %r", error)
+            except Exception:
+                # Anything else is a bug, logged as one; the poll still goes
+                # on, since every pong of this process depends on it.
+                log.exception("newest seqs not read")
             else:
                 self._seqs = {pk: seq for pk, seq in found.items() if pk in self._watchers}
             await asyncio.sleep(settings.SEQ_POLL_SECONDS)
