@@ -12,9 +12,7 @@ from django.test import Client
 from hypothesis import HealthCheck, settings
 
 from tests.strict_templates import make_templates_strict
-from tracker import reading, rendering
-from tracker.rules import kept_offers, twins, visibility
-from tracker.templatetags import tracker_tags
+from tracker.rules import process_caches
 
 # Before any template engine exists: a name a template cannot resolve raises.
 make_templates_strict(django_settings)
@@ -60,26 +58,14 @@ settings.load_profile(
 
 @pytest.fixture(autouse=True)
 def _fresh_state_cache():
-    # The read cache is per process; tests reuse primary keys across databases.
-    # The renders, the rows' memos and the rules' kept views, texts and
-    # offers start empty too, as in a new process:
-    # what a test finds in them does not depend on which tests its worker
-    # ran before (pytest-xdist runs files in no fixed order).
-    for forget in _PROCESS_CACHES:
-        forget()
+    # The process's caches (read states, renders, row memos, the rules' kept
+    # views, texts and offers) start empty, as in a new process: tests reuse
+    # primary keys across databases, and what a test finds in them must not
+    # depend on which tests its worker ran before (pytest-xdist runs files
+    # in no fixed order). Each cache registers itself (process_caches).
+    process_caches.forget_all()
     yield
-    for forget in _PROCESS_CACHES:
-        forget()
-
-
-_PROCESS_CACHES = (
-    reading.forget,
-    rendering.forget,
-    tracker_tags.forget,
-    visibility.forget,
-    twins.forget,
-    kept_offers.forget,
-)
+    process_caches.forget_all()
 
 
 @pytest.fixture(autouse=True)

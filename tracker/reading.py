@@ -18,6 +18,7 @@ from types import MappingProxyType
 from tracker import rules
 from tracker.compiled_queries import CompiledQuery
 from tracker.models import Match, MatchEvent
+from tracker.rules.process_caches import emptied_by
 from tracker.rules.state import MatchState
 from tracker.rules.visibility import LogLine
 
@@ -132,6 +133,7 @@ def load_state(match: Match) -> MatchState:
     return load(match)[0]
 
 
+@emptied_by
 def forget(match_id: int | None = None) -> None:
     with _lock:
         if match_id is None:

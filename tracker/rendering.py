@@ -36,6 +36,7 @@ from tracker.reading import Seen, seen_by
 from tracker.row_ids import row_id
 from tracker.rules.commitments import canonical_json
 from tracker.rules.orders import ARO_SKILLS, OUTCOME_KINDS, SKILLS
+from tracker.rules.process_caches import emptied_by
 from tracker.rules.sealing import OWNER_REVEALABLE, trooper_choices
 from tracker.rules.state import (
     CAMOUFLAGE,
@@ -592,6 +593,7 @@ def viewer_blocks(
     return seq, blocks
 
 
+@emptied_by
 def forget(match_id: int | None = None) -> None:
     with _lock:
         if match_id is None:

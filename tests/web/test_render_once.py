@@ -74,8 +74,17 @@ async def test_one_render_per_viewer_for_the_answer_and_all_sockets():
 
 async def test_a_push_reads_the_seats_once_for_all_the_sockets_of_its_match(monkeypatch):
     """Issue 18: the match's sockets in a process push the same seq at once;
-    one read of its seats (and the match) serves them all, not one each."""
+    one read of its seats (and the match) serves them all, not one each.
+    Four sockets (two seats, two spectators), two seqs (Alice locks her
+    list, then Bob his). The read is made slow, so that the pushes' threads
+    do overlap: one reads, the others wait for it and use it; the second
+    seq's read replaces the first's."""
+    import time
+
     from tracker import consumers
+    from tracker.models import Match
+
+    from .test_each_push_reaches_its_seq import _frames_until
 
     alice, bob, watchers = await sync_to_async(seated)()
     sockets = [socket_of(p) for p in (alice, bob, *watchers)]
@@ -85,17 +94,21 @@ async def test_a_push_reads_the_seats_once_for_all_the_sockets_of_its_match(monk
     reads = []
     read = consumers._seat_rows
 
-    def counted(match_id):
+    def slow(match_id):
         reads.append(match_id)
+        time.sleep(0.5)  # long enough for the other threads to ask meanwhile
         return read(match_id)
 
-    monkeypatch.setattr(consumers, "_seat_rows", counted)
-    await sync_to_async(alice.submit)("draft/add", name="Fusilier", cost="10")
-    await sync_to_async(alice.submit)("LockArmyList")
-    frames = [await drain(socket) for socket in sockets]
-    assert all("Fusilier" in "".join(f) for f in frames[1:])
-    seqs = {re.search(r'data-seq="(\d+)"', f).group(1) for got in frames for f in got}
-    assert 1 <= len(reads) <= len(seqs), (reads, seqs)
+    monkeypatch.setattr(consumers, "_seat_rows", slow)
+    for tapper, (phone, trooper) in enumerate(((alice, "Fusilier"), (bob, "Hassassin Ayyar"))):
+        reads.clear()
+        await sync_to_async(phone.submit)("draft/add", name=trooper, cost="10")
+        await sync_to_async(phone.submit)("LockArmyList")
+        newest = await sync_to_async(lambda: Match.objects.get().seq)()
+        frames = [await _frames_until(socket, newest) for socket in sockets]
+        others = [got for n, got in enumerate(frames) if n != tapper]
+        assert all(trooper in "".join(got) for got in others)
+        assert len(reads) == 1, reads
     for socket in sockets:
         await socket.disconnect()
 

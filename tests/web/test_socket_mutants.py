@@ -14,10 +14,9 @@ tests let pass, and passes on the code as it is:
   never be asked for. An InterfaceError (a dead connection, no
   DatabaseError) did end it: a product bug this round found, fixed in
   match_seqs;
-- the match's sockets pushing one seq at once read its seats once: the
-  others wait for that read instead of making their own (the stripe locks of
-  consumers.seat_rows_since), and a newer read replaces the one kept: one
-  read per seq however many phones watch;
+- (the match's sockets pushing one seq at once read its seats once, with
+  their threads made to overlap: test_render_once's read-once test, which
+  this round made so);
 - a coalesced resync counts against its socket's burst as one answered at
   once does: were it not counted, each window would answer one resync more
   at once than RESYNC_BURST allows (issue 18's resync coalescing); and a
@@ -54,7 +53,7 @@ from tracker.models import Match
 
 from .leaks import frame_seq
 from .table import error_of, seated
-from .test_each_push_reaches_its_seq import _frames_until, bobs_socket_once_sealed
+from .test_each_push_reaches_its_seq import bobs_socket_once_sealed
 from .test_heartbeat import _pong_at
 from .test_live import socket_for
 from .test_render_once import seated as watched_table
@@ -146,39 +145,6 @@ async def test_a_busy_read_of_the_newest_seqs_does_not_end_the_pongs_seqs(
     assert await _pong_at(socket, after) == after
     assert failed  # the busy read did happen on the way
     await socket.disconnect()
-
-
-async def test_the_sockets_of_a_match_pushing_one_seq_read_its_seats_once(monkeypatch):
-    """Four sockets (two seats, two spectators) push one seq on the pushes'
-    threads at once, twice (Alice locks her list, then Bob his). The read
-    is made slow, so that the threads do overlap: one reads, the others
-    wait for it and use it; the second seq's read replaces the first's."""
-    import time
-
-    alice, bob, watchers = await sync_to_async(watched_table)()
-    sockets = [socket_of(p) for p in (alice, bob, *watchers)]
-    for socket in sockets:
-        assert (await socket.connect())[0]
-        await socket.receive_from(timeout=3)
-    reads = []
-    read = consumers._seat_rows
-
-    def slow(match_id):
-        reads.append(match_id)
-        time.sleep(0.5)  # long enough for the other threads to ask meanwhile
-        return read(match_id)
-
-    monkeypatch.setattr(consumers, "_seat_rows", slow)
-    for phone, trooper in ((alice, "Fusilier"), (bob, "Hassassin Ayyar")):
-        reads.clear()
-        await sync_to_async(phone.submit)("draft/add", name=trooper, cost="10")
-        await sync_to_async(phone.submit)("LockArmyList")
-        target = await newest_seq()
-        frames = [await _frames_until(socket, target) for socket in sockets]
-        assert all(trooper in "".join(got) for got in frames[2:])  # the spectators'
-        assert len(reads) == 1, reads
-    for socket in sockets:
-        await socket.disconnect()
 
 
 async def test_a_coalesced_resync_counts_against_the_next_window(settings, monkeypatch):

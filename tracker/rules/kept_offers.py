@@ -48,6 +48,7 @@ from .declaration_offers import (
     report_offers,
     second_skills,
 )
+from .process_caches import emptied_by
 from .state import MatchState
 from .twins import EVERY_FIELD, troopers_as_read
 
@@ -158,6 +159,7 @@ def kept_answer(
     return answer
 
 
+@emptied_by
 def forget() -> None:
     with _lock:
         _kept.clear()

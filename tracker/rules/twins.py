@@ -36,6 +36,7 @@ from dataclasses import fields
 from operator import attrgetter
 from typing import TypeVar
 
+from .process_caches import emptied_by
 from .state import MatchState, Trooper, replace
 
 T = TypeVar("T")
@@ -196,6 +197,7 @@ def _written(part: object, write: Callable[[object], str]) -> str:
     return text
 
 
+@emptied_by
 def forget() -> None:
     """Empty the kept keys and texts, as a new process starts (tests/conftest.py)."""
     with _lock:

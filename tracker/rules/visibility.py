@@ -19,6 +19,7 @@ from .events import Event
 from .identity import LOG_NAME_ONLY, Alias, alias_for, aliases, rename
 from .kept_offers import declaration_offers
 from .orders import impetuous_troopers
+from .process_caches import emptied_by
 from .queries import order_pool, orders_left, secret_visible, surviving_points, trooper_visible
 from .results import organizer_views, result_of
 from .retreat import carries_retreat_marker
@@ -272,6 +273,7 @@ def _trooper_view(
     return view
 
 
+@emptied_by
 def forget() -> None:
     """Empty the kept views, as a new process starts (tests/conftest.py)."""
     _views.clear()

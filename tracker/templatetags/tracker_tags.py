@@ -17,6 +17,7 @@ from tracker.labels import label as label_of
 from tracker.rules.classified import DEFAULT_DECK
 from tracker.rules.i18n import Plural, Text
 from tracker.rules.identity import MARKER_NAME, MASK_PENDING
+from tracker.rules.process_caches import emptied_by
 from tracker.rules.state import CONDITIONS, TOKENS
 
 register = template.Library()
@@ -273,6 +274,7 @@ def seat_of(view, letter):
 _memos: list["Memo"] = []
 
 
+@emptied_by
 def forget() -> None:
     """Every row memo emptied, as in a new process (reading.forget and
     rendering.forget do the same for theirs)."""
