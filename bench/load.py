@@ -194,7 +194,10 @@ class Phone:
     base: str
     code: str
     session: str
-    csrf_cookie: str = ""
+    # The cookies the server set (CSRF, the offline copy's tag), sent back as
+    # a browser does: a phone that never returned tracker_copy had it set
+    # again on every answer (tracker/offline_copy.py), work no phone causes.
+    jar: dict[str, str] = field(default_factory=dict)
     csrf_token: str = ""
     form_url: str = ""
     troopers: list[tuple[str, str]] = field(default_factory=list)  # (id, condition)
@@ -214,10 +217,16 @@ class Phone:
         return self.socket.prone
 
     def cookies(self) -> str:
-        parts = [f"sessionid={self.session}"]
-        if self.csrf_cookie:
-            parts.append(f"csrftoken={self.csrf_cookie}")
-        return "; ".join(parts)
+        jar = {"sessionid": self.session, **self.jar}
+        return "; ".join(f"{name}={value}" for name, value in jar.items())
+
+    def keep_cookies(self, response: aiohttp.ClientResponse) -> None:
+        """What a browser keeps of the response's Set-Cookie headers."""
+        for name, morsel in response.cookies.items():
+            if morsel.value:
+                self.jar[name] = morsel.value
+            else:  # deleted (an empty value, expired)
+                self.jar.pop(name, None)
 
 
 async def load_page(http: aiohttp.ClientSession, phone: Phone) -> None:
@@ -227,9 +236,7 @@ async def load_page(http: aiohttp.ClientSession, phone: Phone) -> None:
         body = await response.text()
         if response.status != 200:
             raise RuntimeError(f"page {response.status}")
-        cookie = response.cookies.get("csrftoken")
-        if cookie is not None:
-            phone.csrf_cookie = cookie.value
+        phone.keep_cookies(response)
     phone.page_bytes = len(body.encode())
     phone.csrf_token = CSRF.search(body).group(1)
     phone.page_seq = int(SEQ.search(body).group(1))
@@ -389,6 +396,7 @@ async def tap(http: aiohttp.ClientSession, phone: Phone, n: int) -> tuple[int, s
         timeout=TAP_TIMEOUT if phone.as_app else TIMEOUT,
     ) as response:
         body = await response.text()
+        phone.keep_cookies(response)
         phone.answer_bytes += len(body.encode())
         if response.status != 200:
             return 0, f"HTTP {response.status}: {body[:120]}"

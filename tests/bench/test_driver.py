@@ -74,3 +74,40 @@ async def test_a_current_answer_is_recorded_and_asks_nothing():
     assert phone.socket.shown == {"seat_A": "b" * 16}
     assert asked == []
     assert phone.prone["a1"] is True
+
+
+async def test_cookies_the_server_sets_go_back_with_the_next_tap_as_a_browser_sends_them():
+    """A phone returns what the server set (the offline copy's tag, the CSRF
+    cookie, a new session) and stops sending what it deleted: a driver that
+    dropped them had the server set them again on every answer."""
+    sent: list[str] = []
+
+    async def act(request):
+        sent.append(request.headers.get("Cookie", ""))
+        response = web.Response(text=answer(len(sent), "b" * 16), content_type="text/html")
+        if len(sent) == 1:
+            response.set_cookie("tracker_copy", "tag1")
+            response.set_cookie("sessionid", "cycled")
+        else:
+            response.del_cookie("tracker_copy")
+        return response
+
+    app = web.Application()
+    app.router.add_post("/m/code/act/SetTrooperState/", act)
+    server = TestServer(app)
+    await server.start_server()
+    try:
+        phone = load.Phone(str(server.make_url("")).rstrip("/"), "code", "first", as_app=False)
+        phone.form_url = "/m/code/act/SetTrooperState/"
+        phone.troopers = [("a1", "normal")]
+        phone.prone["a1"] = False
+        async with load.session() as http:
+            for n in range(3):
+                assert (await load.tap(http, phone, n))[1] == ""
+    finally:
+        await server.close()
+    assert sent == [
+        "sessionid=first",
+        "sessionid=cycled; tracker_copy=tag1",
+        "sessionid=cycled",
+    ]
