@@ -26,10 +26,18 @@ pings go to the consumer, which answers them the same way.
 Why ours: daphne has no hook before its application queue, and autobahn's
 own pings are protocol frames a browser's script never sees (the phone
 must hear a message to know its link is alive).
+
+Every frame a socket sends is counted here too, against a budget of
+SOCKET_FRAME_BURST frames at once and SOCKET_FRAMES_PER_SECOND after that
+(a phone sends about one a second). A socket past it is closed with 4429
+and read no more: one client flooding pings (answered on this one event
+loop) or other frames (which daphne queues for the consumer without bound)
+held the loop from every other phone, and grew the server's memory.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 
 import daphne.server
@@ -37,13 +45,52 @@ from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
 
 from tracker.heartbeat import PING_SIZE, SCOPE_KEY, PongSlot
 
+log = logging.getLogger(__name__)
+
+# The close code of a socket past its frame budget (consumers.TOO_MANY).
+FLOODED = 4429
+
 
 class PongingProtocol(WebSocketProtocol):
+    # Set from the settings by install().
+    frame_burst = 40
+    frames_per_second = 5.0
+    # The frames this socket may still send now (None: a whole burst).
+    allowance: float | None = None
+    counted_at = 0.0
+    flooded = False
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.pongs = PongSlot()
 
+    def over_budget(self) -> bool:
+        """Count one frame; True once the socket has sent more than its
+        budget (it is then closed, and nothing more of it is read)."""
+        if self.flooded:
+            return True
+        now = time.monotonic()
+        if self.allowance is None:
+            self.allowance = float(self.frame_burst)
+        else:
+            refill = (now - self.counted_at) * self.frames_per_second
+            self.allowance = min(float(self.frame_burst), self.allowance + refill)
+        self.counted_at = now
+        if self.allowance >= 1:
+            self.allowance -= 1
+            return False
+        self.flooded = True
+        log.info("closed a socket sending frames past its budget (%s)", self.transport.getPeer())
+        if self.state == self.STATE_OPEN:
+            self.sendClose(code=FLOODED)
+        # The close frame goes out; nothing more is read (the app hears the
+        # disconnect as for any socket that closes).
+        self.transport.loseConnection()
+        return True
+
     def onMessage(self, payload, isBinary):
+        if self.over_budget():
+            return
         heartbeat = self.pongs.heartbeat
         if heartbeat is not None and not isBinary and not self.muted and len(payload) <= PING_SIZE:
             pong = heartbeat.pong_for(payload.decode("utf8", "replace"))
@@ -84,4 +131,8 @@ def install() -> None:
     """Make the daphne server started in this process answer pings itself.
     Called where the ASGI application is loaded, before daphne's Server.run
     builds its websocket factory (tracker/asgi.py)."""
+    from django.conf import settings
+
+    PongingProtocol.frame_burst = settings.SOCKET_FRAME_BURST
+    PongingProtocol.frames_per_second = settings.SOCKET_FRAMES_PER_SECOND
     daphne.server.WebSocketFactory = PongingFactory

@@ -417,6 +417,11 @@ SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "1000"))
 # A socket whose phone has pinged (tracker/heartbeat.py) and then sent
 # nothing for this long is closed: its phone is gone or its link is dead.
 SOCKET_SILENCE_SECONDS = float(os.environ.get("SOCKET_SILENCE_SECONDS", "10"))
+# Frames a socket may send (tracker/fast_pongs.py): this many at once, then
+# this many a second. A phone pings once a second and resyncs now and then;
+# a socket past its budget is closed with 4429 and read no more.
+SOCKET_FRAME_BURST = int(os.environ.get("SOCKET_FRAME_BURST", "40"))
+SOCKET_FRAMES_PER_SECOND = float(os.environ.get("SOCKET_FRAMES_PER_SECOND", "5"))
 RESYNC_BURST = 10
 # How often each process reads the newest seq of its sockets' matches, which
 # every pong carries so that a phone that missed a push asks for it

@@ -3,7 +3,8 @@
 gets no frame written to it), only while the socket is not muted (daphne
 mutes one whose app has not accepted it yet: its frames go to daphne as
 before), and a ping it answered goes no further (the consumer would answer
-it a second time)."""
+it a second time). Every frame counts against the socket's budget: past
+it, the socket is closed with 4429 and nothing more it sends is handled."""
 
 from __future__ import annotations
 
@@ -36,6 +37,11 @@ def socket(monkeypatch):
     protocol.sent = []
     protocol.sendMessage = protocol.sent.append
     protocol.passed_on = passed_on
+    protocol.closes = []
+    protocol.sendClose = lambda code=None, reason=None: protocol.closes.append(code)
+    protocol.transport = SimpleNamespace(
+        lost=[], getPeer=lambda: "peer", loseConnection=lambda: protocol.transport.lost.append(1)
+    )
     return protocol
 
 
@@ -62,3 +68,34 @@ def test_a_ping_on_a_muted_socket_is_left_to_daphne(socket):
 def test_any_other_frame_reaches_daphne(socket):
     socket.onMessage(b'{"resync": 1}', False)
     assert socket.sent == [] and socket.passed_on == [b'{"resync": 1}']
+
+
+def test_frames_past_the_budget_close_the_socket_and_go_no_further(socket, monkeypatch):
+    monkeypatch.setattr(PongingProtocol, "frame_burst", 5)
+    monkeypatch.setattr(PongingProtocol, "frames_per_second", 0.001)
+    for _ in range(3):
+        socket.onMessage(PING, False)
+    for _ in range(2):
+        socket.onMessage(b'{"resync": true}', False)
+    assert len(socket.sent) == 3 and len(socket.passed_on) == 2
+    assert socket.closes == [] and socket.transport.lost == []
+    socket.onMessage(PING, False)
+    socket.onMessage(b'{"resync": true}', False)
+    assert socket.closes == [4429] and socket.transport.lost == [1]
+    assert len(socket.sent) == 3 and len(socket.passed_on) == 2
+
+
+def test_the_budget_refills_at_its_rate(socket, monkeypatch):
+    clock = [1000.0]
+    monkeypatch.setattr("tracker.fast_pongs.time.monotonic", lambda: clock[0])
+    monkeypatch.setattr(PongingProtocol, "frame_burst", 2)
+    monkeypatch.setattr(PongingProtocol, "frames_per_second", 1.0)
+    for _ in range(10):  # one ping a second, as app.js: never closed
+        socket.onMessage(PING, False)
+        socket.onMessage(PING, False)
+        clock[0] += 2.0
+    assert socket.closes == [] and len(socket.sent) == 20
+    socket.onMessage(PING, False)
+    socket.onMessage(PING, False)
+    socket.onMessage(PING, False)  # three within the same moment: past a burst of 2
+    assert socket.closes == [4429]
