@@ -11,9 +11,13 @@ client cannot starve the others).
   connection over either cap takes the place of the connection that has
   waited longest without sending a whole request (an idle keep-alive or a
   trickled head), from the same address, or from the address with the
-  most; if there is none, the new connection is closed at once. A venue
-  behind one NAT is one address: its phones' new connections then push out
-  a stranger's idle ones rather than being refused.
+  most. If none is waiting for its request, the one whose body has been
+  arriving longest (for more than BODY_GRACE seconds: a phone's body
+  takes far less) goes instead; if there is none either, the new connection
+  is closed at once. A venue behind one NAT is one address: its phones' new
+  connections then push out a stranger's idle ones rather than being
+  refused, and one client that holds the address's share with bodies it
+  never sends no longer locks the venue's phones out for the body deadline.
 - deadlines: a connection with no request for HTTP_IDLE_TIMEOUT seconds
   (after it opens or between requests) is closed; a request's head must
   arrive within HTTP_HEADER_TIMEOUT of its first byte, and its body within
@@ -99,6 +103,10 @@ class Limits:
 # stays busy for ever).
 IDLE, HEAD, BODY, BUSY = "idle", "head", "body", "busy"
 
+# How long a body may have been arriving before its connection may make
+# room for a new one (when no connection is waiting for a request).
+BODY_GRACE = 1.0
+
 
 class GuardedChannel(http.HTTPChannel):
     """Twisted's HTTP/1.1 channel with our deadlines and body cap."""
@@ -106,6 +114,7 @@ class GuardedChannel(http.HTTPChannel):
     limits: Limits
     state = IDLE
     waiting_since = 0.0  # when it last became idle (monotonic)
+    body_since = 0.0  # when its current body began to arrive (monotonic)
     refused = False
     _deadline = None
 
@@ -145,6 +154,13 @@ class GuardedChannel(http.HTTPChannel):
     def evictable(self) -> bool:
         return self.state in (IDLE, HEAD) and not self.refused and not self._handlingRequest
 
+    def slow_body_since(self) -> float | None:
+        """When its body began to arrive, if it has been arriving for more
+        than BODY_GRACE seconds (the last to make room), else None."""
+        if self.state != BODY or self.refused or self._handlingRequest:
+            return None
+        return self.body_since if time.monotonic() - self.body_since > BODY_GRACE else None
+
     def refuse_too_large(self) -> None:
         """413 in the phone's language, then close: the rest of the body is
         never read (the transport stops reading when it closes)."""
@@ -167,6 +183,8 @@ class GuardedChannel(http.HTTPChannel):
         self.state = state
         if state == IDLE:
             self.waiting_since = time.monotonic()
+        elif state == BODY:
+            self.body_since = time.monotonic()
         if self._deadline is not None and self._deadline.active():
             self._deadline.cancel()
         self._deadline = self.callLater(seconds, self._too_slow) if seconds else None
@@ -222,6 +240,12 @@ class Connection(ProtocolWrapper):
             return None
         return channel.waiting_since
 
+    def slow_body_since(self) -> float | None:
+        channel = self.wrappedProtocol
+        if self.evicted or not isinstance(channel, GuardedChannel):
+            return None
+        return channel.slow_body_since()
+
 
 class Connections(WrappingFactory):
     """Counts open connections, in all and by address, and makes room for a
@@ -271,6 +295,13 @@ class Connections(WrappingFactory):
             for c in self.by_address.get(address, ())
             if (since := c.evictable_since()) is not None
         ]
+        if not waiting:
+            # None waits for its request: the slowest body makes room.
+            waiting = [
+                (since, id(c), c)
+                for c in self.by_address.get(address, ())
+                if (since := c.slow_body_since()) is not None
+            ]
         if not waiting:
             return False
         _, _, victim = min(waiting)

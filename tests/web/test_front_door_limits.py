@@ -2,13 +2,14 @@
 they are set and as they choose a connection to close: one address holds at
 most half of the connections; behind a proxy (every connection from it) no
 share applies; only a connection waiting for a request (idle, or still
-sending its head) is ever pushed out, never one whose body is arriving."""
+sending its head) is pushed out before one whose body is arriving (and that
+only once it has been arriving past a moment, test_front_door_slow_bodies.py)."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
-from tracker.front_door import BODY, BUSY, HEAD, IDLE, GuardedChannel, Limits
+from tracker.front_door import BODY, BODY_GRACE, BUSY, HEAD, IDLE, GuardedChannel, Limits
 
 
 def settings(**overrides):
@@ -43,3 +44,19 @@ def test_only_a_connection_waiting_for_its_request_may_be_pushed_out():
         channel.state = state
         evictable[state] = channel.evictable()
     assert evictable == {IDLE: True, HEAD: True, BODY: False, BUSY: False}
+
+
+def test_a_body_makes_room_only_once_it_has_been_arriving_past_its_grace(monkeypatch):
+    clock = [100.0]
+    monkeypatch.setattr("tracker.front_door.time.monotonic", lambda: clock[0])
+    channel = GuardedChannel()
+    channel._handlingRequest = False
+    channel.callLater = lambda seconds, f: None
+    channel._become(BODY, None)
+    clock[0] += BODY_GRACE / 2
+    assert channel.slow_body_since() is None  # a phone's body on its way
+    clock[0] += BODY_GRACE
+    assert channel.slow_body_since() == 100.0
+    for state in (IDLE, HEAD, BUSY):
+        channel.state = state
+        assert channel.slow_body_since() is None
