@@ -401,7 +401,8 @@ GUESS_WINDOW_SECONDS = 300
 # digits, 20 tries find one with probability 20 / 10**6 (README, threat model).
 SEAT_PIN_BUDGET = int(os.environ.get("SEAT_PIN_BUDGET", "20"))
 
-# Organizer and admin logins: posts per client address (django-ratelimit).
+# Organizer and admin logins: posts per client address, and per device that
+# signed in as the account before (django-ratelimit; tracker/organizer/login.py).
 LOGIN_RATE = os.environ.get("LOGIN_RATE", "10/5m")
 # Counted in the cache: per process by default, shared through Redis when
 # REDIS_URL is set (several server processes).

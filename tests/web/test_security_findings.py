@@ -804,3 +804,56 @@ def test_attack_login_guessing_slows_the_guessing_address_not_the_account(settin
     # Carol, from her own address, is not locked out by those guesses.
     carol = Client(REMOTE_ADDR="10.0.0.7")
     assert submit(carol, login, "login", **right).status_code == 302
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("login", ["/organizer/login/", "/admin/login/"])
+def test_attack_a_venues_guesses_do_not_lock_out_an_organizer_who_signed_in_there_before(
+    settings, login
+):
+    """A venue behind one NAT is one address: a player's guesses there locked
+    every organizer out of the login. A browser that signed in as an account
+    has a count of its own for that account (a signed device cookie); any
+    other browser, or that one at another account, counts by address."""
+    from django.contrib.auth.models import User
+
+    from tracker.organizer.login import DEVICE_COOKIE
+
+    settings.LOGIN_RATE = "3/5m"
+    venue = "10.0.0.66"
+    for name in ("carol", "dave"):
+        User.objects.create_user(name, password=f"{name}-organizes-2026", is_staff=True)
+    right = {"username": "carol", "password": "carol-organizes-2026"}
+    # Carol signed in on her laptop at the venue earlier, and signed out.
+    laptop = Client(REMOTE_ADDR=venue)
+    assert submit(laptop, login, "login", **right).status_code == 302
+    assert submit(laptop, "/organizer/", "logout").status_code == 302
+    assert DEVICE_COOKIE in laptop.cookies
+    # A player at the venue guesses at her account.
+    guesser = Client(REMOTE_ADDR=venue)
+    statuses = [
+        guesser.post(login, {"username": "carol", "password": f"guess-{n}"}).status_code
+        for n in range(4)
+    ]
+    assert statuses == [200, 200, 429, 429]  # her first sign-in counted by address too
+    # Another browser at the venue, even with her password, waits...
+    stranger = guesser.post(login, right)
+    assert stranger.status_code == 429
+    assert "sign in on a device you have signed in with before" in stranger.content.decode()
+    in_spanish = guesser.post(login, right, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "entra desde un dispositivo con el que ya hayas entrado antes" in in_spanish
+    # ...and so does a copy of her cookie that was tampered with...
+    forged = Client(REMOTE_ADDR=venue)
+    forged.cookies[DEVICE_COOKIE] = laptop.cookies[DEVICE_COOKIE].value.replace("carol", "dave")
+    assert forged.post(login, {"username": "dave", "password": "x"}).status_code == 429
+    # ...but her laptop signs in.
+    assert submit(laptop, login, "login", **right).status_code == 302
+    assert submit(laptop, "/organizer/", "logout").status_code == 302
+    # Her cookie names her account only: guessing at another counts by address.
+    assert laptop.post(login, {"username": "dave", "password": "guess"}).status_code == 429
+    # And her laptop's own count still stops guessing at hers.
+    statuses = [
+        laptop.post(login, {"username": "carol", "password": f"guess-{n}"}).status_code
+        for n in range(4)
+    ]
+    assert statuses == [200, 200, 429, 429]
