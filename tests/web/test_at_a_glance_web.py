@@ -134,3 +134,19 @@ def test_no_classified_card_once_play_starts_without_a_draw():
     for phone in (a, b):
         phone.open()
         assert phone.soup.select_one("#classified") is None
+
+
+def test_the_cards_drawn_read_in_the_phones_language_in_the_sealed_draw_too():
+    """A Spanish phone's sealed draw line named the cards in English (the
+    default deck's stored names) beside the keep form's Spanish ones."""
+    from .phone_flows import lists_locked, seated
+
+    a, b = seated("en", "es", classified_drawn="2", classified_kept="1")
+    lists_locked(a, b)
+    b.open()
+    ok(b, b.submit("DrawClassified"))
+    b.open()
+    offered = [" ".join(x.get_text().split()) for x in b.form("KeepClassified").node("label")]
+    drawn = b.soup.find(string=re.compile("Robadas:"))
+    assert drawn is not None
+    assert " ".join(drawn.split()) == "Robadas: " + ", ".join(offered)

@@ -85,6 +85,12 @@ def card_name(card):
     return gettext(card) if card in DEFAULT_DECK else card
 
 
+@register.filter
+def card_names(cards):
+    """card_name of each card of a list (a sealed draw's cards)."""
+    return [card_name(card) for card in cards]
+
+
 @register.simple_tag
 def match_title(match, name=None):
     """A match's title in the reader's language: its name (`name`: the log's,
