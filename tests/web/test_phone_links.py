@@ -174,7 +174,9 @@ def test_the_installed_app_opens_on_this_phones_matches():
     assert "Your seat: A" in alice.text
     # Bob, in Spanish, sees only his match; the host sees what she created.
     assert listed(bob) == ["First match"]
-    assert "Tu puesto: B" in bob.text
+    # The seat is "asiento" on every Spanish page (its link, its host page,
+    # its log lines), not "puesto" here alone.
+    assert "Tu asiento: B" in bob.text
     # (Never opened as match pages: the newest first.)
     assert listed(host) == ["Second match", "First match"]
     assert "You created it" in host.text
@@ -182,6 +184,10 @@ def test_the_installed_app_opens_on_this_phones_matches():
     stranger = Phone()
     assert listed(stranger) == []
     assert "holds no seat in any match yet" in stranger.text
+    stranger_es = Phone("es")
+    assert listed(stranger_es) == []
+    assert "aún no tiene asiento en ninguna partida" in stranger_es.text
+    assert "puesto" not in stranger_es.text
     # Alice's seat of the first match moves to a new phone: no longer hers.
     new_phone = Phone()
     new_phone.visit(urlparse(first["A"]).path)
