@@ -1,0 +1,52 @@
+"""A phone 360 px wide never scrolls sideways: a trooper row's chip longer
+than the whole line (a Holoecho's three elements in Spanish, a Fireteam's
+name) wraps inside itself instead of pushing the page wider than the
+screen; a short chip still moves to the next line whole."""
+
+import pytest
+from playwright.sync_api import expect
+
+from .pages import add_trooper, create_match
+
+pytestmark = pytest.mark.browser
+
+NARROW = {"width": 360, "height": 740}
+# What reaches past the screen's right edge, less what a box that clips or
+# scrolls its overflow keeps inside it (the last lines' ellipsis).
+WIDER_THAN_THE_SCREEN = """() => {
+  const screen = document.documentElement.clientWidth;
+  const clipped = n => {
+    for (let p = n.parentElement; p; p = p.parentElement) {
+      if (/(auto|scroll|hidden|clip)/.test(getComputedStyle(p).overflowX)) { return true; }
+    }
+    return false;
+  };
+  return [...document.querySelectorAll('body *')]
+    .filter(n => n.getBoundingClientRect().right > screen + 1 && !clipped(n))
+    .map(n => n.tagName + ' ' + (n.innerText || '').slice(0, 60));
+}"""
+
+
+def test_a_holoecho_row_fits_a_360_px_spanish_phone(server, phone):
+    links = create_match(phone(), server)
+    ana = phone("es-ES", NARROW)
+    ana.goto(links[0])
+    ana.fill("input[name=name]", "Ana")
+    ana.fill("input[name=pin]", "246813")
+    ana.click("button.primary")
+    expect(ana.locator("#connection")).to_have_text("En directo")
+    add_trooper(ana, "Hassassin Ayyar", 40, traits=["holoprojector"])
+    add_trooper(ana, "Kaplan", 20, traits=["lieutenant_candidate"])
+    ana.once("dialog", lambda dialog: dialog.accept())
+    ana.click("text=Cerrar mi lista")
+    row = ana.locator("#blk-seat_A li.trooper", has_text="Hassassin Ayyar")
+    expect(row).to_contain_text(
+        "Holoeco: la miniatura, Marcador de Holoeco 1, Marcador de Holoeco 2"
+    )
+    assert ana.evaluate(WIDER_THAN_THE_SCREEN) == []
+    width = ana.evaluate("document.documentElement.scrollWidth")
+    assert width <= NARROW["width"], f"the page is {width} px wide on a 360 px phone"
+    # The short chip of the other row stays on one line.
+    short = ana.locator("#blk-seat_A li.trooper", has_text="Kaplan").locator(".badge, .trait")
+    for chip in short.all():
+        assert len(chip.evaluate("n => [...n.getClientRects()]")) == 1
