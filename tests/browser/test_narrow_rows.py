@@ -6,6 +6,8 @@ screen; a short chip still moves to the next line whole."""
 import pytest
 from playwright.sync_api import expect
 
+from tests.rules.test_army_text import TWO_GROUPS
+
 from .pages import add_trooper, create_match
 
 pytestmark = pytest.mark.browser
@@ -50,3 +52,41 @@ def test_a_holoecho_row_fits_a_360_px_spanish_phone(server, phone):
     short = ana.locator("#blk-seat_A li.trooper", has_text="Kaplan").locator(".badge, .trait")
     for chip in short.all():
         assert len(chip.evaluate("n => [...n.getClientRects()]")) == 1
+
+
+def spanish_seat(phone, link, name="Ana"):
+    page = phone("es-ES", NARROW)
+    page.goto(link)
+    page.fill("input[name=name]", name)
+    page.fill("input[name=pin]", "246813")
+    page.click("button.primary")
+    expect(page.locator("#connection")).to_have_text("En directo")
+    return page
+
+
+def pasted(page, text):
+    page.fill("textarea[name=text]", text)
+    page.click("text=Importar la lista")
+    expect(page.locator("table.list")).to_be_visible()
+
+
+def test_a_draft_of_suggested_rows_fits_a_360_px_spanish_phone(server, phone):
+    """At a venue every list after the first finds its troopers in earlier
+    locked lists: each row says "suggested from earlier lists: check it",
+    and that chip pushed the draft's table (its remove buttons last) past
+    the screen's edge."""
+    host = phone()
+    first = spanish_seat(phone, create_match(host, server, "Ronda 1")[0])
+    pasted(first, TWO_GROUPS)
+    first.once("dialog", lambda dialog: dialog.accept())
+    first.click("text=Cerrar mi lista")
+    expect(first.locator("table.list")).to_have_count(0)
+
+    ana = spanish_seat(phone, create_match(host, server, "Ronda 2")[0])
+    pasted(ana, TWO_GROUPS)
+    expect(ana.locator("table.list .badge.suggested").first).to_be_visible()
+    assert ana.evaluate(WIDER_THAN_THE_SCREEN) == []
+    width = ana.evaluate("document.documentElement.scrollWidth")
+    assert width <= NARROW["width"], f"the draft is {width} px wide on a 360 px phone"
+    remove = ana.locator("table.list form[hx-post$='/draft/remove/'] button").first
+    assert remove.bounding_box()["x"] + remove.bounding_box()["width"] <= NARROW["width"]
