@@ -90,3 +90,26 @@ def test_a_draft_of_suggested_rows_fits_a_360_px_spanish_phone(server, phone):
     assert width <= NARROW["width"], f"the draft is {width} px wide on a 360 px phone"
     remove = ana.locator("table.list form[hx-post$='/draft/remove/'] button").first
     assert remove.bounding_box()["x"] + remove.bounding_box()["width"] <= NARROW["width"]
+
+
+def test_the_event_audit_fits_an_organizers_360_px_spanish_phone(server, phone, browser):
+    """An organizer at the venue checks the event's audit on her phone: its
+    tables (every match verified, each round's results) scroll inside their
+    card, as the match history's do, instead of widening the page."""
+    from .test_round_clock import CREATE_ORGANIZER, log_in, published_round
+
+    server.shell(CREATE_ORGANIZER.format(user="carol-narrow"))
+    laptop = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    carol = laptop.new_page()
+    log_in(carol, server, "carol-narrow")
+    published_round(carol, "Narrow Open")
+    carol.click("text=Audit of the event")
+    audit = carol.url
+    carol_phone = phone("es-ES", NARROW)
+    carol_phone.context.add_cookies(laptop.cookies())
+    carol_phone.goto(audit)
+    expect(carol_phone.locator("#verified table")).to_contain_text("Alicia Alba")
+    assert carol_phone.evaluate(WIDER_THAN_THE_SCREEN) == []
+    width = carol_phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= NARROW["width"], f"the event audit is {width} px wide on a 360 px phone"
+    laptop.close()
