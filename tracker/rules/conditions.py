@@ -70,7 +70,23 @@ class StepUndone(Event):
     condition: str
     tokens: list
     keeps_undo: ClassVar[bool] = True
-    describe_as = _("Correction: step %(undone_seq)s on %(trooper_name)s was undone.")
+    describe_as = _(
+        "Correction: the last change to %(trooper_name)s was undone; it is %(condition)s again."
+    )
+
+    def describe(self) -> tuple[str, dict]:
+        """Say what the trooper is again, not which step went: no phone
+        shows a player the log's step numbers (the audit keeps undone_seq).
+        The tokens it has again are labelled in the reader's language
+        (tracker_tags.log_text)."""
+        params = {**self.to_data(), "tokens_now": sorted(self.tokens)}
+        if not self.tokens:
+            return self.describe_as, params
+        message = _(
+            "Correction: the last change to %(trooper_name)s was undone; "
+            "it is %(condition)s, %(tokens_now)s again."
+        )
+        return message, params
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -162,8 +162,9 @@ def log_text(line, view):
         params["card"] = card_name(params["card"])
     if "rule" in params:
         params["rule"] = label_of(params["rule"])
-    # State tokens a step added or removed (conditions.TrooperStateChanged).
-    for key in ("tokens_added", "tokens_removed"):
+    # State tokens a step added or removed (conditions.TrooperStateChanged),
+    # or a trooper has again after an undo (conditions.StepUndone).
+    for key in ("tokens_added", "tokens_removed", "tokens_now"):
         if isinstance(params.get(key), list):
             params[key] = ", ".join(label_of(token) for token in params[key])
     message = line.message
