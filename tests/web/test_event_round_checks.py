@@ -208,3 +208,32 @@ def test_the_event_audit_checks_the_receipts_read_from_the_phones(carol):
     assert "2 receipts on record do NOT agree with their matches' logs" in text
     assert "All 2 matches verified" not in text  # the chain checks; the receipt does not
     assert f"Round 1, table 1: receipt #{seq_a} {code_a} — the hash of that event differs." in text
+
+
+def _draw_form_fields(org: Organizer) -> list[str]:
+    form = BeautifulSoup(org.page(), "lxml").select_one('form[action$="/rounds/draw/"]')
+    return [node["name"] for node in form.select("input[name], select[name]")]
+
+
+def test_the_seed_is_offered_only_where_a_draw_uses_it(carol):
+    """Only round 1 is drawn from a seed (swiss.first_round); later rounds
+    pair by the standings. The field "Seed of the draw (round 1; ...)" stood
+    on round 2's and 3's draw forms too, where what was typed in it did
+    nothing."""
+    names = ["Ana", "Bea", "Cai", "Dan"]
+    event, org = event_of(carol, "Ana, PanOceania\nBea, Yu Jing\nCai, Nomads\nDan, Ariadna")
+    all_lists_in(org, names)
+    assert "seed" in _draw_form_fields(org)
+    assert org.submit("/rounds/draw/", seed=7).status_code == 302
+    assert "seed" in _draw_form_fields(org)  # round 1 drawn again from a seed
+    response = org.submit("/rounds/publish/", points_limit=300, rounds=3, minutes=90)
+    assert response.status_code == 302
+    assert "seed" not in _draw_form_fields(org)
+    # Drawn too early, round 2's refusal is still shown on its form.
+    response = org.submit("/rounds/draw/")
+    assert response.status_code == 400
+    assert "Round 1 still has tables without a confirmed result" in response.content.decode()
+    for table, match, a, _b in pairings_of(event, 1):
+        play_table(carol, match, a, (table + 3, table, 100, 90))
+    assert org.submit("/rounds/draw/").status_code == 302
+    assert "seed" not in _draw_form_fields(org)

@@ -109,7 +109,7 @@ def _run_page(request, event: TournamentEvent, status: int = 200, **bound):
             if event.lists_deadline
             else None
         ),
-        "draw_form": bound.get("draw_form") or DrawRoundForm(),
+        "draw_form": _draw_form(event, pending, bound.get("draw_form")),
         "pending": pending,
         "pending_pairs": _pending_pairs(event, pending, names) if pending else [],
         "pending_bye": names.get(pending.bye) if pending and pending.bye else None,
@@ -321,6 +321,17 @@ def _unfinished(event: TournamentEvent, number: int) -> list[Match]:
     same, and must not hold every later round back."""
     matches = Match.objects.filter(event=event, event_round=number).order_by("table_number")
     return [m for m in matches if (m.result or {}).get("status") not in (CONFIRMED, SETTLED)]
+
+
+def _draw_form(event, pending, bound: DrawRoundForm | None) -> DrawRoundForm:
+    """The draw's form, its seed only where the draw uses one: round 1 is
+    drawn at random from it (swiss.first_round), later rounds by the
+    standings, whatever the field held."""
+    form = bound or DrawRoundForm()
+    number = pending.number if pending else event_running.next_round_number(event)
+    if number > 1:
+        form.fields.pop("seed", None)
+    return form
 
 
 @run_form(DrawRoundForm, "draw_form")
