@@ -165,6 +165,16 @@ def test_the_run_page_counts_the_clock_down_and_a_countdown_at_zero_says_what_is
     # has not moved); they stand here for a laptop whose Wi-Fi is down.
     for run_page in (carol, carla):
         run_page.evaluate("document.getElementById('run-live').remove()")
+    # Carol's countdown, a second at a time near its end: its last second
+    # shows 0:01, then time is called, not a second early (a countdown
+    # that said "called" at 0:01 was seen by no other test).
+    carol.clock.fast_forward((seconds_left(carol, f"{clock} .left") - 4) * 1000)
+    shown = []
+    while len(shown) < 12 and "called" not in (shown or [""])[-1]:
+        carol.clock.run_for(1000)
+        shown.append(carol.locator(clock).inner_text())
+    assert [text for text in shown if "0:01" in text], shown
+    assert shown[-1] == "Time is called.", shown
     for page in (carol, carla, english, spanish):
         page.clock.fast_forward("02:00:30")
     expect(carla.locator(clock)).to_have_text("Se acabó el tiempo.")
