@@ -3,7 +3,8 @@ that says "Live" all along. The fault tests check that the line turns
 within 3 s of a fault and back; they wait for "Live" and would not see a
 line that flickers "Offline" and a socket dropped and opened again every
 few seconds while nothing is wrong (a silence deadline armed by every
-frame and never disarmed). Here the line is watched for any "Offline" and
+frame and never disarmed), nor a page that says "Offline" while it loads.
+Here the line is watched, from the page's load, for any "Offline", and
 the page's sockets are counted (and its requests to catch up, which a
 page in step never needs), over a link with 200 ms each way (a
 venue's Wi-Fi, through tests/browser/netfault.py)."""
@@ -22,14 +23,17 @@ pytestmark = pytest.mark.browser
 WATCHED_MS = 8_000
 
 # Set a flag if the line ever says it is offline (its class, whatever the
-# language), from now on.
-WATCH_LINE = """() => {
+# language), from the page's first moment: an init script, so the watch is
+# in place before app.js first sets the line ("Connecting…" until the first
+# frame or failure).
+WATCH_LINE = """document.addEventListener("DOMContentLoaded", () => {
     const line = document.getElementById("connection");
+    if (!line) { return; }
     window.saidOffline = line.classList.contains("offline");
     new MutationObserver(() => {
         if (line.classList.contains("offline")) { window.saidOffline = true; }
     }).observe(line, { attributes: true, childList: true, characterData: true, subtree: true });
-}"""
+});"""
 
 
 @pytest.fixture(scope="module")
@@ -51,10 +55,10 @@ def test_a_slow_healthy_link_keeps_one_socket_and_says_live_throughout(served, l
     def counted_phone(locale):
         page = phone(locale)
         page.on("websocket", opened)
+        page.add_init_script(WATCH_LINE)
         return page
 
     alice = open_phone(counted_phone, alice_http, link.url, "es")
-    alice.evaluate(WATCH_LINE)
 
     alice.wait_for_timeout(WATCHED_MS)
     assert alice.evaluate("window.saidOffline") is False
