@@ -9,6 +9,7 @@ import json
 
 import pytest
 from bs4 import BeautifulSoup
+from django.db import connection
 
 from tests.web.organizer_table import audit_page, finished, fresh, rewrite_log, text_of
 from tracker import audit
@@ -64,3 +65,25 @@ def test_a_seal_swapped_under_a_rebuilt_chain_is_marked_as_not_matching(alice, b
     assert "does NOT match" in swapped.get_text() and "matches ✓" not in swapped.get_text()
     others = [tr for tr in soup.select("tr[id^=secret-]") if tr is not swapped]
     assert others and all("matches ✓" in tr.get_text() for tr in others)
+
+
+def test_a_row_renamed_to_an_unknown_kind_under_a_rebuilt_chain_is_named(alice, bob, carol):
+    """The chain covers the kind, but one person with the database can rename
+    a row's kind and recompute every hash (and the match row's head) behind
+    it: the data is still canonical JSON, so only the check that the kind is
+    one the tracker writes names the row. Without it the history verified
+    while its replay stopped at that row."""
+    a, _b = finished(alice, bob)
+    row = MatchEvent.objects.get(match=a.match, kind="ResultConfirmed")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE tracker_matchevent SET kind = 'ResultImposed' WHERE id = %s", [row.id]
+        )
+    rewrite_log(a.match, None)  # every hash recomputed, the match row's head too
+    match = fresh(a.match)
+    rows = list(MatchEvent.objects.filter(match=match).order_by("seq"))
+    check = audit.verify_match(match, rows)
+    assert [(p.seq, p.code) for p in check.problems] == [(row.seq, "data")]
+    assert f"Event {row.seq} has an unknown kind (ResultImposed)." in text_of(
+        audit_page(carol, match)
+    )

@@ -238,6 +238,9 @@ def test_verify_matches_names_a_draw_rewritten_with_its_commitment(alice, bob):
     check = audit.verify_rows(list(MatchEvent.objects.filter(match=match).order_by("seq")))
     assert check.chain_ok and not check.ok
     assert [p.code for p in check.problems] == ["draw"]
+    # The export's verification says which proof failed: the draw is one of
+    # the commitments, not a chain fault.
+    assert not check.commitments_ok and check.as_dict()["commitments_ok"] is False
 
 
 def test_an_exchange_deals_an_unseen_card_and_the_audit_verifies_it(alice, bob, carol):

@@ -9,6 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
+from django.test import Client
 
 from tests.web.organizer_table import finished, fresh, playing, rewrite_log
 from tracker.management.commands.verify_matches import Command
@@ -86,6 +87,24 @@ def test_a_deleted_tail_is_caught_by_the_match_row(alice, bob):
     assert (
         f"seq {last}: The match says its log ends at event {last}, but it ends at {last - 1}" in out
     )
+
+
+def test_a_match_whose_every_row_was_deleted_is_broken(alice, bob):
+    """The one-pass reader groups the log by match: a match with no row left
+    never comes up in it, so only the match row says its log was lost. A
+    command that checked only the matches it read rows of would call it
+    verified (two matches: the other one still has its rows)."""
+    a, _b = finished(alice, bob)
+    kept, _d = playing(Client(), Client())
+    last = fresh(a.match).seq
+    raw("DELETE FROM tracker_matchevent WHERE match_id = %s", a.match.pk)
+    out, error = verify()
+    assert error is not None and "2 matches verified" in error and "1 broken" in error
+    assert (
+        f"BROKEN match {a.match.code} ({a.match.name}): seq 1: "
+        f"The match says its log ends at event {last}, but it ends at 0." in out
+    )
+    assert kept.match.code not in out
 
 
 def test_a_rehashed_edit_breaks_the_next_link(alice, bob):
@@ -177,6 +196,11 @@ def test_a_receipt_of_32_digits_or_the_whole_hash_is_checked(alice, bob):
         assert f"receipt of match {match.code} at seq {match.seq}: ok" in out
     wrong = ("0" if head[0] != "0" else "1") + head[1:32]
     out, error = verify(f"--receipt={match.code}:{match.seq}:{wrong}")
+    assert error is not None and f"BROKEN receipt of match {match.code}" in out
+    # The whole hash is compared whole: its first 32 digits agreeing with the
+    # log's does not make a whole hash that differs after them "ok".
+    tail = head[:63] + ("0" if head[63] != "0" else "1")
+    out, error = verify(f"--receipt={match.code}:{match.seq}:{tail}")
     assert error is not None and f"BROKEN receipt of match {match.code}" in out
 
 
