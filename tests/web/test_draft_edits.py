@@ -1,7 +1,8 @@
 """The private army list draft (outside the match log): a double tap of the
 add form adds its trooper once (the form's row id names the row), a draft
 holds at most MAX_TROOPERS troopers, and once the list is locked neither an
-add nor a remove changes the draft, even when posted by hand."""
+add, a remove, a pasted list nor a row's edit changes the draft, even when
+posted by hand (the draft is what a player hands to an event's organizer)."""
 
 from __future__ import annotations
 
@@ -74,3 +75,31 @@ def test_attack_a_locked_list_loses_no_trooper(alice, bob):
     )
     assert error_of(refused) == "Your army list is locked."
     assert draft_names(a.match) == ["Kaplan"]
+
+
+def test_attack_a_locked_list_takes_no_pasted_list(alice, bob):
+    a, _b = locked(alice, bob)
+    refused = a.client.post(
+        f"/m/{a.match.code}/draft/import/",
+        {"text": "GROUP 1\nNINJA Rifle. (0 | 30)\n"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert error_of(refused) == "Your army list is locked."
+    assert draft_names(a.match) == ["Kaplan"]
+
+
+def test_attack_a_locked_lists_rows_keep_their_traits(alice, bob):
+    a, _b = locked(alice, bob)
+    [row] = Seat.objects.get(match=a.match, letter="A").draft
+    refused = a.client.post(
+        f"/m/{a.match.code}/draft/edit/",
+        {
+            "trooper_id": row["id"],
+            "combat_group": "2",
+            "silhouette": "5",
+            "traits": ["hidden_deployment"],
+        },
+        HTTP_HX_REQUEST="true",
+    )
+    assert error_of(refused) == "Your army list is locked."
+    assert Seat.objects.get(match=a.match, letter="A").draft == [row]

@@ -8,9 +8,9 @@ before it is not served after it, by the page or by a tap's answer."""
 import pytest
 
 from tests.web.phone import Phone
-from tests.web.test_event_running import Organizer
+from tests.web.test_event_running import Organizer, take_late_list
 from tests.web.test_handed_list_keeps_drafts import open_event, pair_round, seat_link
-from tracker.models import Match
+from tracker.models import HandedList, Match
 
 pytestmark = pytest.mark.django_db
 
@@ -51,3 +51,33 @@ def test_a_tap_after_the_lock_is_answered_without_the_button(carol):
     alice.submit("draft/add", name="Bolt", cost="15")
     assert alice.error is None
     assert LOCKED in alice.text and HAND_IN not in alice.text
+
+
+def test_after_the_lock_only_a_late_list_the_organizer_took_is_handed_in(carol):
+    """A player on the roster is not thereby let past the lock: her hand-in,
+    posted by hand with no button to tap, is refused and hands nothing in,
+    until the organizer takes her late list from the run page."""
+    event = open_event(carol, "Spring Open")
+    org = Organizer(carol, event)
+    roster = "Alice Arroyo, PanOceania\nBob Bravo, Yu Jing\n"
+    assert org.submit("/roster/paste/", players=roster).status_code == 302
+    match = pair_round(carol, event, 1)
+    alice = Phone()
+    alice.claim(seat_link(match), "Alice Arroyo")
+    alice.submit("draft/add", name="Fusilier", cost="10")
+    assert org.submit("/lists/", within=".lock-now").status_code == 302
+    alice.open()
+    assert LOCKED in alice.text and not alice.can("draft/hand")
+    refused = alice.app.post(
+        f"/m/{match.code}/draft/hand/",
+        {},
+        headers={"X-CSRFToken": alice.app.cookies["csrftoken"], "HX-Request": "true"},
+        expect_errors=True,
+    )
+    assert LOCKED in refused.text
+    assert not HandedList.objects.exists()
+    take_late_list(org, "Alice Arroyo")
+    alice.open()
+    alice.submit("draft/hand")
+    assert alice.error is None
+    assert [row["name"] for row in HandedList.objects.get().rows] == ["Fusilier"]
