@@ -184,6 +184,17 @@ def test_a_receipt_shorter_than_32_digits_is_refused(alice, bob):
     assert error is not None and "This is not a receipt code" in error
 
 
+def test_a_receipt_longer_than_a_hash_is_refused_not_called_broken(alice, bob):
+    """A digit typed twice makes 65: no head hash has that many, so the code
+    is a typo, not a proof. "BROKEN receipt" would tell the organizer the log
+    was rewritten when only the phone's code was mistyped."""
+    a, _b = finished(alice, bob)
+    match = fresh(a.match)
+    out, error = verify(f"--receipt={match.code}:{match.seq}:{match.last_hash}0")
+    assert error is not None and "This is not a receipt code" in error
+    assert "BROKEN" not in out
+
+
 def test_a_receipt_of_32_digits_or_the_whole_hash_is_checked(alice, bob):
     from tracker import audit
 
