@@ -11,6 +11,7 @@ import pytest
 from tracker.models import Seat
 from tracker.rules.setup import MAX_TROOPERS
 
+from .rendered_forms import submit
 from .table import error_of, seated
 
 pytestmark = pytest.mark.django_db
@@ -102,4 +103,18 @@ def test_attack_a_locked_lists_rows_keep_their_traits(alice, bob):
         HTTP_HX_REQUEST="true",
     )
     assert error_of(refused) == "Your army list is locked."
+    assert Seat.objects.get(match=a.match, letter="A").draft == [row]
+
+
+def test_a_row_edit_out_of_range_is_refused_with_why_and_changes_nothing(alice, bob):
+    """The row's number inputs carry min and max, but a browser that does not
+    check them (or a page with its own script off) sends what was typed: the
+    answer must say what is wrong, not come back as if the edit were saved."""
+    a, _b = seated(alice, bob)
+    assert error_of(a.submit("draft/add", name="Kaplan", cost="20")) is None
+    [row] = Seat.objects.get(match=a.match, letter="A").draft
+    response = submit(
+        a.client, a.page(), "/draft/edit/", within=f"#draft-{row['id']}", silhouette=9
+    )
+    assert error_of(response) == "Check the row: group 1 to 5, silhouette 1 to 8."
     assert Seat.objects.get(match=a.match, letter="A").draft == [row]

@@ -6,6 +6,8 @@ form the player's page renders."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from bs4 import BeautifulSoup
 
@@ -137,3 +139,16 @@ def test_a_handed_list_starts_the_next_round_with_every_column_the_player_set(al
     } in handed
     started = draft_of(round_2[1], "B")  # Alice is B in round 2
     assert [{key: row.get(key) for key in columns} for row in started] == handed
+
+
+def test_a_nul_in_a_paste_never_reaches_the_stored_draft(alice):
+    # A clipboard can carry U+0000; PostgreSQL refuses it in jsonb (the seat's
+    # draft), so the import would be a 500 there. SQLite stores it: checked in
+    # what the database holds, so a SQLite run catches it too.
+    match = create_match(alice)
+    claim(alice, match, "A", "Alice")
+    text = TWO_GROUPS.replace("KNIGHT OF MONTESA", "KNIGHT\x00 OF MONTESA")
+    assert error_of(paste(alice, match, text)) is None
+    draft = draft_of(match)
+    assert draft[0]["name"] == "Knight Of Montesa" and len(draft) == 8
+    assert "\\u0000" not in json.dumps(draft)
