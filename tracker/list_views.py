@@ -74,7 +74,11 @@ def draft_import(request, code: str):
     letter = _player(request, match)
     if letter is None:
         return not_a_player(request)
-    text = str(request.POST.get("text", "")).replace("\x00", "")[: army_text.MAX_TEXT + 1]
+    # A browser sends the box's line breaks as CR LF, but counts each as one
+    # character against its maxlength (MAX_TEXT): a paste that fit the box
+    # was refused as too long. Counted here as the box counts them.
+    text = str(request.POST.get("text", "")).replace("\x00", "")
+    text = text.replace("\r\n", "\n")[: army_text.MAX_TEXT + 1]
     if (late := late_refusal(request, match, letter)) is not None:
         return late
     parsed = army_text.parse(text)

@@ -110,6 +110,22 @@ def test_a_paste_longer_than_the_reader_takes_is_refused_whole_not_cut(alice):
     assert "KNIGHT OF MONTESA (Lieutenant) Spitfire" in response.content.decode()
 
 
+def test_a_paste_that_fits_the_box_is_read_though_the_browser_sends_its_line_breaks_as_cr_lf(
+    alice,
+):
+    """The box's maxlength counts a line break once; the browser sends it
+    as CR LF. A list that filled the box was refused as too long."""
+    match = create_match(alice)
+    claim(alice, match, "A", "Alice")
+    padding = "\n" * (MAX_TEXT - len(TWO_GROUPS) - 40)
+    text = TWO_GROUPS + padding + "ZOUAVE Rifle / Pistol. (0 | 11)\n"
+    assert len(text) <= MAX_TEXT < len(text.replace("\n", "\r\n"))
+    response = paste(alice, match, text.replace("\n", "\r\n"))
+    assert error_of(response) is None
+    assert "Imported 9 troopers (234 points)." in shown(response)
+    assert [row["name"] for row in draft_of(match)][-1] == "Zouave"
+
+
 def test_a_handed_list_starts_the_next_round_with_every_column_the_player_set(alice, bob, carol):
     """Names alone agreeing is not enough: the points, groups, silhouettes and
     traits (Hidden Deployment, the Lieutenant option) the player set in one

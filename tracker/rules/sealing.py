@@ -228,7 +228,10 @@ class RevealSecret(Command):
 
 
 def _clean_text(value: object, what: str, required: bool = True) -> str:
-    text = str(value or "").strip()
+    # A browser sends a box's line breaks as CR LF but counts each as one
+    # character against its maxlength (MAX_TEXT): counted, and kept, as the
+    # box shows them.
+    text = str(value or "").replace("\r\n", "\n").strip()
     if required and not text:
         raise InvalidInput(_("%(what)s cannot be empty."), what=what)
     if len(text) > MAX_TEXT:
