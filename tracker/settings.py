@@ -347,6 +347,9 @@ CSRF_COOKIE_HTTPONLY = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Sent by tracker/middleware.py only where browsers honour it (HTTPS and
+# localhost), not on the venue's plain-HTTP LAN address.
+SECURE_CROSS_ORIGIN_OPENER_POLICY = None
 SESSION_COOKIE_SECURE = _env_bool("HTTPS", False)
 CSRF_COOKIE_SECURE = _env_bool("HTTPS", False)
 if _env_bool("HTTPS", False):

@@ -321,6 +321,29 @@ def test_the_real_server_sends_the_security_headers_on_pages_and_static_files(li
         assert "javascript" in static.headers.get("Content-Type", ""), src
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("host", "secure", "sent"),
+    [
+        ("localhost:8000", False, True),
+        ("127.0.0.1:8000", False, True),
+        ("[::1]:8000", False, True),
+        ("192.168.1.20:8000", False, False),  # the venue's LAN address
+        ("tracker.example.org", True, True),
+        ("tracker.example.org", False, False),
+    ],
+)
+def test_the_opener_policy_is_sent_where_browsers_honour_it(settings, host, secure, sent):
+    """Cross-Origin-Opener-Policy only on HTTPS and localhost: on the venue's
+    plain-HTTP LAN address browsers ignore it, and Chromium logged so on
+    every page (tests/browser/test_venue_address_console.py)."""
+    settings.ALLOWED_HOSTS = [host.rsplit(":", 1)[0] if not host.startswith("[") else "[::1]"]
+    response = Client().get("/", HTTP_HOST=host, secure=secure)
+    assert response.status_code == 200
+    assert response.headers.get("Cross-Origin-Opener-Policy") == ("same-origin" if sent else None)
+    _assert_secure_headers(response.headers, host)
+
+
 # ---------------------------------------------------------------- guessing
 
 
