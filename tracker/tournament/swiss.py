@@ -10,12 +10,16 @@ have all met. We only choose the weights:
 - with `maxcardinality=True` every player is paired when possible;
 - an edge that is a rematch costs more than every other cost together, so
   the matching has as few rematches as any perfect matching can have;
-- within that, pairs far apart in the standings cost the square of their
-  distance in Tournament Points (pairing within score groups, floating the
-  fewest players the shortest way);
+- within that, the bye's place (below), then pairs far apart in the
+  standings cost the square of their distance in Tournament Points
+  (pairing within score groups, floating the fewest players the shortest
+  way);
 - with an odd number of players a virtual BYE player joins the graph; its
-  edges go to players who never had a bye, cheaper the lower they stand
-  (the bye goes to the bottom of the standings, as usual in Swiss).
+  edges go to players who never had a bye, cheaper the lower they stand,
+  each place up costing more than every pair's distance together: the bye
+  goes to the lowest player who has not had one, as usual in Swiss, even
+  when that floats a player out of an odd score group (only a rematch
+  costs more).
 """
 
 from __future__ import annotations
@@ -68,8 +72,13 @@ def pair_round(
     met_pairs = {frozenset(pair) for pair in met}
     byes = set(had_bye)
     spread = max(e.points for e in people) - min(e.points for e in people) + 1
+    # More than all the pairs' distances together: the bye's place comes
+    # before them, so a winner never takes a free win to keep the losers
+    # together (one of an odd top group floats down instead).
+    distances = (len(people) // 2 + 1) * spread**2
+    bye_step = distances + 1
     # Bigger than the sum of every other cost in any matching.
-    rematch_cost = (len(people) + 1) * (spread**2 + len(people) + 1) + 1
+    rematch_cost = len(people) * bye_step + distances + 1
     repeat_bye_cost = rematch_cost * (len(people) + 1)
     base = repeat_bye_cost * 2
     graph = nx.Graph()
@@ -85,7 +94,7 @@ def pair_round(
             if entrant not in can_take:
                 continue
             # Lower in the standings: cheaper; a second bye only if nobody else can.
-            cost = (len(people) - 1 - place) * 1
+            cost = (len(people) - 1 - place) * bye_step
             if entrant.player in byes:
                 cost += repeat_bye_cost
             graph.add_edge(BYE, entrant.player, weight=base - cost)
