@@ -205,9 +205,7 @@ def test_a_16_player_event_runs_three_swiss_rounds_to_hand_checked_standings(car
     twice = ROSTER + "ana  ARROYO, Nomads\n"
     response = org.submit("/roster/paste/", players=twice)
     assert response.status_code == 400
-    assert (
-        "Line 17: ana ARROYO is already on the roster (as Ana Arroyo)." in response.content.decode()
-    )
+    assert "Line 17: ana ARROYO repeats line 2 (Ana Arroyo)." in response.content.decode()
     assert not EventPlayer.objects.exists()
     assert org.submit("/roster/paste/", players=ROSTER).status_code == 302
     response = org.submit("/roster/", name="Pablo Pérez", faction="Combined Army", club="Club Sur")

@@ -46,6 +46,7 @@ def parse_roster(text: str, taken: dict[str, str]) -> tuple[list[dict], list[str
     every problem, line by line (duplicates in the paste or on the roster
     included)."""
     players, errors, seen = [], [], dict(taken)
+    lines: dict[str, int] = {}  # each name of this paste: its line
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("//"):
@@ -67,13 +68,19 @@ def parse_roster(text: str, taken: dict[str, str]) -> tuple[list[dict], list[str
             )
             continue
         key = player_key(name)
+        if key in lines:
+            errors.append(
+                _("Line %(line)s: %(name)s repeats line %(first)s (%(listed)s).")
+                % {"line": number, "name": name, "first": lines[key], "listed": seen[key]}
+            )
+            continue
         if key in seen:
             errors.append(
                 _("Line %(line)s: %(name)s is already on the roster (as %(listed)s).")
                 % {"line": number, "name": name, "listed": seen[key]}
             )
             continue
-        seen[key] = name
+        seen[key], lines[key] = name, number
         players.append({"name": name, "faction": faction, "club": club, "key": key})
     if len(seen) > MAX_ROSTER:
         errors.append(_("At most %(max)s players in an event.") % {"max": MAX_ROSTER})
