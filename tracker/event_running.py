@@ -72,14 +72,29 @@ def handed_list(player: EventPlayer) -> HandedList | None:
 def submit_list(player: EventPlayer, rows: list[dict]) -> HandedList:
     """The player's list for the event, replacing an earlier one until the
     lists lock. Each round's match of the player starts from it
-    (tracker/handed_lists.py prefills the seat's draft when it is created)."""
+    (tracker/handed_lists.py prefills the seat's draft when it is created),
+    and so does a match already created and still setting up: an empty
+    draft, or one still as the earlier list made it, takes this list; a
+    draft the player has started is left alone."""
+    from tracker import handed_lists  # it imports this module
+
     key = HandedList.key(player.name)
     with transaction.atomic():
         handed, _ = HandedList.objects.select_for_update().get_or_create(
             event_id=player.event_id, player_key=key, defaults={"player": player.name}
         )
+        earlier = HandedList(rows=handed.rows)
         handed.player, handed.rows, handed.handed_at = player.name, rows, timezone.now()
         handed.save()
+        open_seats = Seat.objects.filter(
+            match__event_id=player.event_id, match__status=Match.Status.SETTING_UP
+        ).select_related("match")
+        for seat in open_seats:
+            if not seat.listed_name or HandedList.key(seat.listed_name) != key:
+                continue
+            if seat.draft and seat.draft == handed_lists.rows_for(seat, earlier):
+                seat.draft = []  # untouched since the earlier list: it follows
+            handed_lists.prefill(seat, handed)
         if player.late_list:  # once: the lock holds for them again
             EventPlayer.objects.filter(pk=player.pk).update(late_list=False)
             player.late_list = False
