@@ -82,10 +82,17 @@ class PongingProtocol(WebSocketProtocol):
         self.flooded = True
         log.info("closed a socket sending frames past its budget (%s)", self.transport.getPeer())
         if self.state == self.STATE_OPEN:
+            # The close frame goes out, and autobahn drops the connection
+            # when the peer's answer has not come within its close
+            # handshake's timeout (1 s): it never comes, as nothing more is
+            # read. Not closed at once: with the flood still unread in the
+            # kernel's buffer, closing is a reset, which could reach the
+            # client before the close frame and lose its code.
             self.sendClose(code=FLOODED)
-        # The close frame goes out; nothing more is read (the app hears the
-        # disconnect as for any socket that closes).
-        self.transport.loseConnection()
+        else:
+            self.transport.loseConnection()
+        # The app hears the disconnect as for any socket that closes.
+        self.transport.pauseProducing()
         return True
 
     def onMessage(self, payload, isBinary):
