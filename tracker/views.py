@@ -217,7 +217,17 @@ def seat_link(request, code: str, token: str):
             return _refuse(
                 request, _("Too many wrong links. Wait a few minutes and try again."), 429
             )
-        raise Http404
+        # The match is there (its page is public): saying there is none
+        # sent a player whose seat was handed to a new phone looking for a
+        # wrong code.
+        message = _(
+            "This seat link is not (or no longer) this match's: a seat handed to a new "
+            "phone gets a new link. Ask whoever handed it over (the host or the "
+            "organizer) for it."
+        )
+        follow = reverse("match", kwargs={"code": match.code})
+        context = {"message": message, "follow": follow}
+        return render(request, "tracker/message.html", context, status=404)
     if seats.seat_of(request.session, match) == seat.letter:
         return redirect("match", code=match.code)
     claimed_before = load_state(match).seat(seat.letter).claimed

@@ -185,6 +185,29 @@ def test_attack_a_seated_host_never_sees_a_link_an_organizer_minted_for_the_othe
     assert saw_none(received)
 
 
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_seat_link_handed_over_says_so_not_that_there_is_no_match(language):
+    """The old link of a seat handed to a new phone said there was no match
+    with this code: the player went looking for a wrong code."""
+    bob, _alice, code = hosted_by_bob()
+    old_link = seat_path(code, "A")
+    carol = organizer_phone()
+    carol.visit(f"/organizer/matches/{code}/sheet/")
+    carol.submit("A")  # the hand-off form of seat A
+    assert seat_path(code, "A") != old_link
+    old_phone = at_venue(language)
+    answer = old_phone.app.get(old_link, expect_errors=True)
+    assert answer.status_code == 404
+    words = {
+        "en": "This seat link is not (or no longer) this match",
+        "es": "Este enlace de asiento no es (o ya no es) de esta partida",
+    }
+    assert words[language] in answer.text
+    # A way to follow the match from there, as a spectator.
+    follow = answer.click(href=f"^/m/{code}/$")
+    assert follow.status_code == 200 and "blk-header" in follow.text
+
+
 def test_an_organizer_recovers_a_seat_and_the_log_names_the_organizer():
     bob, alice, code = hosted_by_bob()
     carol = organizer_phone()
