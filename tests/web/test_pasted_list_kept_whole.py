@@ -27,27 +27,26 @@ from tracker.rules.state import (
 pytestmark = pytest.mark.django_db
 
 
-def test_a_suggestion_adds_to_the_traits_the_paste_carried_never_replaces_them(alice, bob):
-    # An earlier locked list on this server: a Croc Men with Camouflage and
-    # Infiltration, and no Hidden Deployment.
+def pasted_after_an_earlier_list(bob, alice, name: str, traits: list[str]) -> dict:
+    """Bob locks a list of one `name` with `traits` on this server; then
+    Alice pastes TWO_GROUPS. Her draft's row of `name`."""
     earlier = create_match(bob)
     claim(bob, earlier, "A", "Bob")
     response = submit(
-        bob,
-        page(bob, earlier),
-        "/draft/add/",
-        name="Croc Men",
-        cost=30,
-        silhouette=2,
-        traits=[CAMOUFLAGE, INFILTRATION],
+        bob, page(bob, earlier), "/draft/add/", name=name, cost=30, silhouette=2, traits=traits
     )
     assert error_of(response) is None
     assert error_of(submit(bob, page(bob, earlier), "/act/LockArmyList/")) is None
-
     match = create_match(alice)
     claim(alice, match, "A", "Alice")
     assert error_of(paste(alice, match, TWO_GROUPS)) is None
-    croc = next(row for row in draft_of(match) if row["name"] == "Croc Men")
+    return next(row for row in draft_of(match) if row["name"] == name)
+
+
+def test_a_suggestion_adds_to_the_traits_the_paste_carried_never_replaces_them(alice, bob):
+    # An earlier locked list on this server: a Croc Men with Camouflage and
+    # Infiltration, and no Hidden Deployment.
+    croc = pasted_after_an_earlier_list(bob, alice, "Croc Men", [CAMOUFLAGE, INFILTRATION])
     # The paste says "(Hidden Deployment, Camouflage)": a suggestion that took
     # the place of the pasted options would drop Hidden Deployment unseen.
     assert croc["suggested"]
@@ -58,24 +57,9 @@ def test_another_players_lieutenant_is_never_suggested(alice, bob):
     # Bob's locked list made his Fusilier a Lieutenant candidate. The option
     # is in each pasted text and differs per list: suggested, it would make
     # Alice's plain Fusilier a candidate she never chose.
-    earlier = create_match(bob)
-    claim(bob, earlier, "A", "Bob")
-    response = submit(
-        bob,
-        page(bob, earlier),
-        "/draft/add/",
-        name="Fusilier",
-        cost=10,
-        silhouette=2,
-        traits=[LIEUTENANT_CANDIDATE, INFILTRATION],
+    fusilier = pasted_after_an_earlier_list(
+        bob, alice, "Fusilier", [LIEUTENANT_CANDIDATE, INFILTRATION]
     )
-    assert error_of(response) is None
-    assert error_of(submit(bob, page(bob, earlier), "/act/LockArmyList/")) is None
-
-    match = create_match(alice)
-    claim(alice, match, "A", "Alice")
-    assert error_of(paste(alice, match, TWO_GROUPS)) is None
-    fusilier = next(row for row in draft_of(match) if row["name"] == "Fusilier")
     assert fusilier["suggested"] and fusilier["traits"] == [INFILTRATION]
 
 
