@@ -285,7 +285,7 @@ class ClassifiedSettingsForm(PlayerForm):
         label=_("Classified deck (one card per line)"),
         max_length=4000,
         required=False,
-        initial="\n".join(DEFAULT_DECK),
+        initial=lambda: "\n".join(gettext(card) for card in DEFAULT_DECK),
         widget=forms.Textarea(attrs={"rows": 6}),
     )
 
@@ -294,6 +294,7 @@ class ClassifiedSettingsForm(PlayerForm):
         values = [cleaned.pop(f"classified_{key}", None) for key in CLASSIFIED_KEYS]
         if self.errors:
             return cleaned
+        values[4] = default_cards_by_name(values[4] or "")
         try:
             cleaned["classified"] = (
                 clean_config(*[v or 0 for v in values[:4]], values[4] or "") if values[0] else None
@@ -307,6 +308,16 @@ class ClassifiedSettingsForm(PlayerForm):
 
 
 CLASSIFIED_KEYS = ("drawn", "kept", "exchanges", "points", "deck")
+
+
+def default_cards_by_name(deck: str) -> str:
+    """The deck as written, each default card named in the reader's language
+    (as the field offered it) put back to its identity: the default deck's
+    names are the cards (rules.classified.DEFAULT_DECK), and a Spanish phone
+    that kept the offered deck must draw the same cards as an English one,
+    each shown later in its reader's language (tracker_tags.card_name)."""
+    cards = {gettext(card): card for card in DEFAULT_DECK}
+    return "\n".join(cards.get(" ".join(line.split()), line) for line in deck.splitlines())
 
 
 class MatchSettingsForm(ClassifiedSettingsForm):
