@@ -274,6 +274,26 @@ def clock_ends_at(event_round: EventRound, now=None) -> int | None:
     return int((now.timestamp() + clock_left(event_round, now)) * 1000)
 
 
+def end_earlier_clocks(event: TournamentEvent, number: int, now) -> list[EventRound]:
+    """Publishing round `number` ends the rounds before it: their tables
+    all have a result (a round is drawn only then), so a clock still
+    running or paused there would go on counting on the run page, offer
+    Pause and Call time for a round long over, and call time on its phones
+    in the middle of the next round. Time is called on each at `now`; the
+    caller announces them (event_clock.announce_clock) once committed."""
+    ended = list(
+        EventRound.objects.select_for_update().filter(
+            event=event, number__lt=number, published_at__isnull=False, time_called_at__isnull=True
+        )
+    )
+    for event_round in ended:
+        if event_round.clock_started_at:
+            event_round.clock_elapsed += (now - event_round.clock_started_at).total_seconds()
+        event_round.clock_started_at, event_round.time_called_at = None, now
+        event_round.save(update_fields=["clock_elapsed", "clock_started_at", "time_called_at"])
+    return ended
+
+
 def clock_state(event_round: EventRound, now=None) -> str:
     if event_round.time_called_at or clock_left(event_round, now) == 0:
         return "called"

@@ -401,6 +401,9 @@ def round_publish(request, event: TournamentEvent, form: PublishRoundForm):
         pending.published_at = timezone.now()
         pending.minutes = form.cleaned_data["minutes"]
         pending.save(update_fields=["published_at", "minutes"])
+        ended = event_running.end_earlier_clocks(event, pending.number, pending.published_at)
+    for event_round in ended:
+        announce_clock(event_round)
     messages.success(
         request,
         _("Round %(round)s is published: print its seat sheets.") % {"round": pending.number},
