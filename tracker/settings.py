@@ -448,19 +448,15 @@ FILE_UPLOAD_HANDLERS = ["tracker.uploads.RefuseFiles"]
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": "WARNING"},
-    # A body over the cap is logged in one line, without a traceback.
+    # A refusal of the client's doing (403, 400) in one line, without a
+    # traceback; a dropped Redis connection too (tracker/log_filters.py).
     "filters": {
-        "without_traceback": {"()": "tracker.uploads.WithoutTraceback"},
+        "refusals_in_one_line": {"()": "tracker.log_filters.RefusalsInOneLine"},
         "redis_link_lost": {"()": "tracker.log_filters.RedisLinkLost"},
     },
-    "loggers": {
-        **{
-            f"django.security.{name}": {"filters": ["without_traceback"]}
-            for name in ("RequestDataTooBig", "TooManyFieldsSent")
-        },
-        # A dropped Redis connection, in one line (tracker/log_filters.py).
-        "channels_redis.pubsub": {"filters": ["redis_link_lost"]},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["refusals_in_one_line"]}
     },
+    "root": {"handlers": ["console"], "level": "WARNING"},
+    "loggers": {"channels_redis.pubsub": {"filters": ["redis_link_lost"]}},
 }

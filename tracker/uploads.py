@@ -4,8 +4,6 @@ file parts to disk whatever their size; this upload handler, the only one
 installed, refuses a multipart body over the cap before it is read and any
 file part at all (a 400, as Django answers every RequestDataTooBig)."""
 
-import logging
-
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.core.files.uploadhandler import FileUploadHandler
@@ -56,13 +54,3 @@ def refused_body(request):
         return render(request, "tracker/home.html", context, status=400)
     context = {"title": _("Too large to read"), "message": message}
     return render(request, "tracker/error.html", context, status=400)
-
-
-class WithoutTraceback(logging.Filter):
-    """A body over the cap is a user's mistake (or a probe), not a bug:
-    Django logs it as an error with a traceback; keep the one line."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        record.exc_info = None
-        record.exc_text = None
-        return True
