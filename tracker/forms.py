@@ -63,10 +63,26 @@ def _coerce(name: str, hint, post) -> object:
         try:
             return int(raw)
         except ValueError:
+            if name not in NUMBER_BOXES:  # a hidden or chosen value: no box to correct
+                raise rules.InvalidInput(
+                    mark("Some information is missing; reload the page.")
+                ) from None
             raise rules.InvalidInput(
-                mark("%(field)s must be a whole number."), field=name
+                mark("%(field)s must be a whole number."), field=NUMBER_BOXES[name]
             ) from None
     return str(raw)[:MAX_FIELD]
+
+
+# The number boxes a player types into, by what their labels say (result.html,
+# without the player's name the label adds): a refusal named the box by its
+# field name ("objective_a must be a whole number.") when a browser without
+# the required check sent one empty.
+NUMBER_BOXES = {
+    "objective_a": mark("Objective points"),
+    "objective_b": mark("Objective points"),
+    "army_a": mark("Army points alive"),
+    "army_b": mark("Army points alive"),
+}
 
 
 def _has_default(field: dataclasses.Field) -> bool:

@@ -201,7 +201,8 @@ def test_disputed_stays_disputed_and_a_forged_proposal_is_refused(alice, bob, ca
 @pytest.mark.parametrize(
     "data, message",
     [
-        ({"objective_a": "abc"}, "must be a whole number"),
+        ({"objective_a": "abc"}, "Objective points must be a whole number."),
+        ({"army_b": ""}, "Army points alive must be a whole number."),
         ({"objective_a": "11"}, "Objective points must be between 0 and 10."),
         ({"army_b": "301"}, "Army points alive must be between 0 and 300."),
         ({"army_b": None}, "Some information is missing; reload the page."),
@@ -216,6 +217,19 @@ def test_bad_result_input_forged_is_explained_and_changes_nothing(alice, bob, da
     before = fresh(a.match).seq
     assert message in error_of(a.raw_post("ProposeResult", **payload))
     assert fresh(a.match).seq == before and fresh(a.match).result is None
+
+
+@pytest.mark.django_db
+def test_an_empty_result_box_is_named_by_its_label_in_spanish(alice, bob):
+    """A browser that skips the boxes' required check sent one empty: the
+    refusal named the box by its field name ("objective_a debe ser...")."""
+    a, _b = playing(alice, bob)
+    alice.defaults["HTTP_ACCEPT_LANGUAGE"] = "es"
+    sent = a.raw_post("ProposeResult", objective_a="", objective_b=3, army_a=90, army_b=25)
+    assert error_of(sent) == "Puntos de Objetivo: escribe un número entero."
+    confirm = a.raw_post("ConfirmResult", proposal="")
+    assert error_of(confirm) == "Falta información; recarga la página."
+    assert fresh(a.match).result is None
 
 
 @pytest.mark.django_db
