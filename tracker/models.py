@@ -265,7 +265,9 @@ class EventPlayer(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        ordering = ["name", "pk"]
+        # By the folded name: "Álvaro" among the A's, not after "Z" as the
+        # bytes of "name" would put him.
+        ordering = ["key", "pk"]
         verbose_name = _("event player")
         verbose_name_plural = _("event players")
         constraints = [unique("one_roster_entry_per_name", "event", "key")]

@@ -168,7 +168,7 @@ def event_detail(request, pk: int):
             "event": event,
             "form": form,
             "matches": _event_matches(event),
-            "handed_lists": event.handed_lists.order_by("player"),
+            "handed_lists": event.handed_lists.order_by("player_key", "pk"),
         },
         status=400 if form.errors else 200,
     )

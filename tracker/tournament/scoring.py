@@ -18,6 +18,7 @@ is editable per event (seasons change them) on the event's scoring form.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 
@@ -98,7 +99,14 @@ class Standing:
         return self.wins + self.draws + self.losses
 
     def key(self) -> tuple:
-        return (-self.tp, -self.op, -self.vp, self.name.casefold(), self.player)
+        return (-self.tp, -self.op, -self.vp, alphabetical(self.name), self.player)
+
+
+def alphabetical(name: str) -> str:
+    """The name as a reader sorts it: case and accents folded, so equal
+    players list "Álvaro" among the A's, not after "Z" (its bytes)."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 STANDING_FIELDS = [f.name for f in fields(Standing)]
