@@ -1,0 +1,64 @@
+"""The phone asked to confirm a result shows that result beside the button.
+
+"Ann Lee proposes this result. Is it right?" and "Confirm the result" were
+on the first screen of the opponent's phone, but the numbers were not: they
+were in the header's result line, which the page places after the decision
+and the last lines, 400 px below the button on a 360 × 740 phone (seen at a
+venue: round 3, time called, "Confirm the proposed result or dispute it").
+A player could confirm numbers they had not seen. The card now says them.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .pages import LIVE, LOCALE, playing
+from .phone_checks import assert_no_sideways_scroll, assert_on_first_screen
+
+pytestmark = pytest.mark.browser
+
+NARROW = {"width": 360, "height": 740}
+NUMBERS = {
+    "en": "Alice 7 – 3 Bob objective points; army points alive 180 – 90.",
+    "es": "Alice 7 – 3 Bob en Puntos de Objetivo; puntos de ejército supervivientes 180 – 90.",
+}
+QUESTION = {
+    "en": "Alice proposes this result. Is it right?",
+    "es": "Alice propone este resultado. ¿Es correcto?",
+}
+
+
+def seated(phone, player, url, lang):
+    page = phone(LOCALE[lang], viewport=NARROW)
+    page.context.add_cookies(
+        [
+            {"name": name, "value": player.browser.cookie(name), "url": url}
+            for name in ("sessionid", "csrftoken")
+        ]
+    )
+    page.goto(f"{url}/m/{player.code}/")
+    expect(page.locator("#connection")).to_have_text(LIVE[lang])
+    return page
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_result_to_confirm_is_shown_with_its_buttons(server, phone, lang):
+    alice_player, bob_player, _ids = playing(server.url)
+    alice = seated(phone, alice_player, server.url, "en")
+    bob = seated(phone, bob_player, server.url, lang)
+
+    alice.locator("details.propose summary").click()
+    form = alice.locator("form.result-form")
+    for name, value in (("objective_a", 7), ("objective_b", 3), ("army_a", 180), ("army_b", 90)):
+        form.locator(f"input[name={name}]").fill(str(value))
+    form.locator("button").click()
+
+    card = bob.locator("#result-controls")
+    expect(card).to_contain_text(QUESTION[lang])
+    expect(card.locator(".proposal")).to_have_text(NUMBERS[lang])
+    assert_on_first_screen(bob, "#result-controls .proposal")
+    assert_on_first_screen(bob, "#result-controls button.primary")
+    assert_no_sideways_scroll(bob)
+    # The phone that proposed reads the same numbers while it waits.
+    expect(alice.locator("#result-controls .proposal")).to_have_text(NUMBERS["en"])
