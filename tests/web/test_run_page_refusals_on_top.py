@@ -15,7 +15,9 @@ from __future__ import annotations
 import pytest
 from bs4 import BeautifulSoup
 
+from tests.web.rendered_forms import submit
 from tests.web.test_event_round_checks import all_lists_in, event_of, publish
+from tracker.models import TournamentEvent
 
 pytestmark = pytest.mark.django_db
 
@@ -27,6 +29,9 @@ ALREADY = {
     "en": "Not done: Name: Ana is already on the roster (as Ana).",
     "es": "No se ha hecho: Nombre: Ana ya figura entre los inscritos (como Ana).",
 }
+
+NOT_DONE = {"en": "Not done: ", "es": "No se ha hecho: "}
+PAIRINGS = {"en": "Pairings", "es": "Emparejamientos"}
 
 
 def top_of(response) -> tuple[list[str], bool]:
@@ -64,3 +69,22 @@ def test_a_refused_roster_line_heads_the_page_and_stays_in_its_box(carol, lang):
     soup = BeautifulSoup(response.content.decode(), "lxml")
     assert soup.select_one("form[action$='/roster/'] input[name=faction]")["value"] == "Tohaa"
     assert event.roster.count() == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_refused_pairing_heads_the_event_page(carol, lang):
+    """The event page: its pairings form sits below the matches and lists."""
+    carol.cookies["django_language"] = lang
+    event = TournamentEvent.objects.create(name="Liga")
+    page = carol.get(f"/organizer/events/{event.pk}/").content.decode()
+    at = f"/organizer/events/{event.pk}/"
+    response = submit(carol, page, at, at=at, pairings="1, Ana")
+    assert response.status_code == 400
+    soup = BeautifulSoup(response.content.decode(), "lxml")
+    under_the_form = [" ".join(e.get_text(" ").split()) for e in soup.select("ul.error li")]
+    assert under_the_form
+    label = PAIRINGS[lang]
+    shown = [" ".join(li.get_text(" ").split()) for li in soup.select("ul.messages li.error")]
+    assert shown == [f"{NOT_DONE[lang]}{label}: {error}" for error in under_the_form]
+    assert soup.select("ul.messages, table")[0].name == "ul"
+    assert not event.matches.exists()

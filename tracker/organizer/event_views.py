@@ -33,6 +33,7 @@ from tracker.organizer.event_forms import (
     ScoringForm,
     SwapForm,
 )
+from tracker.organizer.refusals import refusals_on_top
 from tracker.organizer.views import create_pairings
 from tracker.rules.results import CONFIRMED, SETTLED
 
@@ -89,22 +90,10 @@ def _live(event: TournamentEvent, names: dict, now) -> dict:
     }
 
 
-def _refusals_on_top(request, forms) -> None:
-    """A refused form's errors head the page too, not only under the form:
-    the page is long, comes back scrolled to the top, and on an organizer's
-    phone the draw form's refusal was 3,400 px below what was on screen."""
-    for form in forms:
-        for field, errors in form.errors.items():
-            label = form.fields[field].label if field in form.fields else None
-            for error in errors:
-                reason = f"{label}: {error}" if label else error
-                messages.error(request, _("Not done: %(reason)s") % {"reason": reason})
-
-
 def _run_page(request, event: TournamentEvent, status: int = 200, **bound):
     now = timezone.now()
     if status == 400:
-        _refusals_on_top(request, bound.values())
+        refusals_on_top(request, bound.values())
     roster = list(event.roster.all())
     names = {p.pk: p.name for p in roster}
     missing = {p.pk for p in event_running.who_has_not_submitted(event)}

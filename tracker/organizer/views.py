@@ -40,6 +40,7 @@ from tracker.organizer.forms import (
     PairingsForm,
     SettleForm,
 )
+from tracker.organizer.refusals import refusals_on_top
 from tracker.reading import load_state
 from tracker.rules import classified
 from tracker.rules.results import OrganizerViewedSecrets, settle
@@ -161,6 +162,8 @@ def event_detail(request, pk: int):
             % {"count": len(created)},
         )
         return redirect("organizer-event", pk=event.pk)
+    if form.errors:
+        refusals_on_top(request, [form])
     return render(
         request,
         "organizer/event.html",
