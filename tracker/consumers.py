@@ -71,17 +71,19 @@ class UnknownPathConsumer(WebsocketConsumer):
         self.close(code=4404)
 
 
-def _client_keys(scope) -> list[tuple[str, int]]:
-    """The per-client socket counters this handshake counts against, with
-    their limits: the browser session (a cookie jar) and the address."""
-    keys = []
-    session = scope.get("session")
-    session_key = getattr(session, "session_key", None)
-    if session_key:
-        keys.append((f"ws:session:{session_key}", settings.SOCKETS_PER_SESSION))
+def _session_key(scope) -> tuple[str, int] | None:
+    """The per-session socket counter of this handshake and its limit, if
+    its cookie names a session."""
+    session_key = getattr(scope.get("session"), "session_key", None)
+    if not session_key:
+        return None
+    return f"ws:session:{session_key}", settings.SOCKETS_PER_SESSION
+
+
+def _address_key(scope) -> tuple[str, int]:
+    """The per-address counter of the sockets that hold no seat."""
     client = scope.get("client") or ("?", 0)
-    keys.append((f"ws:addr:{client[0]}", settings.SOCKETS_PER_ADDRESS))
-    return keys
+    return f"ws:addr:{client[0]}", settings.SOCKETS_PER_ADDRESS
 
 
 def _count(key: str, step: int) -> int:
@@ -250,6 +252,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # not before the first frame, which app.js waits for to say "Live"
         # (until then, this consumer answers them, one message at a time).
         hand_over(self.scope, self.heartbeat)
+        # Closed once silent for SOCKET_SILENCE_SECONDS from now, pings or not.
+        self.heartbeat.watch()
 
     def _newest_for_pong(self) -> int | None:
         """The seq a pong tells the phone: the match's newest (as this process
@@ -267,16 +271,38 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     def _admit(self, code: str) -> str:
         """ "ok", "too many" or "unknown". Per-client limits (no library counts
-        websockets): a session or an address that opens more sockets than a
-        few phones would is refused before anything is rendered for it."""
-        for key, limit in _client_keys(self.scope):
-            self.counted.append(key)
-            if _count(key, +1) > limit:
-                for counted in self.counted:  # a refused socket holds no place
-                    _count(counted, -1)
-                self.counted = []
-                return "too many"
-        return "ok" if self._authenticate(code) else "unknown"
+        websockets): a session that opens more sockets than a phone would is
+        refused before anything is read for it. So is a socket that holds
+        no seat (a spectator's, an organizer's screen, or a client's that
+        never sat) past SOCKETS_PER_ADDRESS from its address; a player's
+        socket of a seat it holds is not held to that: a venue is one
+        address, and one client there held every socket the address may have
+        (without a cookie, which no seat needs) while the tables' phones were
+        refused theirs all night. A seat needs its session, which the
+        per-session limit caps."""
+        session = _session_key(self.scope)
+        if session is not None and not self._counted(*session):
+            return "too many"
+        address = _address_key(self.scope)
+        if session is None and not self._counted(*address):
+            # No cookie, no seat: refused without a query.
+            return "too many"
+        if not self._authenticate(code):
+            return "unknown"
+        if session is not None and self.letter is None and not self._counted(*address):
+            return "too many"
+        return "ok"
+
+    def _counted(self, key: str, limit: int) -> bool:
+        """Count this socket on `key`; False (and every count of this socket
+        undone: a refused socket holds no place) past `limit`."""
+        self.counted.append(key)
+        if _count(key, +1) <= limit:
+            return True
+        for counted in self.counted:
+            _count(counted, -1)
+        self.counted = []
+        return False
 
     def _authenticate(self, code: str) -> bool:
         match, seat = seats.match_and_seat(self.scope["session"], code)

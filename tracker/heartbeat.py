@@ -15,9 +15,11 @@ layer is at most once) sees that it is behind and asks for what it lacks.
 
 The server, for its part, closes a socket it has not heard from for
 SOCKET_SILENCE_SECONDS, so a dead phone's socket (its renders, its place in
-the per-session count) does not linger. Only a socket that has pinged is
-held to that: a page from before the heartbeat never pings, and closing its
-live socket every few seconds would only cut it off.
+the per-session count) does not linger. The deadline runs from the socket's
+first frame, whether or not the phone ever pings: every page's app.js pings
+as its socket opens, and a socket that never sends anything was held for
+ever, so one client at a venue's address kept SOCKETS_PER_ADDRESS sockets
+open at no cost and every other phone there was refused its own.
 """
 
 from __future__ import annotations
@@ -88,6 +90,14 @@ class Heartbeat:
         """Any frame from the phone shows the link is alive."""
         self.heard_at = time.monotonic()
 
+    def watch(self) -> None:
+        """Start the silence deadline, from now: called once the socket's
+        first frame is sent (a ping that came while it was rendered is
+        queued behind it, and is heard right after)."""
+        self.heard()
+        if self._watch is None:
+            self._watch = asyncio.ensure_future(self._close_when_silent())
+
     async def answer(self, text: str | None) -> bool:
         """Answer the frame `text` if it is a ping; False for any other frame
         (left to the consumer's own checks)."""
@@ -111,7 +121,7 @@ class Heartbeat:
         if not isinstance(message, dict) or "ping" not in message:
             return None
         self.heard()
-        if self._watch is None:
+        if self._watch is None:  # (a ping before the first frame's end)
             self._watch = asyncio.ensure_future(self._close_when_silent())
         pong = {"pong": _echo(message["ping"]), "t": server_ms()}
         seq = self._newest()

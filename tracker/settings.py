@@ -410,16 +410,19 @@ LOGIN_RATE = os.environ.get("LOGIN_RATE", "10/5m")
 # Counted in the cache: per process by default, shared through Redis when
 # REDIS_URL is set (several server processes).
 
-# Websockets per client (issue 11): sockets per browser session and per
-# address, and full resyncs a socket may ask for in a window (more are
-# coalesced into one, later). A venue behind one NAT is one address, and one
-# process carries a whole venue (issue 18): 1,000 is a 400-table night's
-# phones with the organizer's screens and spectators. At 200, a 150-table
-# night's 201st phone was refused its socket and said "Offline" all night.
+# Websockets per client (issue 11): sockets per browser session, sockets
+# holding no seat per address (a player's socket of her own seat is held only
+# to the session's limit: tracker/consumers.py), and full resyncs a socket may
+# ask for in a window (more are coalesced into one, later). A venue behind one
+# NAT is one address, and one process carries a whole venue (issue 18): 1,000
+# is a 400-table night's organizer's screens and spectators and more. At 200,
+# when players' sockets counted too, a 150-table night's 201st phone was
+# refused its socket and said "Offline" all night.
 SOCKETS_PER_SESSION = int(os.environ.get("SOCKETS_PER_SESSION", "8"))
 SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "1000"))
-# A socket whose phone has pinged (tracker/heartbeat.py) and then sent
-# nothing for this long is closed: its phone is gone or its link is dead.
+# A socket that has sent nothing for this long since its first frame or its
+# last frame is closed (tracker/heartbeat.py): its phone is gone or its link
+# is dead (app.js pings every second, and reconnects after 2.2 s of silence).
 SOCKET_SILENCE_SECONDS = float(os.environ.get("SOCKET_SILENCE_SECONDS", "10"))
 # Frames a socket may send (tracker/fast_pongs.py): this many at once, then
 # this many a second. A phone pings once a second and resyncs now and then;

@@ -228,29 +228,38 @@ async def test_attack_one_session_cannot_open_more_sockets_than_a_few_phones(ali
 
 @pytest.mark.django_db(transaction=True)
 async def test_attack_one_address_cannot_open_sockets_without_end(alice, bob, settings):
+    """Sockets holding no seat are capped per address; a player's socket of
+    her own seat is held only to her session's cap (a venue is one address:
+    tests/web/test_socket_hold_venue.py)."""
     settings.SOCKETS_PER_ADDRESS = 2
     a, _b = await sync_to_async(seated)(alice, bob)
-    first = _socket(alice, f"/ws/m/{a.match.code}/", "http://localhost")
-    second = _socket(bob, f"/ws/m/{a.match.code}/", "http://localhost")
+    first = _socket(Client(), f"/ws/m/{a.match.code}/", "http://localhost")
+    second = _socket(Client(), f"/ws/m/{a.match.code}/", "http://localhost")
     assert (await first.connect())[0] and (await second.connect())[0]
     third = _socket(Client(), f"/ws/m/{a.match.code}/", "http://localhost")
     assert (await third.connect()) == (False, 4429)
-    await first.disconnect()
-    await second.disconnect()
+    players = [
+        _socket(player, f"/ws/m/{a.match.code}/", "http://localhost") for player in (alice, bob)
+    ]
+    for socket in players:
+        assert (await socket.connect())[0]
+    for socket in (first, second, *players):
+        await socket.disconnect()
 
 
 def _socket_through_our_proxy(server, code, browser, forwarded_for):
     """A phone's socket as our reverse proxy hands it on: from the proxy's
-    address (here, the test's), the phone's in X-Forwarded-For."""
+    address (here, the test's), the phone's in X-Forwarded-For. `browser`
+    None: a spectator's, without a cookie."""
     from websockets.sync.client import connect
 
+    headers = {"X-Forwarded-For": forwarded_for}
+    if browser is not None:
+        headers["Cookie"] = f"sessionid={browser.cookie('sessionid')}"
     return connect(
         f"{server.ws_url}/ws/m/{code}/",
         origin=server.url,
-        additional_headers={
-            "Cookie": f"sessionid={browser.cookie('sessionid')}",
-            "X-Forwarded-For": forwarded_for,
-        },
+        additional_headers=headers,
         proxy=None,
         compression=None,
         open_timeout=10,
@@ -270,28 +279,32 @@ def test_attack_behind_our_proxy_the_socket_cap_counts_each_forwarded_address(tm
     try:
         alice, bob = seat_players(server.url)
         with contextlib.ExitStack() as stack:
-            for player, name in ((alice, "Alice"), (bob, "Bob")):
+            for _ in range(2):  # spectators' sockets (no seat)
                 socket = stack.enter_context(
-                    _socket_through_our_proxy(server, alice.code, player.browser, "203.0.113.7")
+                    _socket_through_our_proxy(server, alice.code, None, "203.0.113.7")
                 )
-                assert f"You: {name}" in socket.recv(timeout=10)
+                assert 'id="seq"' in socket.recv(timeout=10)
             with pytest.raises(InvalidStatus) as refused:
-                _socket_through_our_proxy(server, alice.code, alice.browser, "203.0.113.7")
+                _socket_through_our_proxy(server, alice.code, None, "203.0.113.7")
             assert refused.value.response.status_code == 403
             # A proxy that appends to X-Forwarded-For passes on what the client
             # wrote in front of the address it adds: the client is still the
             # last address, whatever it claims first (tracker/forwarded.py).
             for claimed in ("192.0.2.1", "198.51.100.9"):
                 with pytest.raises(InvalidStatus) as refused:
-                    _socket_through_our_proxy(
-                        server, alice.code, alice.browser, f"{claimed}, 203.0.113.7"
-                    )
+                    _socket_through_our_proxy(server, alice.code, None, f"{claimed}, 203.0.113.7")
                 assert refused.value.response.status_code == 403
             # Another client of the same proxy still gets its socket.
             other = stack.enter_context(
-                _socket_through_our_proxy(server, alice.code, bob.browser, "198.51.100.9")
+                _socket_through_our_proxy(server, alice.code, None, "198.51.100.9")
             )
-            assert "You: Bob" in other.recv(timeout=10)
+            assert 'id="seq"' in other.recv(timeout=10)
+            # And the players at the full address get their seats' sockets.
+            for player, name in ((alice, "Alice"), (bob, "Bob")):
+                socket = stack.enter_context(
+                    _socket_through_our_proxy(server, alice.code, player.browser, "203.0.113.7")
+                )
+                assert f"You: {name}" in socket.recv(timeout=10)
     finally:
         server.stop()
 
