@@ -41,7 +41,7 @@ from django.db import InterfaceError, OperationalError
 from django.db.models import Model
 from django.utils import translation
 
-from tracker import announce, seats
+from tracker import announce, known_sessions, seats
 from tracker.compiled_queries import CompiledQuery
 from tracker.event_clock import clock_key, render_clock
 from tracker.heartbeat import Heartbeat, hand_over
@@ -305,7 +305,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return False
 
     def _authenticate(self, code: str) -> bool:
-        match, seat = seats.match_and_seat(self.scope["session"], code)
+        session = self.scope["session"]
+        match, seat = seats.match_and_seat(session, code)
+        if seat is not None:
+            # A real session: its page loads count as its own from now on
+            # (tracker/known_sessions.py), even if none got through yet (a
+            # restart during a flood of pages at the venue's address).
+            known_sessions.remember(session.session_key)
         if match is None:
             return False
         self.match_id = match.pk

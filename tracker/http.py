@@ -28,6 +28,7 @@ from tracker.admission import PAGE, STATIC, TAP, Admission
 
 # Re-exported: the loop and the hand-over live in tracker/announce.py.
 from tracker.announce import on_server_loop, server_loop  # noqa: F401
+from tracker.known_sessions import client_of
 from tracker.static_on_loop import StaticOnLoop
 from tracker.wsgi_on_threads import WSGIOnThreads
 
@@ -39,7 +40,8 @@ class ThreadPoolHTTP:
 
     A request waits for one of the HTTP_THREADS threads in the line of its
     kind (tracker/admission.py): taps first, then page loads and static
-    files in turn, addresses in turn. Past its kind's budget it is answered
+    files in turn, clients in turn (a known session, else an address:
+    tracker/known_sessions.py). Past its kind's budget it is answered
     at once with 503 "busy, tap again" in the phone's language instead of
     waiting in line: an overloaded process sheds in a few milliseconds
     rather than holding a request until the phone gives up, and does no
@@ -69,14 +71,16 @@ class ThreadPoolHTTP:
             return  # the client went away
         kind = kind_of(scope)
         address = (scope.get("client") or ("?", 0))[0]
-        if self.admission.refuses(kind, address, settings):
+        # Its session's, if a real one, else its address's (a venue is one).
+        client, budget = client_of(scope, address)
+        if self.admission.refuses(kind, client, settings, budget):
             await _answer_busy(scope, send)
             return
-        await self.admission.enter(kind, address)
+        await self.admission.enter(kind, client)
         try:
             await self.app(scope, body, send)
         finally:
-            self.admission.leave(kind, address)
+            self.admission.leave(kind, client)
 
 
 def kind_of(scope) -> str:

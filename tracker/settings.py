@@ -85,6 +85,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before the session: it reads the saved session's key (tracker/offline_copy.py).
     "tracker.offline_copy.OfflineCopyMiddleware",
+    # Before the session too: it sees the session as saved (tracker/known_sessions.py).
+    "tracker.known_sessions.KnownSessionsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -171,6 +173,11 @@ HTTP_PAGE_QUEUE = int(os.environ.get("HTTP_PAGE_QUEUE", "256"))
 # page loads a tap took 410 ms (p50) beside eight renders, 160 ms beside four.
 HTTP_PAGE_THREADS = int(os.environ.get("HTTP_PAGE_THREADS", str(min(4, max(1, HTTP_THREADS // 2)))))
 HTTP_REQUESTS_PER_ADDRESS = int(os.environ.get("HTTP_REQUESTS_PER_ADDRESS", "128"))
+# A request whose cookie names a session this process has seen exist counts
+# against that session instead, and takes its turn as it (a venue behind one
+# NAT is one address: tracker/known_sessions.py). A phone loads a page and a
+# few fragments at once.
+HTTP_REQUESTS_PER_SESSION = int(os.environ.get("HTTP_REQUESTS_PER_SESSION", "16"))
 # The server's own limits, before Django sees a request (tracker/front_door.py).
 # A body announced or streamed past HTTP_MAX_BODY bytes is refused (413) before
 # it is buffered: four times Django's cap, so a form a little over that cap

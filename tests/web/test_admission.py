@@ -72,7 +72,7 @@ def test_a_request_that_goes_away_while_waiting_hands_its_turn_on():
         await asyncio.wait_for(waiting, 1)
         assert admission.running == 1 and admission.in_flight[PAGE] == 1
         admission.leave(PAGE, "c")
-        assert admission.running == 0 and admission.by_address == {}
+        assert admission.running == 0 and admission.by_client == {}
 
     in_own_loop(scenario)
 

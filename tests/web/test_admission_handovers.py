@@ -42,7 +42,7 @@ def test_a_request_given_a_thread_as_it_goes_away_gives_the_thread_back():
         assert admission.running == 0 and admission.running_gets == 0
         await asyncio.wait_for(admission.enter(PAGE, "c"), 1)  # at once
         admission.leave(PAGE, "c")
-        assert admission.in_flight[PAGE] == 0 and admission.by_address == {}
+        assert admission.in_flight[PAGE] == 0 and admission.by_client == {}
 
     in_own_loop(scenario)
 

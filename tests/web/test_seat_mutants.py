@@ -259,7 +259,7 @@ def test_a_venues_taps_never_count_toward_its_share_of_page_loads():
             task.cancel()
         await asyncio.gather(*waiting, return_exceptions=True)
         admission.leave(TAP, VENUE)
-        assert admission.by_address == {} and admission.running == 0
+        assert admission.by_client == {} and admission.running == 0
 
     in_own_loop(scenario)
 
@@ -303,7 +303,7 @@ def test_a_request_that_gave_up_waiting_leaves_no_line_behind_it():
             await asyncio.sleep(0)
             assert later.done(), f"a {kind} with a thread free was kept waiting"
             admission.leave(kind, VENUE)
-        assert admission.running == 0 and admission.by_address == {}
+        assert admission.running == 0 and admission.by_client == {}
 
     in_own_loop(scenario)
 

@@ -1,0 +1,108 @@
+"""Attack: one client at a venue's address loads pages as fast as it can,
+against the server `make run` starts (tracker/known_sessions.py).
+
+A venue behind one NAT is one address, and page loads were budgeted by
+address (HTTP_REQUESTS_PER_ADDRESS in flight, turns taken by address): one
+client there with 300 page loads in flight kept the address's budget full,
+and ten seated phones of the same venue were answered "busy" for 177 of
+their 180 page loads (measured). Now a phone whose session is real counts
+against its own session's budget and takes its turn as itself: the
+flooding client is served one page in turn with each phone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import threading
+
+import pytest
+
+from tests.scale.servers import HOST, LiveServer, make_matches, manage, phone_socket, server_env
+
+SHARE = 4  # HTTP_REQUESTS_PER_ADDRESS of the served app here
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("page-flood")
+    env = server_env(
+        tmp, HTTP_REQUESTS_PER_ADDRESS=str(SHARE), HTTP_THREADS="2", HTTP_PAGE_THREADS="1"
+    )
+    manage(env, "migrate", "--noinput", "-v0")
+    matches = make_matches(env, 2)
+    server = LiveServer(env, tmp / "serve.log").start()
+    yield server, matches
+    server.stop()
+
+
+def _load(server: LiveServer, path: str, session: str | None = None) -> int:
+    """One page load from the venue's address: its status."""
+    connection = http.client.HTTPConnection(HOST, server.port, timeout=60)
+    try:
+        headers = {"Cookie": f"sessionid={session}"} if session else {}
+        connection.request("GET", path, headers=headers)
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()
+
+
+@contextlib.contextmanager
+def _flood(server: LiveServer, path: str, connections: int = 24):
+    """Page loads without a cookie, back to back on `connections` keep-alive
+    connections, until the block ends: far more than the address's share
+    in flight at every moment. Yields the statuses seen so far."""
+    stop = threading.Event()
+    seen: list[int] = []
+
+    def run():
+        while not stop.is_set():
+            connection = http.client.HTTPConnection(HOST, server.port, timeout=60)
+            with contextlib.suppress(OSError, http.client.HTTPException):
+                while not stop.is_set():
+                    connection.request("GET", path)
+                    response = connection.getresponse()
+                    response.read()
+                    seen.append(response.status)
+            connection.close()
+
+    threads = [threading.Thread(target=run, daemon=True) for _ in range(connections)]
+    for thread in threads:
+        thread.start()
+    try:
+        # Under way: the address's share is taken (it sheds the rest).
+        while 503 not in seen:
+            stop.wait(0.05)
+        yield seen
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=60)
+
+
+def test_attack_a_page_flood_from_the_venues_address_leaves_its_phones_their_pages(served):
+    server, matches = served
+    made = matches[0]
+    page = f"/m/{made['code']}/"
+    # The phones loaded their pages before (as at any table).
+    assert _load(server, page, made["A"]) == 200
+    assert _load(server, page, made["B"]) == 200
+    with _flood(server, page):
+        statuses = [_load(server, page, made[letter]) for letter in "AB" for _ in range(5)]
+    assert statuses == [200] * 10
+    assert "Traceback" not in server.log_text()
+
+
+def test_a_phone_whose_first_load_is_during_the_flood_gets_it_once_its_socket_is_open(served):
+    """A process that has not seen a session yet (just restarted) counts its
+    page loads against the address until it does: the phone's socket, which
+    no page flood holds up, shows the session to be real."""
+    server, matches = served
+    made = matches[1]
+    page = f"/m/{made['code']}/"
+    with _flood(server, page), phone_socket(server, made["code"], made["A"]) as socket:
+        assert 'id="seq"' in socket.recv(timeout=30)
+        statuses = [_load(server, page, made["A"]) for _ in range(5)]
+    assert statuses == [200] * 5
