@@ -24,7 +24,7 @@ from django.core.wsgi import get_wsgi_application
 from django.utils import translation
 
 from tracker import announce
-from tracker.admission import PAGE, STATIC, TAP, Admission
+from tracker.admission import PAGE, STATIC, TAP, Admission, Shed
 
 # Re-exported: the loop and the hand-over live in tracker/announce.py.
 from tracker.announce import on_server_loop, server_loop  # noqa: F401
@@ -76,7 +76,11 @@ class ThreadPoolHTTP:
         if self.admission.refuses(kind, client, settings, budget):
             await _answer_busy(scope, send)
             return
-        await self.admission.enter(kind, client)
+        try:
+            await self.admission.enter(kind, client)
+        except Shed:  # another client's request took its place
+            await _answer_busy(scope, send)
+            return
         try:
             await self.app(scope, body, send)
         finally:

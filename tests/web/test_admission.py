@@ -8,7 +8,7 @@ import asyncio
 from types import SimpleNamespace
 
 from tests.support import in_own_loop
-from tracker.admission import PAGE, STATIC, TAP, Admission
+from tracker.admission import PAGE, STATIC, TAP, Admission, Shed
 
 
 def budgets(**overrides):
@@ -115,10 +115,28 @@ def test_taps_are_shed_past_threads_plus_queue():
         waiting = [asyncio.create_task(admission.enter(TAP, "venue")) for _ in range(3)]
         await asyncio.sleep(0)
         assert admission.refuses(TAP, "venue", settings)
-        assert admission.refuses(TAP, "elsewhere", settings)  # no per-address share
-        for task in waiting:
+        # Another client is not refused (no per-address share): the newest
+        # waiting tap of the client with the most gives it its place.
+        assert not admission.refuses(TAP, "elsewhere", settings)
+        await asyncio.sleep(0)
+        assert isinstance(waiting[2].exception(), Shed)
+        assert not waiting[1].done()
+        mine = asyncio.create_task(admission.enter(TAP, "elsewhere"))
+        await asyncio.sleep(0)
+        # "venue" now has 2, "elsewhere" 1: a third client may take one more
+        # of venue's places, but not one that would leave it no better off.
+        assert not admission.refuses(TAP, "third", settings)
+        await asyncio.sleep(0)
+        assert isinstance(waiting[1].exception(), Shed)
+        third = asyncio.create_task(admission.enter(TAP, "third"))
+        await asyncio.sleep(0)
+        assert admission.refuses(TAP, "fourth", settings)  # 1, 1, 1: all even
+        assert waiting[0].done() and waiting[0].exception() is None  # the running one
+        for task in (*waiting[1:], mine, third):
             task.cancel()
-        await asyncio.gather(*waiting, return_exceptions=True)
+        await asyncio.gather(*waiting, mine, third, return_exceptions=True)
+        admission.leave(TAP, "venue")
+        assert admission.by_client == {} and admission.in_flight[TAP] == 0
 
     in_own_loop(scenario)
 

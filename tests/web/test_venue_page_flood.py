@@ -1,5 +1,6 @@
-"""Attack: one client at a venue's address loads pages as fast as it can,
-against the server `make run` starts (tracker/known_sessions.py).
+"""Attack: one client at a venue's address loads pages, or posts, as fast
+as it can, against the server `make run` starts (tracker/known_sessions.py,
+tracker/admission.py).
 
 A venue behind one NAT is one address, and page loads were budgeted by
 address (HTTP_REQUESTS_PER_ADDRESS in flight, turns taken by address): one
@@ -8,6 +9,12 @@ and ten seated phones of the same venue were answered "busy" for 177 of
 their 180 page loads (measured). Now a phone whose session is real counts
 against its own session's budget and takes its turn as itself: the
 flooding client is served one page in turn with each phone.
+
+Taps had no share per client at all (a venue's taps all come from one
+address): the same client posting forms without their token (answered 403
+after their turn) kept the taps' budget full, and 81 of 92 taps of those
+phones were answered "busy". Now a tap that finds the budget full takes the
+place of the newest waiting tap of the client with the most in flight.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import threading
+from http.cookies import SimpleCookie
 
 import pytest
 
@@ -27,7 +35,11 @@ SHARE = 4  # HTTP_REQUESTS_PER_ADDRESS of the served app here
 def served(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("page-flood")
     env = server_env(
-        tmp, HTTP_REQUESTS_PER_ADDRESS=str(SHARE), HTTP_THREADS="2", HTTP_PAGE_THREADS="1"
+        tmp,
+        HTTP_REQUESTS_PER_ADDRESS=str(SHARE),
+        HTTP_THREADS="2",
+        HTTP_PAGE_THREADS="1",
+        HTTP_QUEUE="4",
     )
     manage(env, "migrate", "--noinput", "-v0")
     matches = make_matches(env, 2)
@@ -50,10 +62,11 @@ def _load(server: LiveServer, path: str, session: str | None = None) -> int:
 
 
 @contextlib.contextmanager
-def _flood(server: LiveServer, path: str, connections: int = 24):
-    """Page loads without a cookie, back to back on `connections` keep-alive
-    connections, until the block ends: far more than the address's share
-    in flight at every moment. Yields the statuses seen so far."""
+def _flood(server: LiveServer, path: str, connections: int = 24, method: str = "GET"):
+    """Requests without a cookie (a GET, or a POST of a form without its
+    token), back to back on `connections` keep-alive connections, until the
+    block ends: far more than the budget in flight at every moment. Yields
+    the statuses seen so far."""
     stop = threading.Event()
     seen: list[int] = []
 
@@ -62,7 +75,9 @@ def _flood(server: LiveServer, path: str, connections: int = 24):
             connection = http.client.HTTPConnection(HOST, server.port, timeout=60)
             with contextlib.suppress(OSError, http.client.HTTPException):
                 while not stop.is_set():
-                    connection.request("GET", path)
+                    body = "name=x" if method == "POST" else None
+                    headers = {"Content-Type": "application/x-www-form-urlencoded"}
+                    connection.request(method, path, body=body, headers=headers)
                     response = connection.getresponse()
                     response.read()
                     seen.append(response.status)
@@ -106,3 +121,53 @@ def test_a_phone_whose_first_load_is_during_the_flood_gets_it_once_its_socket_is
         assert 'id="seq"' in socket.recv(timeout=30)
         statuses = [_load(server, page, made["A"]) for _ in range(5)]
     assert statuses == [200] * 5
+
+
+def _tap(server: LiveServer, code: str, session: str, csrf: str) -> int:
+    """A seated phone's tap as htmx posts it: its status."""
+    connection = http.client.HTTPConnection(HOST, server.port, timeout=60)
+    try:
+        connection.request(
+            "POST",
+            f"/m/{code}/act/EndTurn/",
+            body="action_id=venue-tap-flood",
+            headers={
+                "Cookie": f"sessionid={session}; csrftoken={csrf}",
+                "X-CSRFToken": csrf,
+                "HX-Request": "true",
+                "Content-Type": "application/x-www-form-urlencoded",
+            },
+        )
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()
+
+
+def _csrf_cookie(server: LiveServer, path: str, session: str) -> str:
+    connection = http.client.HTTPConnection(HOST, server.port, timeout=60)
+    try:
+        connection.request("GET", path, headers={"Cookie": f"sessionid={session}"})
+        response = connection.getresponse()
+        response.read()
+        cookies = SimpleCookie()
+        for header in response.headers.get_all("Set-Cookie") or []:
+            cookies.load(header)
+        return cookies["csrftoken"].value
+    finally:
+        connection.close()
+
+
+def test_attack_a_post_flood_from_the_venues_address_leaves_its_phones_their_taps(served):
+    server, matches = served
+    made = matches[0]
+    page = f"/m/{made['code']}/"
+    csrf = _csrf_cookie(server, page, made["A"])  # (and the phone's page loaded)
+    quiet = _tap(server, made["code"], made["A"], csrf)
+    assert quiet != 503
+    with _flood(server, "/new/", method="POST"):
+        statuses = [_tap(server, made["code"], made["A"], csrf) for _ in range(10)]
+    # Each answered by the app as without the flood (never "busy").
+    assert statuses == [quiet] * 10
+    assert "Traceback" not in server.log_text()
