@@ -48,6 +48,7 @@ from tracker.heartbeat import Heartbeat, hand_over
 from tracker.match_seqs import newest_seqs
 from tracker.models import Match, Seat
 from tracker.rendering import blocks_for, changed_frame, digest_of_block, parse_shown
+from tracker.socket_threads import connect_pool as _pool_of_connects
 from tracker.socket_threads import on_connect_thread, on_push_thread
 
 log = logging.getLogger(__name__)
@@ -222,9 +223,45 @@ class MatchConsumer(AsyncWebsocketConsumer):
     clock_shown: tuple | None = None
     clock_found: tuple | None = None
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.counted = []
+        # Held while this socket's counts change (on the connects' threads).
+        self._counts_lock = threading.Lock()
+        self._counts_released = False
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            # disconnect() did not run when the app ended otherwise: daphne
+            # cancels a closed socket's app that has not ended within its
+            # close timeout (a connect queued behind many others), or the app
+            # failed. Its counts were then kept for COUNT_SECONDS (6 h): after
+            # enough of them, every socket of the address was refused.
+            if not self._counts_released:
+                _pool_of_connects().submit(self._release_counts)
+            if self.watching:
+                newest_seqs.unwatch(self.match_id)
+                self.watching = False
+            if self.heartbeat is not None:
+                hand_over(self.scope, None)
+                self.heartbeat.cancel()
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        """A frame for a socket that closed meanwhile (the phone went away,
+        or reconnects, while its frame was rendered) goes nowhere, and is no
+        error: autobahn raised Disconnected, which ended the app with a
+        traceback in the log before disconnect() could give back the
+        socket's counts (one client closing its sockets as they opened
+        used up its address's in seconds). The disconnect follows."""
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Disconnected:
+            log.debug("a frame for match %s: the socket closed meanwhile", self.match_id)
+
     async def connect(self):
         announce.remember_loop(asyncio.get_running_loop())
-        self.counted = []
         self.resyncs: list[float] = []
         self.pending: asyncio.Task | None = None
         self.shown = {}
@@ -295,14 +332,26 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     def _counted(self, key: str, limit: int) -> bool:
         """Count this socket on `key`; False (and every count of this socket
-        undone: a refused socket holds no place) past `limit`."""
-        self.counted.append(key)
-        if _count(key, +1) <= limit:
-            return True
-        for counted in self.counted:
-            _count(counted, -1)
-        self.counted = []
-        return False
+        undone: a refused socket holds no place) past `limit`, or if the
+        socket's counts were given back already (its app ended meanwhile)."""
+        with self._counts_lock:
+            if self._counts_released:
+                return False
+            self.counted.append(key)
+            if _count(key, +1) <= limit:
+                return True
+            for counted in self.counted:
+                _count(counted, -1)
+            self.counted = []
+            return False
+
+    def _release_counts(self) -> None:
+        """Give back this socket's counts, once (on a connects' thread)."""
+        with self._counts_lock:
+            self._counts_released = True
+            counted, self.counted = self.counted, []
+        for key in counted:
+            _count(key, -1)
 
     def _authenticate(self, code: str) -> bool:
         session = self.scope["session"]
@@ -324,9 +373,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
-        counted = getattr(self, "counted", [])
-        if counted:
-            await on_connect_thread(lambda: [_count(key, -1) for key in counted])()
+        await on_connect_thread(self._release_counts)()
         if self.match_id is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.watching:

@@ -138,6 +138,12 @@ class Heartbeat:
                 return
             await asyncio.sleep(left)
 
+    def cancel(self) -> None:
+        """Stop the silence deadline without waiting for it (the app ends)."""
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
+
     async def stop(self) -> None:
         if self._watch is not None:
             self._watch.cancel()

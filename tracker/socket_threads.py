@@ -50,6 +50,11 @@ def on_connect_thread(function: Callable) -> Callable:
     return database_sync_to_async(function, thread_sensitive=False, executor=pool)
 
 
+def connect_pool() -> ThreadPoolExecutor:
+    """The connects' threads, for work handed over without waiting for it."""
+    return _pool("connect", settings.SOCKET_CONNECT_THREADS)
+
+
 def on_push_thread(function: Callable) -> Callable:
     """`function` as a coroutine on the pushes' threads."""
     pool = _pool("push", settings.SOCKET_PUSH_THREADS)
