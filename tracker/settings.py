@@ -199,6 +199,10 @@ HTTP_IDLE_TIMEOUT = float(os.environ.get("HTTP_IDLE_TIMEOUT", "20"))
 # that give way to new connections, tracker/front_door.py).
 HTTP_MAX_CONNECTIONS = int(os.environ.get("HTTP_MAX_CONNECTIONS", "0"))
 HTTP_CONNECTIONS_PER_ADDRESS = int(os.environ.get("HTTP_CONNECTIONS_PER_ADDRESS", "2048"))
+# Connections the kernel holds for the server to accept (the listen backlog;
+# the kernel caps it, at net.core.somaxconn on Linux): past it, a phone's
+# new connection is dropped and tried again only after 1, 3, 7 s.
+HTTP_LISTEN_BACKLOG = int(os.environ.get("HTTP_LISTEN_BACKLOG", "1024"))
 
 if _DATABASE is not None:
     DATABASES = {"default": _DATABASE}

@@ -48,7 +48,9 @@ def test_forwarded_addresses_are_read_only_behind_our_proxy(served, settings, be
     settings.BEHIND_PROXY = behind_proxy
     args = served().args
     assert ("--proxy-headers" in args) is behind_proxy
-    assert args[args.index("-b") + 1] == "0.0.0.0"  # noqa: S104 (the phones on the LAN)
+    endpoint = args[args.index("-e") + 1]
+    assert ":interface=0.0.0.0:" in endpoint  # the phones on the LAN
+    assert endpoint.startswith("tcp:port=8123:") and endpoint.endswith(":backlog=1024")
     assert args[-1] == "tracker.asgi:application"
 
 

@@ -47,7 +47,13 @@ class Command(BaseCommand):
         front_door.install(front_door.Limits.from_settings(settings, open_files))
         # Issue 18: a phone's pings answered as they are read (fast_pongs.py).
         fast_pongs.install()
-        args = ["-b", options["host"], "-p", str(port)]
+        # daphne's -b/-p listen with Twisted's backlog of 50: a venue's burst
+        # of connections (or one client's) overflowed it, and the kernel then
+        # dropped the phones' new connections, which retry only after 1, 3
+        # and 7 s. The same endpoint with a backlog of our own.
+        interface = options["host"].strip("[]").replace(":", r"\:")
+        endpoint = f"tcp:port={port}:interface={interface}:backlog={settings.HTTP_LISTEN_BACKLOG}"
+        args = ["-e", endpoint]
         if settings.BEHIND_PROXY:
             # Only behind a proxy we run ourselves: otherwise any phone could
             # forge X-Forwarded-For and dodge the per-address guess limits.
