@@ -42,9 +42,11 @@ from django.db.models import Model
 from django.utils import translation
 
 from tracker import announce, known_sessions, seats
+from tracker.admission import TAP, Admission
 from tracker.compiled_queries import CompiledQuery
 from tracker.event_clock import clock_key, render_clock
 from tracker.heartbeat import Heartbeat, hand_over
+from tracker.known_sessions import client_of
 from tracker.match_seqs import newest_seqs
 from tracker.models import Match, Seat
 from tracker.rendering import blocks_for, changed_frame, digest_of_block, parse_shown
@@ -97,6 +99,31 @@ def _count(key: str, step: int) -> int:
         return cache.incr(key) if step > 0 else cache.decr(key)
     except ValueError:  # expired meanwhile
         return 0
+
+
+_turns: Admission | None = None
+
+
+def _connect_turns() -> Admission:
+    """Whose connect goes next to the connects' threads: clients in turn (a
+    session this process knows to be real, else an address:
+    tracker/known_sessions.py), a few connects at once. A venue is one
+    address: one client there opening sockets as fast as it could (300 at a
+    time) queued its connects ahead of every phone's, first come first
+    served, and the phones' first frames came after app.js's 5 s (it says
+    "Offline" and tries again, at the back of the queue). Now a phone's
+    connect waits for one turn of each client that has one waiting."""
+    global _turns
+    if _turns is None:
+        # Twice the threads: one connect's work is two jobs there, with the
+        # handshake and the channel layer in between.
+        _turns = Admission(2 * settings.SOCKET_CONNECT_THREADS)
+    return _turns
+
+
+def _connect_client(scope) -> str:
+    client = scope.get("client") or ("?", 0)
+    return client_of(scope, client[0])[0]
 
 
 class _Handshake:
@@ -267,6 +294,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.shown = {}
         self.language = language_of(self.scope)
         code = self.code = self.scope["url_route"]["kwargs"]["code"]
+        # Clients take turns at the connects' threads (see _connect_turns).
+        client = _connect_client(self.scope)
+        turns = _connect_turns()
+        await turns.enter(TAP, client)
+        try:
+            await self._connect(code)
+        finally:
+            turns.leave(TAP, client)
+
+    async def _connect(self, code: str) -> None:
         # Counting, authentication and the first frame run on the connects'
         # threads, never behind other sockets' pushes (issue 17): a phone
         # gets its socket back while pushes lag.
