@@ -30,6 +30,6 @@ def test_a_player_name_that_reads_as_a_formula_is_quoted(alice, bob, organizer, 
     claim(bob, match, "B", "Bob")
     response = organizer.get(f"/organizer/matches/{match.code}/export.csv")
     assert response.status_code == 200
-    [row] = list(csv.DictReader(io.StringIO(response.content.decode())))
+    [row] = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert row["player_a"] == "'" + name
     assert row["player_b"] == "Bob"

@@ -360,13 +360,15 @@ def test_a_16_player_event_runs_three_swiss_rounds_to_hand_checked_standings(car
     assert "disputes: 1 · settlements: 1" in text
     assert "disputed the result: I held the console" in text
     assert "Reason: The console was held by A" in text
-    csv_text = carol.get(f"/organizer/events/{event.pk}/results.csv").content.decode()
+    csv_text = carol.get(f"/organizer/events/{event.pk}/results.csv").content.decode("utf-8-sig")
     lines = csv_text.strip().splitlines()
     assert lines[0] == "round,table,player_a,tp_a,op_a,vp_a,player_b,tp_b,op_b,vp_b"
     assert len(lines) == 1 + 8 + 7 + 1 + 8  # every table, and the bye
     _table, _match, a2, b2 = pairings_of(event, 2)[0]
     assert f"2,1,{a2},{by_hand_tp(6, 2)},6,140,{b2},{by_hand_tp(2, 6)},2,60" in lines
-    standings_csv = carol.get(f"/organizer/events/{event.pk}/standings.csv").content.decode()
+    standings_csv = carol.get(f"/organizer/events/{event.pk}/standings.csv").content.decode(
+        "utf-8-sig"
+    )
     assert standings_csv.splitlines()[1].split(",")[1] == next(iter(shown))
 
     # -- the event's JSON export carries the standings, and they verify

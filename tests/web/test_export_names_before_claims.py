@@ -21,7 +21,7 @@ def test_unclaimed_paired_seats_are_named_as_the_pairings_say(carol):
     data = {"points_limit": 300, "rounds": 3, "mission": "Supplies", "pairings": PAIRINGS}
     assert carol.post(f"/organizer/events/{spring.pk}/", data).status_code == 302
     response = carol.get(f"/organizer/events/{spring.pk}/export.csv")
-    [row] = list(csv.DictReader(io.StringIO(response.content.decode())))
+    [row] = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert (row["player_a"], row["player_b"]) == ("Alice Arroyo", "Bob Bravo")
     export = json.loads(carol.get(f"/organizer/events/{spring.pk}/export.json").content)
     [entry] = export["matches"]

@@ -2,6 +2,7 @@
 README's snippet) and CSV per match and per event; a player's own export is
 redacted exactly as their own view."""
 
+import codecs
 import csv
 import datetime as dt
 import hashlib
@@ -211,8 +212,10 @@ def test_the_event_export_verifies_finished_matches_and_lists_those_in_play(
 
 
 def parse_csv(response) -> list[dict]:
-    assert response.status_code == 200 and response["Content-Type"] == "text/csv"
-    return list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert response.status_code == 200 and response["Content-Type"] == "text/csv; charset=utf-8"
+    # With a byte order mark, or Excel reads "José" as "JosÃ©" (README, Exports).
+    assert response.content.startswith(codecs.BOM_UTF8)
+    return list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
 
 
 def test_csv_has_one_row_per_match(alice, bob, carol):

@@ -37,7 +37,7 @@ def organizer() -> Client:
 def csv_row(carol: Client, code: str) -> dict:
     response = carol.get(f"/organizer/matches/{code}/export.csv")
     assert response.status_code == 200
-    [row] = list(csv.DictReader(io.StringIO(response.content.decode())))
+    [row] = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
     return row
 
 

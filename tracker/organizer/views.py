@@ -436,6 +436,11 @@ def match_open(request, code: str):
 
 
 def _download(content: str, content_type: str, filename: str) -> HttpResponse:
+    if content_type == "text/csv":
+        # UTF-8 with a byte order mark: Excel opens a CSV without one in the
+        # computer's legacy code page, so a Spanish organizer's sheet read
+        # "JosÃ©" for "José". Spreadsheets, and Python's "utf-8-sig", drop it.
+        content, content_type = "\ufeff" + content, "text/csv; charset=utf-8"
     response = HttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
