@@ -82,6 +82,14 @@ def test_the_organizer_audits_a_match_and_both_phones_see_the_view(server, phone
     assert "Kaplan" not in carol.locator("#secrets").inner_text()
     expect(carol.locator("#timeline")).to_contain_text("Alice took seat A.")
 
+    # Opening is recorded and told to both phones: the page asks first, and
+    # declined, nothing is opened.
+    asked = []
+    carol.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    carol.click("#open-sealed")
+    assert asked and "Both players' phones will say that you viewed it" in asked[0]
+    assert "Kaplan" not in carol.locator("#secrets").inner_text()
+    confirm_next_dialog(carol)
     carol.click("#open-sealed")
     expect(carol.locator("#secrets")).to_contain_text("Kaplan")
     expect(carol.locator("#secrets")).to_contain_text("never revealed in play")

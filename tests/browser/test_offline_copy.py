@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .make_run import RefusingProxy
-from .pages import add_trooper
+from .pages import add_trooper, confirm_next_dialog
 
 pytestmark = pytest.mark.browser
 
@@ -175,6 +175,7 @@ def test_an_organizer_page_is_never_kept(server, phone, proxy):
     carol.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=20_000)
     carol.reload()
     # Opened, the audit shows the sealed trooper to the organizer...
+    confirm_next_dialog(carol)
     carol.click("#open-sealed")
     expect(carol.locator("main")).to_contain_text(CANARY)
     carol.reload()

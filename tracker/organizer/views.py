@@ -121,7 +121,15 @@ def event_list(request):
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         event = form.save()
-        messages.success(request, _("Event created. Now add its pairings."))
+        # Most events are run here (roster, lists, Swiss rounds); pairings
+        # made elsewhere are pasted on the event page below.
+        messages.success(
+            request,
+            _(
+                "Event created. Run it from “Run the event” (roster, lists, Swiss rounds), "
+                "or paste pairings made elsewhere below."
+            ),
+        )
         return redirect("organizer-event", pk=event.pk)
     events = TournamentEvent.objects.all()[:200]
     return render(
