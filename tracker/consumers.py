@@ -101,7 +101,7 @@ def _count(key: str, step: int) -> int:
         return 0
 
 
-_turns: Admission | None = None
+_turns: tuple[asyncio.AbstractEventLoop, Admission] | None = None
 
 
 def _connect_turns() -> Admission:
@@ -114,11 +114,14 @@ def _connect_turns() -> Admission:
     "Offline" and tries again, at the back of the queue). Now a phone's
     connect waits for one turn of each client that has one waiting."""
     global _turns
-    if _turns is None:
-        # Twice the threads: one connect's work is two jobs there, with the
-        # handshake and the channel layer in between.
-        _turns = Admission(2 * settings.SOCKET_CONNECT_THREADS)
-    return _turns
+    loop = asyncio.get_running_loop()
+    if _turns is None or _turns[0] is not loop:
+        # One per loop: its waiting futures belong to the loop (a server has
+        # one; a test process runs a loop per test). Twice the threads: one
+        # connect's work is two jobs there, with the handshake and the
+        # channel layer in between.
+        _turns = (loop, Admission(2 * settings.SOCKET_CONNECT_THREADS))
+    return _turns[1]
 
 
 def _connect_client(scope) -> str:
