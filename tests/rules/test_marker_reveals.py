@@ -94,3 +94,23 @@ def test_the_holoecho_proof_is_shown_once_the_marker_state_ends_hd_c1():
     log = log_for(game.state, list(enumerate(game.events, 1)), "B")
     revealed = [line for line in log if line.kind == "SecretRevealed"]
     assert all("payload" in line.params for line in revealed)
+
+
+def test_no_nonce_of_a_seal_naming_a_marker_reaches_the_opponent_hd_c3_he_c7():
+    """HD-C3: while the Spectre is "Camouflage marker 1", a seal that names it
+    and was revealed by a rule (HE-C7) reaches Bob without its payload and
+    without its nonce. The nonce alone would do: with the commitment Bob holds
+    and a payload of few choices (Alice's list is public, the real Holoecho
+    one of three), he could try each trooper and read which one matches."""
+    game = spectre_as_marker()
+    game.do("B", ReportOutcome(outcome="coherency_final", trooper_id="markerA1", element="marker2"))
+    end_order(game)
+    assert game.trooper("Spectre").marker
+    sealed = secret(game, "Spectre", HOLOECHO)
+    for viewer in ("B", None):
+        assert sealed.nonce not in everything_read_by(game, viewer)
+        log = log_for(game.state, list(enumerate(game.events, 1)), viewer)
+        (line,) = [x for x in log if x.kind == "SecretRevealed"]
+        assert "nonce" not in line.params and "payload" not in line.params
+    # Its owner reads the nonce beside her own seal, to check it.
+    assert sealed.nonce in everything_read_by(game, "A")
