@@ -5,7 +5,8 @@ import pytest
 
 from tracker.rules.errors import NotAllowed
 from tracker.rules.setup import SetInitiative
-from tracker.rules.state import HD_POSITION, IMPETUOUS, IMPETUOUS_PHASE, RESERVE
+from tracker.rules.state import HD_POSITION, IMPETUOUS, IMPETUOUS_PHASE, ORDERS, RESERVE
+from tracker.rules.visibility import log_for
 
 from .game import Game, trooper
 from .hidden_games import (
@@ -92,4 +93,34 @@ def test_a_reserve_that_fails_its_infiltration_stays_sealed_until_deployment_end
     assert not [e for e in events if e.kind == "SecretRevealed" and e.secret_kind == RESERVE]
     # Once Bob has sealed his deployment, the reserve is on the table: revealed.
     game.seal("B")
+    assert game.state.secrets[reserve.id].revealed_rule == "TM-S1"
+
+
+def test_a_reserve_deployed_hidden_stays_sealed_until_its_hidden_deployment_ends_hd_tm_s1():
+    """TM-S1 + HD intro: a reserved trooper deployed in Hidden Deployment is
+    not on the table when deployment ends, so its reserve seal stays closed:
+    revealing it would name a trooper whose very existence is private. Bob
+    reads nothing of it; the seal opens (TM-S1) once its HD ends (HD-C2)."""
+    game = Game.listed(army_a(), army_b())
+    game.do("A", SetInitiative(first_turn="A", deploys_first="A"))
+    game.seal(
+        "A",
+        lieutenant="Kaplan",
+        hd={"Ninja": NINJA_AT, "Yaogat": YAOGAT_AT},
+        holoecho={"Hassassin": "model"},
+        reserve="Ninja",
+    )
+    events = game.seal("B")
+    ninja = game.trooper("Ninja")
+    reserve = next(s for s in game.state.secrets.values() if s.kind == RESERVE)
+    assert ninja.hidden and not game.state.secrets[reserve.id].revealed
+    assert not [e for e in events if e.kind == "SecretRevealed"]
+    for viewer in ("B", None):
+        seen = repr(game.view(viewer)) + repr(
+            [line.params for line in log_for(game.state, list(enumerate(game.events, 1)), viewer)]
+        )
+        assert "Ninja" not in seen and ninja.id not in seen
+        assert reserve.id in seen  # its fingerprint: a reserve was made, not which
+    to_phase(game, ORDERS)
+    declare(game, "Ninja", "move")
     assert game.state.secrets[reserve.id].revealed_rule == "TM-S1"
