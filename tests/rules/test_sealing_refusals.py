@@ -4,7 +4,7 @@ a reveal is made once, while the match is on."""
 import pytest
 
 from tracker.rules.errors import InvalidInput, NotAllowed
-from tracker.rules.sealing import RevealSecret, SealDeployment
+from tracker.rules.sealing import RevealSecret, SealDeployment, SealNote
 from tracker.rules.setup import SetInitiative
 from tracker.rules.state import FINISHED, HIDDEN_DEPLOYMENT, LIEUTENANT, PLAYING, RESERVE
 
@@ -128,3 +128,21 @@ def test_no_secret_is_revealed_by_hand_once_the_match_is_over():
     with pytest.raises(NotAllowed):
         game.do("A", RevealSecret(secret_id=lieutenant.id))
     assert not game.state.secrets[lieutenant.id].revealed
+
+
+def test_a_note_cannot_take_the_id_of_a_seal_already_made_by_either_player():
+    """A seal is final (DESIGN.md, Commitments). Bob sees the id of Alice's
+    sealed Lieutenant beside its fingerprint; a note he seals under that id
+    is refused, and Alice's Lieutenant stays hers, sealed, unchanged."""
+    game = listed()
+    game.seal("A", lieutenant="Kaplan", hd={"Ninja": "roof"})
+    game.seal("B")
+    lieutenant = next(s for s in game.state.secrets.values() if s.kind == LIEUTENANT)
+    assert lieutenant.id in {s.id for s in game.view("B").seat("A").secrets}
+    for seat in ("B", "A"):
+        with pytest.raises(InvalidInput, match="malformed"):
+            game.do(
+                seat,
+                SealNote(secret_id=lieutenant.id, label="Mine", text="x", nonce=nonce(9001)),
+            )
+    assert game.state.secrets[lieutenant.id] == lieutenant
