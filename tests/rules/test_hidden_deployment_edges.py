@@ -121,6 +121,9 @@ def test_a_reserve_deployed_hidden_stays_sealed_until_its_hidden_deployment_ends
         )
         assert "Ninja" not in seen and ninja.id not in seen
         assert reserve.id in seen  # its fingerprint: a reserve was made, not which
+    # Every event naming the Ninja so far is Alice's alone: who may read an
+    # event is the event's own say (Event.visible_to), line or no line today.
+    assert all(e.private_to == "A" for e in game.events if ninja.id in repr(e))
     to_phase(game, ORDERS)
     declare(game, "Ninja", "move")
     assert game.state.secrets[reserve.id].revealed_rule == "TM-S1"
