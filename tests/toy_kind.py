@@ -30,14 +30,14 @@ def _seal_toy(state, seat, raw):
 
 
 @contextlib.contextmanager
-def toy_kind():
+def toy_kind(ends=(AT_END,)):
     register_kind(
         SecretKind(
             kind=TOY,
             names=TROOPER,
             per_seat=ONE_PER_SEAT,
             seal=_seal_toy,
-            ends=(AT_END,),
+            ends=tuple(ends),
             label="Toy tracker",  # test-only: no translation
         )
     )

@@ -15,6 +15,8 @@ from tests.toy_kind import TOY, toy_kind
 from tracker.rules import InvalidInput, NotAllowed, player_view
 from tracker.rules.results import ConfirmResult, ProposeResult
 from tracker.rules.sealing import (
+    AT_END,
+    OWNER,
     SECRET_KINDS,
     RevealSecret,
     SecretKind,
@@ -104,6 +106,25 @@ def test_a_kind_registered_in_one_place_is_sealed_kept_from_the_opponent_and_rev
         seen = _seen_by(game, "B", secret.id)
         assert seen.verified is True and seen.payload["trooper_id"] == bravo
     assert TOY not in SECRET_KINDS
+
+
+def test_the_end_of_the_match_reveals_only_what_is_still_sealed():
+    """A kind its owner may reveal and the end of the match reveals too: a
+    seal opened by its owner during play is not revealed again at the end,
+    so its reveal keeps its rule and its seq, and the log one line."""
+    with toy_kind(ends=(OWNER, AT_END)):
+        game = _game_with_toy()
+        game.seal("A", extra=[{"kind": TOY, "trooper_id": game.id("Bravo")}])
+        game.seal("B")
+        secret = next(s for s in game.state.secrets.values() if s.kind == TOY)
+        game.do("A", RevealSecret(secret_id=secret.id))
+        opened = game.state.secrets[secret.id]
+        assert opened.revealed_rule == OWNER
+        game.do("A", ProposeResult(objective_a=3, objective_b=1, army_a=40, army_b=10))
+        events = game.do("B", ConfirmResult(proposal=game.state.seq))
+        assert "MatchEnded" in game.kinds(events)
+        assert [e for e in events if e.kind == "SecretRevealed"] == []
+        assert game.state.secrets[secret.id] == opened
 
 
 def test_without_its_registration_the_same_seal_is_refused():
