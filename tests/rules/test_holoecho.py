@@ -593,6 +593,20 @@ def test_failed_initial_coherency_removes_the_decoys_at_once_he_t():
     assert game.state.turn.order is not None  # the Order goes on, model placed
 
 
+def test_failed_final_coherency_reveals_at_once_but_the_decoys_leave_at_the_end_he_t():
+    """HE-T: only a failed *Initial* check removes the decoys at once. A
+    failed Final check of the real one answers at once (HE-C7) but, like any
+    other cancellation, its decoys leave at the end of the Order."""
+    game = in_orders(real="marker1")
+    declare(game, "Hassassin", "move")
+    events = report(game, "coherency_final", "Hassassin", element="marker1")
+    assert bob_sees_real(game) == "marker1"
+    assert not of_kind(events, "HoloechoEnded")
+    assert game.trooper("Hassassin").holoechoes == ALL
+    end_order(game)
+    assert game.trooper("Hassassin").holoechoes == ()
+
+
 # --------------------------------------------------------------- secrecy
 
 
