@@ -9,7 +9,7 @@ from tracker.rules.state import HOLOMASK, HOLOMASK_TYPE
 from .game import Game, trooper
 
 
-@pytest.mark.parametrize(("cost", "accepted"), [(200, True), (201, False), (-1, False)])
+@pytest.mark.parametrize(("cost", "accepted"), [(0, True), (200, True), (201, False), (-1, False)])
 def test_the_masked_points_are_those_of_an_army_list_row_he_9(cost, accepted):
     """HE-9: the masked line shows points like any row of a list (0..200)."""
     game = Game.listed(
