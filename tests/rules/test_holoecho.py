@@ -607,6 +607,21 @@ def test_failed_final_coherency_reveals_at_once_but_the_decoys_leave_at_the_end_
     assert game.trooper("Hassassin").holoechoes == ()
 
 
+def test_a_seal_revealed_by_a_hit_is_not_revealed_again_at_the_end_of_the_order_he_t():
+    """HE-C1 then HE-C4 in one Order: the attack's cancellation waits for the
+    end of the Order (HE-T), but the hit on the real one reveals it at once.
+    The seal is opened once: the end of the Order does not reveal it again."""
+    game = in_orders(real="marker1")
+    declare(game, "Hassassin", "bs_attack")
+    report(game, "saving_roll", "Hassassin", element="marker1")
+    end_order(game)
+    sealed = secret(game, "Hassassin", HOLOECHO)
+    reveals = [e for e in game.events if e.kind == "SecretRevealed" and e.secret_id == sealed.id]
+    assert [e.rule for e in reveals] == ["HE-C4"]
+    assert game.state.secrets[sealed.id].revealed_rule == "HE-C4"
+    assert game.trooper("Hassassin").holoechoes == ()
+
+
 # --------------------------------------------------------------- secrecy
 
 
