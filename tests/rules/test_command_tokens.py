@@ -777,6 +777,19 @@ def test_wip_reroll_needs_the_skill_and_the_right_target(use, actor, target, com
     assert tokens(game, "A") == 4
 
 
+@pytest.mark.parametrize(("use", "actor", "target", "command"), REROLLS, ids=["TM-T5", "TM-T6"])
+def test_wip_reroll_is_for_every_participant_of_a_coordinated_order(use, actor, target, command):
+    """TM-T1 + TM-T5/T6: every participant of a Coordinated Order executes
+    its declaration, so the Doctor or Engineer that is not the first of them
+    is in the current Order too and its failed WIP roll may be re-rolled."""
+    game = new_game()
+    to_phase(game, ORDERS)
+    game.do("A", CoordinatedOrder(trooper_ids=[game.id("Kaplan"), game.id(actor)]))
+    game.do("A", DeclareSkill(trooper_id=game.id("Kaplan"), skill="roll_skill"))
+    events = game.do("A", command(trooper_id=game.id(actor), target_id=game.id(target)))
+    assert [e.rule for e in events if e.kind == "WipRerolled"] == [use]
+
+
 def test_tokens_spent_and_replay_agree():
     game = new_game()
     game.do("A", ChangeCombatGroup(trooper_id=game.id("Fusilier"), group=2))
