@@ -146,3 +146,21 @@ def test_a_note_cannot_take_the_id_of_a_seal_already_made_by_either_player():
                 SealNote(secret_id=lieutenant.id, label="Mine", text="x", nonce=nonce(9001)),
             )
     assert game.state.secrets[lieutenant.id] == lieutenant
+
+
+def test_a_deployment_is_not_sealed_without_its_one_lieutenant():
+    """Every army has a Lieutenant, sealed with the deployment (RT-1 later
+    asks whether it survives): a deployment without one is refused by name,
+    as is one with two, and nothing is sealed."""
+    game = listed()
+    hd = raw("hd_position", game.id("Ninja"), 1, position="roof")
+    with pytest.raises(InvalidInput, match="Lieutenant"):
+        game.do("A", SealDeployment(secrets=[hd]))
+    twice = [
+        hd,
+        raw(LIEUTENANT, game.id("Kaplan"), 2),
+        raw(LIEUTENANT, game.id("Bolt"), 3),
+    ]
+    with pytest.raises(InvalidInput):
+        game.do("A", SealDeployment(secrets=twice))
+    assert not game.state.seat("A").deployment_sealed and secrets_of(game, "A") == []
