@@ -202,6 +202,14 @@ def test_stale_phase_tap_does_not_skip_two_phases():
     game.do("A", AdvancePhase(expected=TACTICAL))
     with pytest.raises(NotAllowed):
         game.do("A", AdvancePhase(expected=TACTICAL))
+    # A second tap that says the phase its phone showed, now gone (a double
+    # tap on "end the Orders Phase"), is refused: the States Phase stays.
+    to_phase(game, ORDERS)
+    game.do("A", AdvancePhase(expected=ORDERS))
+    assert game.state.turn.phase == STATES
+    with pytest.raises(NotAllowed, match="already changed"):
+        game.do("A", AdvancePhase(expected=ORDERS))
+    assert (game.state.turn.seat, game.state.turn.phase) == ("A", STATES)
 
 
 def test_match_ends_after_the_last_round():
