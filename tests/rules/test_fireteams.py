@@ -111,3 +111,17 @@ def test_a_hidden_or_marker_trooper_cannot_join_a_public_fireteam():
     end_order(game)
     with pytest.raises(NotAllowed):
         form(game, "Shadows", "Ninja", "Kaplan")
+
+
+def test_a_fireteam_holds_two_to_five_troopers():
+    """The size fireteams.py keeps (MIN_MEMBERS, MAX_MEMBERS: an N4 Core
+    Fireteam): five of one Combat Group form one, a sixth is refused."""
+    game = Game.started(
+        [trooper(f"Ghulam {n}", 15) for n in range(1, 7)],
+        [trooper("Fusilier", 10), trooper("Bolt", 15)],
+    )
+    with pytest.raises(InvalidInput):
+        form(game, "Six", *(f"Ghulam {n}" for n in range(1, 7)))
+    form(game, "Five", *(f"Ghulam {n}" for n in range(1, 6)))
+    assert game.view("B").trooper(game.id("Ghulam 5")).fireteam == "Five"
+    assert game.view("B").trooper(game.id("Ghulam 6")).fireteam == ""

@@ -212,6 +212,20 @@ def test_stale_phase_tap_does_not_skip_two_phases():
     assert (game.state.turn.seat, game.state.turn.phase) == ("A", STATES)
 
 
+def test_the_orders_phase_does_not_end_in_the_middle_of_an_order():
+    """An Order holds its Short Skills or its Entire Order until it ends
+    (HE-T reveals at its end): the phase cannot move on under it."""
+    game = Game.started([trooper("X", 10)], [trooper("Y", 10)])
+    to_phase(game, ORDERS)
+    game.do("A", DeclareSkill(trooper_id=game.id("X"), skill="move"))
+    with pytest.raises(NotAllowed, match="Finish the current Order"):
+        game.do("A", AdvancePhase(expected=ORDERS))
+    assert game.state.turn.phase == ORDERS and game.state.turn.order is not None
+    game.do("A", EndOrder())
+    game.do("A", AdvancePhase(expected=ORDERS))
+    assert game.state.turn.phase == STATES
+
+
 def test_match_ends_after_the_last_round():
     game = Game.started([trooper("X", 10)], [trooper("Y", 10)], rounds=1)
     for seat in ("A", "B"):
