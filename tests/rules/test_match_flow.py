@@ -226,6 +226,26 @@ def test_the_orders_phase_does_not_end_in_the_middle_of_an_order():
     assert game.state.turn.phase == STATES
 
 
+def test_an_order_holds_two_short_skills_or_one_entire_order():
+    """An Order holds up to two Short Skills or one Entire Order (RULES.md,
+    Words): nothing is declared after an Entire Order, nor an Entire Order
+    after a Short Skill, nor a third Short Skill."""
+    game = Game.started([trooper("X", 10), trooper("W", 10)], [trooper("Y", 10)])
+    to_phase(game, ORDERS)
+    game.do("A", DeclareSkill(trooper_id=game.id("X"), skill="cautious_move"))
+    for skill in ("move", "suppressive_fire"):
+        with pytest.raises(NotAllowed, match="one Entire Order"):
+            game.do("A", DeclareSkill(trooper_id=game.id("X"), skill=skill))
+    game.do("A", EndOrder())
+    game.do("A", DeclareSkill(trooper_id=game.id("W"), skill="move"))
+    with pytest.raises(NotAllowed, match="one Entire Order"):
+        game.do("A", DeclareSkill(trooper_id=game.id("W"), skill="suppressive_fire"))
+    game.do("A", DeclareSkill(trooper_id=game.id("W"), skill="move"))
+    with pytest.raises(NotAllowed, match="one Entire Order"):
+        game.do("A", DeclareSkill(trooper_id=game.id("W"), skill="move"))
+    assert game.state.turn.order.skills == ("move", "move")
+
+
 def test_match_ends_after_the_last_round():
     game = Game.started([trooper("X", 10)], [trooper("Y", 10)], rounds=1)
     for seat in ("A", "B"):
