@@ -13,7 +13,15 @@ from tracker.rules.orders import DeclareSkill, EndOrder
 from tracker.rules.retreat import RETREAT_ENTERED
 from tracker.rules.sealing import RevealSecret
 from tracker.rules.setup import SetInitiative
-from tracker.rules.state import HOLOECHO, HOLOMASK, HOLOMASK_TYPE, HOLOPROJECTOR, ORDERS
+from tracker.rules.state import (
+    CUBE,
+    DOCTOR,
+    HOLOECHO,
+    HOLOMASK,
+    HOLOMASK_TYPE,
+    HOLOPROJECTOR,
+    ORDERS,
+)
 from tracker.rules.visibility import log_for
 
 from .game import Game, trooper
@@ -111,3 +119,20 @@ def test_the_holoecho_token_is_asked_for_at_the_first_activation_he_9():
     game.do("A", PlaceHoloechoToken(trooper_id=hassassin, element="marker2"))
     game.do("A", EndOrder())
     assert game.view("B").trooper(hassassin).holoecho_token == "marker2"
+
+
+def test_the_reroll_offer_names_a_masked_target_by_its_masked_type_he_9_tm_t5():
+    """HE-9 + TM-T5: Bob's Trauma Doc may re-roll a failed WIP Roll on any
+    trooper with a Cube he sees, Alice's masked one too. His phone lists that
+    target by the masked troop type, as everything else he reads names it."""
+    game = Game.started(
+        [trooper(TRUE_TYPE, 40, traits=[HOLOMASK, CUBE]), trooper("Kaplan", 20)],
+        [trooper("Trauma Doc", 15, traits=[DOCTOR]), trooper("Bolt", 15)],
+        first="B",
+        seal_a={"lieutenant": "Kaplan", "holomask": {TRUE_TYPE: SHOWN}},
+    )
+    to_phase(game, ORDERS)
+    game.do("B", DeclareSkill(trooper_id=game.id("Trauma Doc"), skill="roll_skill"))
+    (offer,) = game.view("B").token_offers.t5
+    assert offer.targets == ((game.id(TRUE_TYPE), SHOWN),)
+    assert TRUE_TYPE not in repr(game.view("B"))
