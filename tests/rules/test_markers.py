@@ -255,3 +255,15 @@ def test_a_discover_aro_against_a_cautious_movement_marker_reads_as_the_discover
         assert line.message % line.params == (
             "Ninja was Discovered: its marker state ends and its model replaces the marker."
         )
+
+
+def test_bobs_report_form_offers_the_marker_by_its_reference_hd_c3_hd_c1():
+    """HD-C3 + HD-C1: Bob may report that he Discovered the marker, so his
+    report form offers it, by the reference his view gives it; never by the
+    trooper's id, which the server would refuse from him like an unknown one."""
+    game = ninja_as_marker()
+    ninja = game.trooper("Ninja")
+    offers = game.view("B").report_offers
+    on_marker = [o for o in offers if "markerA1" in o.trooper_ids]
+    assert on_marker and "discovered" in on_marker[0].outcomes
+    assert all(ninja.id not in o.trooper_ids for o in offers)
