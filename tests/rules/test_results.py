@@ -1,0 +1,47 @@
+"""The result of a match (results.py): one player proposes it, the other
+confirms or disputes it from their own phone; a confirmed result ends the
+match. Only the opponent agrees, and only to the proposal its phone showed."""
+
+import pytest
+
+from tracker.rules.errors import NotAllowed
+from tracker.rules.results import ConfirmResult, ProposeResult, result_of
+from tracker.rules.state import FINISHED, PLAYING
+
+from .game import Game, trooper
+
+
+def playing() -> Game:
+    return Game.started([trooper("Kaplan", 20)], [trooper("Fusilier", 10)])
+
+
+def propose(game, seat, objective_a=3, objective_b=1):
+    game.do(
+        seat, ProposeResult(objective_a=objective_a, objective_b=objective_b, army_a=20, army_b=10)
+    )
+    return game.state.seq
+
+
+def test_the_proposer_cannot_confirm_its_own_result():
+    game = playing()
+    proposal = propose(game, "A")
+    with pytest.raises(NotAllowed, match="Your opponent confirms"):
+        game.do("A", ConfirmResult(proposal=proposal))
+    # Proposing the same numbers again is not agreement either: only the
+    # opponent entering them is.
+    propose(game, "A")
+    assert game.state.phase == PLAYING and result_of(game.state)["status"] != "confirmed"
+    propose(game, "B")
+    assert game.state.phase == FINISHED and result_of(game.state)["status"] == "confirmed"
+
+
+def test_a_stale_tap_never_confirms_a_proposal_replaced_since():
+    game = playing()
+    first = propose(game, "A", objective_a=3)
+    second = propose(game, "A", objective_a=5)
+    with pytest.raises(NotAllowed, match="changed"):
+        game.do("B", ConfirmResult(proposal=first))
+    assert game.state.phase == PLAYING
+    game.do("B", ConfirmResult(proposal=second))
+    record = result_of(game.state)
+    assert record["status"] == "confirmed" and record["objective_points"]["A"] == 5
