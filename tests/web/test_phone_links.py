@@ -250,3 +250,35 @@ def test_the_rosters_list_links_use_public_url(settings, carol):
     settings.PUBLIC_URL = "https://tracker.example.org"
     [url] = roster_list_links(carol, "testserver")
     assert url.startswith("https://tracker.example.org/e/list/"), url
+
+
+@pytest.mark.parametrize(
+    "host_header, environ, base",
+    [
+        # The scheme's default port: none in the Host header, none printed.
+        ("localhost", {}, f"http://{LAN}"),
+        # IPv6 loopback: its port is after the bracket, not inside it.
+        ("[::1]:8000", {}, f"http://{LAN}:8000"),
+        ("[::1]", {}, f"http://{LAN}"),
+        # Browsers take every *.localhost name for this computer.
+        ("tracker.localhost:8000", {}, f"http://{LAN}:8000"),
+        # Opened over HTTPS on this computer: phones get HTTPS too.
+        (
+            "localhost:8443",
+            {"wsgi.url_scheme": "https", "HTTP_ORIGIN": "https://localhost:8443"},
+            f"https://{LAN}:8443",
+        ),
+    ],
+)
+def test_opened_on_this_computer_the_codes_keep_the_pages_scheme_and_port(
+    settings, host_header, environ, base
+):
+    """Issue 17: however the organizer's browser named this computer, the
+    codes carry the LAN address with the scheme and port of the page."""
+    settings.PUBLIC_URL = ""
+    settings.PHONE_ADDRESSES = [LAN]
+    settings.ALLOWED_HOSTS = ["localhost", "[::1]", ".localhost"]
+    host = Phone(app=phone_app({"HTTP_HOST": host_header, **environ}))
+    host.create_match()
+    assert_codes_carry(host.html, base)
+    assert f"{base}/" in notice(host.html)
