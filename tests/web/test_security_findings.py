@@ -152,6 +152,9 @@ async def test_a_socket_from_exactly_our_origin_is_accepted(alice, bob, origin, 
         # Behind our TLS proxy the socket arrives as ws://: the page's
         # origin is https, and an http page on that host and port is not ours.
         (True, "https", "https://localhost:8000", "http://localhost:8000"),
+        # Not behind our proxy, the header is the client's own word: it does
+        # not make an https page the origin of a plain ws:// socket.
+        (False, "https", "http://localhost:8000", "https://localhost:8000"),
     ],
 )
 async def test_attack_a_socket_from_another_scheme_on_our_host_and_port_is_refused(

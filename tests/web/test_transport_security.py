@@ -331,6 +331,10 @@ def test_the_real_server_sends_the_security_headers_on_pages_and_static_files(li
         ("192.168.1.20:8000", False, False),  # the venue's LAN address
         ("tracker.example.org", True, True),
         ("tracker.example.org", False, False),
+        # Only "localhost" and names under it are this computer: a LAN name
+        # that merely contains the word is plain HTTP like any other.
+        ("localhost.venue.example", False, False),
+        ("club-localhost:8000", False, False),
     ],
 )
 def test_the_opener_policy_is_sent_where_browsers_honour_it(settings, host, secure, sent):
