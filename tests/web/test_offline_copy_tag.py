@@ -56,3 +56,35 @@ def test_a_logout_takes_the_tag_away():
     assert before
     submit_on(client, "/organizer/", "logout")
     assert client.cookies[COOKIE].value == ""  # deleted: no kept copy is shown any more
+
+
+def _seat_links(page) -> list[str]:
+    return [
+        line.split('href="')[1].split('"')[0]
+        for line in page.content.decode().splitlines()
+        if 'class="seaturl"' in line
+    ]
+
+
+def test_each_session_has_its_own_tag_and_it_is_renewed_with_the_session_cookie(settings):
+    """A copy kept for Alice's seat is never shown to Bob's browser, nor to
+    Alice's once her session changed: the tag is the session's own. And the
+    tag lives as long as the session cookie: each answer that renews one
+    renews the other."""
+    host, alice, bob = Client(), Client(), Client()
+    created = submit_on(host, "/", "/new/", name="Tagged", points_limit=300, rounds=3)
+    link_a, link_b = _seat_links(host.get(created["Location"]))
+    submit_on(alice, link_a, "card", name="Alice", pin="246813")
+    submit_on(bob, link_b, "card", name="Bob", pin="135792")
+    alice_tag, bob_tag = alice.cookies[COOKIE].value, bob.cookies[COOKIE].value
+    assert alice_tag and bob_tag and alice_tag != bob_tag != host.cookies[COOKIE].value
+    # Alice takes a seat at another table: her session key changes, so does her tag.
+    other = submit_on(host, "/", "/new/", name="Another table", points_limit=300, rounds=3)
+    # (The host's session was saved again: its cookie renewed, the tag with it.)
+    assert settings.SESSION_COOKIE_NAME in other.cookies
+    renewed = other.cookies[COOKIE]
+    assert renewed.value == host.cookies[COOKIE].value
+    assert renewed["max-age"] == other.cookies[settings.SESSION_COOKIE_NAME]["max-age"]
+    second = _seat_links(host.get(other["Location"]))[0]
+    assert submit_on(alice, second, "card", name="Alice", pin="975312").status_code == 302
+    assert alice.cookies[COOKIE].value not in ("", alice_tag)
