@@ -74,6 +74,21 @@ def test_a_logged_in_account_that_is_not_an_organizer_gets_403(scene, mallory):
     assert response.status_code == 403 and not TournamentEvent.objects.filter(name="Fake").exists()
 
 
+def test_an_account_in_some_other_group_is_no_organizer(db):
+    """Only the "organizers" group makes an organizer: a superuser may keep
+    other groups (volunteers, a club's members) that open nothing here."""
+    from django.contrib.auth.models import Group
+
+    volunteer = User.objects.create_user("vera", password="vera-helps-2026")
+    volunteer.groups.add(Group.objects.create(name="volunteers"))
+    client = Client()
+    client.force_login(volunteer)
+    for url in ("/organizer/", "/organizer/events/"):
+        assert client.get(url).status_code == 403, url
+    response = client.post("/organizer/events/", {"name": "Fake", "date": "2026-01-01"})
+    assert response.status_code == 403 and not TournamentEvent.objects.filter(name="Fake").exists()
+
+
 def test_nobody_but_an_organizer_can_open_sealed_information(alice, bob, mallory):
     a, b = playing(alice, bob)
     for client in (a.client, b.client, mallory):
