@@ -27,6 +27,7 @@ from tests.scale.servers import (
 )
 from tracker.asgi import application
 from tracker.models import Seat
+from tracker.ws_security import SameOriginValidator
 
 from .table import claim, create_match, seated
 from .test_live import socket_for
@@ -80,6 +81,23 @@ async def test_a_socket_without_an_origin_is_refused(alice, bob):
     )
     connected, _ = await socket.connect()
     assert not connected
+
+
+async def test_our_own_origin_check_refuses_a_handshake_without_an_origin_by_itself():
+    """Channels' host check in front refuses a handshake without an Origin,
+    but not where ALLOWED_HOSTS is "*" (a deployment may set it so): ours
+    must refuse it on its own, before the app is reached."""
+    reached = []
+
+    async def app(scope, receive, send):
+        reached.append(scope)
+        await send({"type": "websocket.accept"})
+
+    socket = WebsocketCommunicator(
+        SameOriginValidator(app), "/ws/m/ABCDEF/", headers=[(b"host", b"localhost")]
+    )
+    connected, _ = await socket.connect()
+    assert not connected and not reached
 
 
 @pytest.mark.django_db(transaction=True)
