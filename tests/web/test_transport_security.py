@@ -10,6 +10,7 @@ import re
 
 import pytest
 from asgiref.sync import sync_to_async
+from asgiref.testing import ApplicationCommunicator
 from channels.testing import WebsocketCommunicator
 from django.apps import apps
 from django.contrib.sessions.models import Session
@@ -83,21 +84,41 @@ async def test_a_socket_without_an_origin_is_refused(alice, bob):
     assert not connected
 
 
-async def test_our_own_origin_check_refuses_a_handshake_without_an_origin_by_itself():
-    """Channels' host check in front refuses a handshake without an Origin,
-    but not where ALLOWED_HOSTS is "*" (a deployment may set it so): ours
-    must refuse it on its own, before the app is reached."""
+async def _origin_check_lets_in(scheme: str, host: str, origin: str | None) -> bool:
+    """One handshake through our origin check alone, with the scheme the
+    server saw (daphne serving TLS itself says "wss"): whether it reached
+    the app behind."""
     reached = []
 
     async def app(scope, receive, send):
         reached.append(scope)
         await send({"type": "websocket.accept"})
 
-    socket = WebsocketCommunicator(
-        SameOriginValidator(app), "/ws/m/ABCDEF/", headers=[(b"host", b"localhost")]
-    )
-    connected, _ = await socket.connect()
-    assert not connected and not reached
+    headers = [(b"host", host.encode())]
+    if origin is not None:
+        headers.append((b"origin", origin.encode()))
+    scope = {"type": "websocket", "path": "/ws/m/ABCDEF/", "scheme": scheme, "headers": headers}
+    communicator = ApplicationCommunicator(SameOriginValidator(app), scope)
+    await communicator.send_input({"type": "websocket.connect"})
+    answer = await communicator.receive_output(10)
+    return answer["type"] == "websocket.accept" and bool(reached)
+
+
+async def test_our_own_origin_check_refuses_a_handshake_without_an_origin_by_itself():
+    """Channels' host check in front refuses a handshake without an Origin,
+    but not where ALLOWED_HOSTS is "*" (a deployment may set it so): ours
+    must refuse it on its own, before the app is reached."""
+    assert not await _origin_check_lets_in("ws", "localhost", None)
+    assert await _origin_check_lets_in("ws", "localhost", "http://localhost")
+
+
+async def test_a_socket_served_over_tls_takes_only_its_https_origin():
+    """Served over TLS by the server itself (wss://, no proxy), the socket's
+    origin is the https page on that host: its plain-HTTP twin is another
+    site."""
+    host = "tracker.example.org"
+    assert await _origin_check_lets_in("wss", host, f"https://{host}")
+    assert not await _origin_check_lets_in("wss", host, f"http://{host}")
 
 
 @pytest.mark.django_db(transaction=True)
