@@ -104,6 +104,8 @@ async def _origin_check_lets_in(scheme: str, host: str, origin: str | None) -> b
     return answer["type"] == "websocket.accept" and bool(reached)
 
 
+# The denier is a Channels consumer: it closes old database connections.
+@pytest.mark.django_db(transaction=True)
 async def test_our_own_origin_check_refuses_a_handshake_without_an_origin_by_itself():
     """Channels' host check in front refuses a handshake without an Origin,
     but not where ALLOWED_HOSTS is "*" (a deployment may set it so): ours
@@ -112,6 +114,8 @@ async def test_our_own_origin_check_refuses_a_handshake_without_an_origin_by_its
     assert await _origin_check_lets_in("ws", "localhost", "http://localhost")
 
 
+# The denier is a Channels consumer: it closes old database connections.
+@pytest.mark.django_db(transaction=True)
 async def test_a_socket_served_over_tls_takes_only_its_https_origin():
     """Served over TLS by the server itself (wss://, no proxy), the socket's
     origin is the https page on that host: its plain-HTTP twin is another
