@@ -18,7 +18,7 @@ from channels.testing import WebsocketCommunicator
 from tracker import lan
 from tracker.asgi import application
 
-from .test_phone_links import assert_codes_carry, host_on
+from .test_phone_links import assert_codes_carry, host_on, notice
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -66,6 +66,23 @@ def test_the_host_page_prints_the_laptops_new_address(wifi):
     host = host_on("localhost:8000")
     host.create_match()
     assert_codes_carry(host.html, f"http://{BEFORE}:8000")
+    moved(wifi, AFTER)
+    host = host_on("localhost:8000")
+    host.create_match(name="After the Wi-Fi came back")
+    assert_codes_carry(host.html, f"http://{AFTER}:8000")
+
+
+def test_a_laptop_off_the_wifi_prints_no_address_phones_cannot_reach(wifi):
+    """Off the Wi-Fi the laptop has only a loopback address and its host
+    name: neither is for phones (a loopback address is each phone itself,
+    and a bare name seldom resolves on a phone). The codes keep the page's
+    own address and the page says phones cannot reach it, until the Wi-Fi
+    is back."""
+    moved(wifi, "127.0.1.1")
+    host = host_on("localhost:8000")
+    host.create_match()
+    assert_codes_carry(host.html, "http://localhost:8000")
+    assert "no network address phones can reach" in notice(host.html)
     moved(wifi, AFTER)
     host = host_on("localhost:8000")
     host.create_match(name="After the Wi-Fi came back")
