@@ -312,6 +312,29 @@ def test_attack_behind_our_proxy_the_socket_cap_counts_each_forwarded_address(tm
         server.stop()
 
 
+@pytest.mark.parametrize("kind", ["http", "websocket"])
+async def test_attack_behind_a_proxy_that_adds_a_header_line_of_its_own_the_client_is_its_line(
+    kind,
+):
+    """A proxy may add its own X-Forwarded-For line after the client's
+    (HAProxy's `option forwardfor`) rather than append to it: the client is
+    then the last line's address, not the one it wrote itself."""
+    from tracker.forwarded import ForwardedClient
+
+    seen = []
+
+    async def app(scope, receive, send):
+        seen.append(scope["client"])
+
+    scope = {
+        "type": kind,
+        "client": ["10.0.0.2", 50123],  # the proxy
+        "headers": [(b"x-forwarded-for", b"192.0.2.1"), (b"x-forwarded-for", b"203.0.113.7")],
+    }
+    await ForwardedClient(app)(scope, None, None)
+    assert seen == [["203.0.113.7", 50123]]
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_attack_a_burst_of_resyncs_is_rendered_only_a_few_times(alice, bob, settings):
     settings.RESYNC_BURST = 5
