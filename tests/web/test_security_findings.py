@@ -868,6 +868,8 @@ def test_attack_a_venues_guesses_do_not_lock_out_an_organizer_who_signed_in_ther
     assert submit(laptop, login, "login", **right).status_code == 302
     assert submit(laptop, "/organizer/", "logout").status_code == 302
     assert DEVICE_COOKIE in laptop.cookies
+    # Never readable by a page's scripts: it is worth a count of its own.
+    assert laptop.cookies[DEVICE_COOKIE]["httponly"] is True
     # A player at the venue guesses at her account.
     guesser = Client(REMOTE_ADDR=venue)
     statuses = [

@@ -301,6 +301,15 @@ def _assert_secure_headers(headers, where):
     assert "data:" not in script and "*" not in script, where
     assert directives.get("frame-ancestors") == "'none'", where
     assert directives.get("object-src") == "'none'", where
+    # Whatever slipped into a page could neither send what it read to
+    # another site (fetch, websocket, form) nor re-point its relative links.
+    assert directives.get("connect-src") == "'self'", where
+    assert directives.get("form-action") == "'self'", where
+    assert directives.get("base-uri") == "'none'", where
+    assert directives.get("img-src") == "'self' data:", where
+    assert directives.get("style-src") == "'self'", where
+    features = {p.strip() for p in headers.get("Permissions-Policy", "").split(",")}
+    assert {"camera=()", "microphone=()", "geolocation=()"} <= features, where
     assert headers.get("X-Frame-Options") == "DENY", where
     assert headers.get("Referrer-Policy") == "same-origin", where
     assert headers.get("X-Content-Type-Options") == "nosniff", where
