@@ -62,6 +62,19 @@ def test_an_address_at_its_share_makes_room_before_it_opens_one_more():
     assert not one.evicted
 
 
+def test_an_address_at_its_share_makes_room_from_its_own_connections_only():
+    """An address past its share never pushes out another address's
+    connection, even one of an address as busy that has waited longer: its
+    share is its own."""
+    limits = Limits(20, 2, 1024, 10, 30, 60)
+    flood = [Waiting(since=s) for s in (1.0, 2.0)]  # at its share too, and waiting longer
+    mine = [Waiting(since=10.0), Waiting(since=20.0)]
+    connections = connections_of(limits, flood=flood, home=mine)
+    assert connections.buildProtocol(SimpleNamespace(host="home")) is not None
+    assert [c.evicted for c in mine] == [True, False]
+    assert not any(c.evicted for c in flood)
+
+
 def test_with_every_connection_taken_the_busiest_address_makes_room():
     """At the process's limit, a new phone's connection is made room for by
     the address holding the most (a flood), not by a phone on its own."""
