@@ -98,6 +98,16 @@ def test_a_keep_alive_connection_left_idle_after_its_answer_is_closed():
     assert transport.disconnected
 
 
+def test_a_connection_that_never_sends_a_byte_is_closed_at_the_idle_deadline():
+    """A silent client holds a file descriptor of the process (and its
+    address's share) until the idle deadline, not longer."""
+    _, _channel, transport, clock = connect()
+    clock.advance(IDLE_TIMEOUT - 1)
+    assert not transport.disconnected
+    clock.advance(1)
+    assert transport.disconnected
+
+
 def chunked_post(channel, chunks: list[bytes], language: str = "en") -> None:
     channel.dataReceived(
         b"POST /m/abc/act/ HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"

@@ -362,3 +362,23 @@ def test_a_seat_handed_off_goes_back_to_the_phone_that_held_it_before():
     assert "You: Alice" in alice.text
     assert has_all(alice)  # her secrets are on her phone again
     assert "You: Alice" not in tablet.open().text
+
+
+def test_a_new_phone_opening_a_seat_whose_pin_is_spent_is_told_before_it_tries(settings):
+    """Past the seat's budget of wrong PINs the page of its link says at once
+    that its PIN no longer moves it, and whom to ask: a player on a new
+    phone does not type a PIN for nothing."""
+    settings.SEAT_PIN_BUDGET = 2
+    host = at_venue()
+    links = host.create_match()
+    alice = at_venue()
+    alice.claim(links["A"], "Alice", pin="913862")
+    path = seat_path(host.code, "A")
+    guesser = at_venue()
+    for pin in ("111111", "222222"):
+        move_here(guesser, path, pin)
+    new_phone = at_venue("es")
+    page = new_phone.visit(path)
+    assert "su PIN ya no lo pasa" in page.text
+    english = at_venue("en").visit(path)
+    assert "its PIN no longer moves it" in english.text
