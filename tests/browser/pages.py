@@ -36,9 +36,10 @@ def playing(url):
     return alice, bob, ids
 
 
-def open_phone(phone, player, url, lang="en"):
-    """`player`'s seat on a phone in `lang`, its socket live."""
-    page = phone(LOCALE[lang])
+def open_phone(phone, player, url, lang="en", **options):
+    """`player`'s seat on a phone in `lang` (and `options` of its browser
+    context: a viewport), its socket live."""
+    page = phone(LOCALE[lang], **options)
     page.context.add_cookies(
         [
             {"name": name, "value": player.browser.cookie(name), "url": url}
@@ -199,11 +200,12 @@ def patient_requests(monkeypatch) -> None:
 STRANGER = "127.0.0.2"
 
 
-def waiting_get(server, timeout: float = 0.5) -> socket.socket | int:
-    """A GET of the home page from STRANGER: the open socket if it is still
-    waiting for its answer after `timeout` (queued behind a held thread),
-    else the status it was answered with."""
-    sock = socket.create_connection((HOST, server.port), source_address=(STRANGER, 0))
+def waiting_get(server, timeout: float = 0.5, source: str = STRANGER) -> socket.socket | int:
+    """A GET of the home page from `source` (a loopback address: STRANGER,
+    or one per phone): the open socket if it is still waiting for its
+    answer after `timeout` (queued behind a held thread), else the status
+    it was answered with."""
+    sock = socket.create_connection((HOST, server.port), source_address=(source, 0))
     sock.sendall(f"GET / HTTP/1.1\r\nHost: {HOST}:{server.port}\r\n\r\n".encode())
     readable, _w, _x = select.select([sock], [], [], timeout)
     if not readable:

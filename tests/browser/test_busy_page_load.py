@@ -14,6 +14,7 @@ tap waiting for SQLite's write lock, which the test holds.
 
 from __future__ import annotations
 
+import itertools
 import time
 
 import pytest
@@ -68,9 +69,14 @@ def test_a_page_load_shed_at_a_busy_moment_loads_again_by_itself(patient, phone,
     )
     with thread_held(patient, alice_http) as queued:
         # Other phones' page loads fill the line behind the held thread,
-        # until one more is turned away.
+        # until one more is turned away. Each its own phone (an address of
+        # its own here): one client's many would give their place to Bob's
+        # (tracker/admission.py), and Bob's load would wait, not be shed.
+        phones = (f"127.0.0.{number}" for number in itertools.count(10))
         deadline = time.monotonic() + 20
-        while not isinstance(found := waiting_get(patient), int) or found != 503:
+        while (
+            not isinstance(found := waiting_get(patient, source=next(phones)), int) or found != 503
+        ):
             assert time.monotonic() < deadline, f"{len(queued)} page loads waited, none shed"
             if not isinstance(found, int):
                 queued.append(found)

@@ -27,14 +27,14 @@ class Line:
     def __init__(self):
         self.came, self.went = [], []
 
-    def refuses(self, kind, address, settings):
+    def refuses(self, kind, client, settings, budget=None):
         return False
 
-    async def enter(self, kind, address):
-        self.came.append((kind, address))
+    async def enter(self, kind, client):
+        self.came.append((kind, client))
 
-    def leave(self, kind, address):
-        self.went.append((kind, address))
+    def leave(self, kind, client):
+        self.went.append((kind, client))
 
 
 def served(raising: bool = False):
@@ -79,7 +79,12 @@ def test_each_request_waits_in_the_line_of_its_own_address():
         await request(app, "192.168.1.21", "GET")
 
     in_own_loop(two)
-    assert app.admission.came == [("tap", "192.168.1.20"), ("page", "192.168.1.21")]
+    # Without a session cookie, a request's client is its address
+    # (tracker/known_sessions.py).
+    assert app.admission.came == [
+        ("tap", "address:192.168.1.20"),
+        ("page", "address:192.168.1.21"),
+    ]
     assert app.admission.went == app.admission.came
 
 
@@ -87,4 +92,4 @@ def test_a_request_whose_view_raised_gives_its_place_back():
     app = served(raising=True)
     with pytest.raises(RuntimeError):
         in_own_loop(lambda: request(app, "192.168.1.20"))
-    assert app.admission.went == [("tap", "192.168.1.20")]
+    assert app.admission.went == [("tap", "address:192.168.1.20")]
