@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .pages import LIVE, LOCALE, playing
+from .pages import open_phone, playing
 from .phone_checks import assert_no_sideways_scroll, assert_on_first_screen
 
 pytestmark = pytest.mark.browser
@@ -29,24 +29,11 @@ QUESTION = {
 }
 
 
-def seated(phone, player, url, lang):
-    page = phone(LOCALE[lang], viewport=NARROW)
-    page.context.add_cookies(
-        [
-            {"name": name, "value": player.browser.cookie(name), "url": url}
-            for name in ("sessionid", "csrftoken")
-        ]
-    )
-    page.goto(f"{url}/m/{player.code}/")
-    expect(page.locator("#connection")).to_have_text(LIVE[lang])
-    return page
-
-
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_the_result_to_confirm_is_shown_with_its_buttons(server, phone, lang):
     alice_player, bob_player, _ids = playing(server.url)
-    alice = seated(phone, alice_player, server.url, "en")
-    bob = seated(phone, bob_player, server.url, lang)
+    alice = open_phone(phone, alice_player, server.url, "en", viewport=NARROW)
+    bob = open_phone(phone, bob_player, server.url, lang, viewport=NARROW)
 
     alice.locator("details.propose summary").click()
     form = alice.locator("form.result-form")

@@ -257,6 +257,23 @@ def phone_socket(server: LiveServer, code: str, session: str):
     )
 
 
+def closed_code(socket, seconds: float) -> int | None:
+    """The close code the server sent within `seconds`, or None if the socket
+    is still open then (everything else it sent is read and dropped)."""
+    from websockets.exceptions import ConnectionClosed
+
+    deadline = time.monotonic() + seconds
+    try:
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                socket.recv(timeout=left)
+            except TimeoutError:
+                return None
+    except ConnectionClosed as closed:
+        return closed.rcvd.code if closed.rcvd is not None else -1
+    return None
+
+
 def seat_players(url: str, pin: str = "246813") -> tuple[Player, Player]:
     """Create a match on a live server and seat Alice (A) and Bob (B)."""
     alice = Browser(url)

@@ -20,15 +20,15 @@ WORDS = {
         "heading": "This match is not finished",
         "ask": "Open the sealed information of this match now? Both players' phones will "
         "say that you viewed it, and when. It cannot be undone.",
-        "created": "Event created. Run it from “Run the event” (roster, lists, Swiss rounds), "
+        "created": "Event created. Add its players and draw its Swiss rounds on its run page, "
         "or paste pairings made elsewhere below.",
     },
     "es": {
         "heading": "Esta partida no ha terminado",
         "ask": "¿Abrir ahora la información sellada de esta partida? Los móviles de ambos "
         "jugadores dirán que la has visto, y cuándo. No se puede deshacer.",
-        "created": "Evento creado. Dirígelo desde «Dirigir el evento» (inscritos, listas, "
-        "rondas suizas) o pega abajo los emparejamientos hechos en otra parte.",
+        "created": "Evento creado. Añade sus jugadores y sortea sus rondas suizas en su página "
+        "de dirección, o pega abajo los emparejamientos hechos en otra parte.",
     },
 }
 

@@ -22,7 +22,14 @@ import time
 
 import pytest
 
-from tests.scale.servers import LiveServer, make_matches, manage, phone_socket, server_env
+from tests.scale.servers import (
+    LiveServer,
+    closed_code,
+    make_matches,
+    manage,
+    phone_socket,
+    server_env,
+)
 
 TOO_MANY = 4429
 
@@ -36,23 +43,6 @@ def served(tmp_path_factory):
     server = LiveServer(env, tmp / "serve.log").start()
     yield server, matches
     server.stop()
-
-
-def _closed_code(socket, seconds: float) -> int | None:
-    """The close code the server sent within `seconds`, or None if the socket
-    is still open then (everything else it sent is read and dropped)."""
-    from websockets.exceptions import ConnectionClosed
-
-    deadline = time.monotonic() + seconds
-    try:
-        while (left := deadline - time.monotonic()) > 0:
-            try:
-                socket.recv(timeout=left)
-            except TimeoutError:
-                return None
-    except ConnectionClosed as closed:
-        return closed.rcvd.code if closed.rcvd is not None else -1
-    return None
 
 
 def _flood(socket, frame: str, count: int) -> None:
@@ -72,7 +62,7 @@ def test_attack_a_socket_flooding_frames_is_closed(served, frame):
     with phone_socket(server, made["code"], made["A"]) as socket:
         assert 'id="seq"' in socket.recv(timeout=30)
         _flood(socket, frame, 3000)
-        assert _closed_code(socket, 5) == TOO_MANY
+        assert closed_code(socket, 5) == TOO_MANY
     # Its table's other phone, and a new socket of the same seat, still connect.
     with phone_socket(server, made["code"], made["B"]) as other:
         assert 'id="seq"' in other.recv(timeout=30)
@@ -95,7 +85,7 @@ def test_a_phone_pinging_and_resyncing_as_app_js_does_is_never_closed(served):
         while time.monotonic() - started < 6:
             number += 1
             socket.send(json.dumps({"ping": number}))
-            assert _closed_code(socket, 0.5) is None
+            assert closed_code(socket, 0.5) is None
         socket.send(json.dumps({"ping": 7}))
         while "pong" not in (answer := socket.recv(timeout=10)) or '"pong": 7' not in answer:
             pass

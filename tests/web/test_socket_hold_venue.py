@@ -18,11 +18,17 @@ from __future__ import annotations
 
 import contextlib
 import json
-import time
 
 import pytest
 
-from tests.scale.servers import LiveServer, make_matches, manage, phone_socket, server_env
+from tests.scale.servers import (
+    LiveServer,
+    closed_code,
+    make_matches,
+    manage,
+    phone_socket,
+    server_env,
+)
 
 SILENT = 4408
 SOCKETS = 12  # SOCKETS_PER_ADDRESS of the second server here
@@ -41,23 +47,6 @@ def _socket(server: LiveServer, code: str):
         close_timeout=2,
         ping_interval=None,  # it sends nothing at all, not even a protocol ping
     )
-
-
-def _closed_code(socket, seconds: float) -> int | None:
-    """The close code the server sent within `seconds` (frames read and
-    dropped meanwhile), or None if the socket is still open then."""
-    from websockets.exceptions import ConnectionClosed
-
-    deadline = time.monotonic() + seconds
-    try:
-        while (left := deadline - time.monotonic()) > 0:
-            try:
-                socket.recv(timeout=left)
-            except TimeoutError:
-                return None
-    except ConnectionClosed as closed:
-        return closed.rcvd.code if closed.rcvd is not None else -1
-    return None
 
 
 @pytest.fixture(scope="module")
@@ -82,14 +71,14 @@ def test_attack_a_socket_that_never_sends_anything_is_closed(quick_silence):
         # The phone pings as app.js does; the holder sends nothing. Within ten
         # deadlines (a bound, not a timing), the holder is closed as silent.
         number = 0
-        while (code := _closed_code(holder, 0.4)) is None and number < 25:
+        while (code := closed_code(holder, 0.4)) is None and number < 25:
             number += 1
             phone.send(json.dumps({"ping": number}))
         assert code == SILENT
         for _ in range(10):  # and the phone is still served, past the deadline
             number += 1
             phone.send(json.dumps({"ping": number}))
-            assert _closed_code(phone, 0.4) is None
+            assert closed_code(phone, 0.4) is None
         phone.send(json.dumps({"ping": 0}))
         while '"pong": 0' not in phone.recv(timeout=10):
             pass

@@ -126,7 +126,7 @@ def event_list(request):
         messages.success(
             request,
             _(
-                "Event created. Run it from “Run the event” (roster, lists, Swiss rounds), "
+                "Event created. Add its players and draw its Swiss rounds on its run page, "
                 "or paste pairings made elsewhere below."
             ),
         )
