@@ -220,7 +220,7 @@ def test_bad_result_input_forged_is_explained_and_changes_nothing(alice, bob, da
 
 
 @pytest.mark.django_db
-def test_an_empty_result_box_is_named_by_its_label_in_spanish(alice, bob):
+def test_attack_an_empty_result_box_is_named_by_its_label_in_spanish(alice, bob):
     """A browser that skips the boxes' required check sent one empty: the
     refusal named the box by its field name ("objective_a debe ser...")."""
     a, _b = playing(alice, bob)
