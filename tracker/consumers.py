@@ -399,7 +399,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if seat is not None:
             # A real session: its page loads count as its own from now on
             # (tracker/known_sessions.py), even if none got through yet (a
-            # restart during a flood of pages at the venue's address).
+            # session another server process made after this one started,
+            # during a flood of pages at the venue's address).
             known_sessions.remember(session.session_key)
         if match is None:
             return False

@@ -5,7 +5,12 @@ take a fresh budget, and a fresh turn, with every request)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.conf import settings
+from django.contrib.sessions.models import Session
+from django.utils import timezone
 
 from tracker import known_sessions
 
@@ -38,3 +43,41 @@ def test_a_session_cycled_away_is_forgotten(alice, bob):
     alice.cookies["sessionid"] = "stale-key-of-a-flushed-session"
     alice.get(f"/m/{a.match.code}/")
     assert not known_sessions.is_known("stale-key-of-a-flushed-session")
+
+
+def _scope(cookie: str | None) -> dict:
+    headers = [(b"cookie", f"sessionid={cookie}".encode())] if cookie else []
+    return {"type": "http", "headers": headers}
+
+
+def test_a_restarted_process_budgets_a_seated_phones_loads_by_its_session(alice, bob):
+    """The laptop restarted: the new process has seen no response for any
+    session, and learns the stored ones at start (manage.py serve), so a
+    seated phone's first page loads count against its own session, not the
+    venue's one address. A made-up cookie still counts against its address."""
+    seated(alice, bob)
+    keys = [alice.cookies["sessionid"].value, bob.cookies["sessionid"].value]
+    for key in keys:
+        known_sessions.forget(key)  # nothing in the new process's memory
+
+    assert known_sessions.learn_stored() >= 2
+
+    for key in keys:
+        assert known_sessions.client_of(_scope(key), "10.0.0.1") == (
+            f"session:{key}",
+            settings.HTTP_REQUESTS_PER_SESSION,
+        )
+    for forged in ("x" * 32, None):
+        assert known_sessions.client_of(_scope(forged), "10.0.0.1") == (
+            "address:10.0.0.1",
+            settings.HTTP_REQUESTS_PER_ADDRESS,
+        )
+
+
+def test_an_expired_stored_session_is_not_learned_at_start(alice, bob):
+    seated(alice, bob)
+    key = alice.cookies["sessionid"].value
+    Session.objects.filter(session_key=key).update(expire_date=timezone.now() - timedelta(days=1))
+    known_sessions.forget(key)
+    known_sessions.learn_stored()
+    assert not known_sessions.is_known(key)

@@ -15,7 +15,7 @@ from daphne.http_protocol import HTTPFactory
 from daphne.ws_protocol import WebSocketFactory
 from django.core.management import call_command
 
-from tracker import fast_pongs, front_door
+from tracker import fast_pongs, front_door, known_sessions
 from tracker.management.commands import serve
 
 
@@ -27,10 +27,17 @@ def served(monkeypatch):
     monkeypatch.setattr(daphne.server, "HTTPFactory", HTTPFactory)
     monkeypatch.setattr(daphne.server, "WebSocketFactory", WebSocketFactory)
     monkeypatch.setattr(front_door, "raise_open_files_limit", lambda: 4096)
-    given = SimpleNamespace()
+    given = SimpleNamespace(learned=0)
+
+    def learn_stored():  # (read from the store by tests/web/test_known_sessions.py)
+        given.learned += 1
+        return 0
+
+    monkeypatch.setattr(known_sessions, "learn_stored", learn_stored)
 
     def run(_cli, args):
         given.args = args
+        given.learned_before_run = given.learned
         given.http_factory = daphne.server.HTTPFactory
         given.websocket_factory = daphne.server.WebSocketFactory
 
@@ -63,3 +70,10 @@ def test_daphne_runs_behind_the_front_door_and_answers_pings_itself(served, sett
     assert isinstance(connections, front_door.Connections)
     assert connections.limits.per_address == 8 and connections.limits.max_connections == 100
     assert given.websocket_factory is fast_pongs.PongingFactory
+
+
+def test_a_restarted_server_knows_the_stored_sessions_before_it_answers(served):
+    """A venue's phones come back together after a restart: their sessions
+    are known before daphne answers the first of them
+    (tracker/known_sessions.py)."""
+    assert served().learned_before_run == 1

@@ -44,6 +44,9 @@ def served(tmp_path_factory):
     manage(env, "migrate", "--noinput", "-v0")
     matches = make_matches(env, 2)
     server = LiveServer(env, tmp / "serve.log").start()
+    # One made once the server runs, by another process (as by another
+    # server of several): not in the store when this one started.
+    matches.insert(1, make_matches(env, 1)[0])
     yield server, matches
     server.stop()
 
@@ -111,9 +114,10 @@ def test_attack_a_page_flood_from_the_venues_address_leaves_its_phones_their_pag
 
 
 def test_a_phone_whose_first_load_is_during_the_flood_gets_it_once_its_socket_is_open(served):
-    """A process that has not seen a session yet (just restarted) counts its
-    page loads against the address until it does: the phone's socket, which
-    no page flood holds up, shows the session to be real."""
+    """A process that has not seen a session yet (another server of several
+    made it after this one started) counts its page loads against the
+    address until it does: the phone's socket, which no page flood holds
+    up, shows the session to be real."""
     server, matches = served
     made = matches[1]
     page = f"/m/{made['code']}/"
@@ -121,6 +125,21 @@ def test_a_phone_whose_first_load_is_during_the_flood_gets_it_once_its_socket_is
         assert 'id="seq"' in socket.recv(timeout=30)
         statuses = [_load(server, page, made["A"]) for _ in range(5)]
     assert statuses == [200] * 5
+
+
+def test_a_phones_first_loads_after_the_server_started_are_its_own_during_the_flood(served):
+    """The laptop's server started again on the same database (the module's
+    server started after its matches were made, and no request of this
+    phone's reached it): it knows the phone's session from the store, so the
+    phone's first page loads, with no socket open yet, count against its own
+    session and not the flooded address of the venue."""
+    server, matches = served
+    made = matches[2]
+    page = f"/m/{made['code']}/"
+    with _flood(server, page):
+        statuses = [_load(server, page, made["A"]) for _ in range(5)]
+    assert statuses == [200] * 5
+    assert "Traceback" not in server.log_text()
 
 
 def _tap(server: LiveServer, code: str, session: str, csrf: str) -> int:

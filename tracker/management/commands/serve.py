@@ -7,7 +7,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.utils.translation import gettext as _
 
-from tracker import fast_pongs, front_door
+from tracker import fast_pongs, front_door, known_sessions
 
 
 class Command(BaseCommand):
@@ -45,6 +45,10 @@ class Command(BaseCommand):
         # deadlines, the body cap) go into daphne's protocol before it runs.
         open_files = front_door.raise_open_files_limit()
         front_door.install(front_door.Limits.from_settings(settings, open_files))
+        # A restarted laptop knows its phones' sessions at once: their page
+        # loads count against each session, not all against the venue's
+        # one address (tracker/known_sessions.py).
+        known_sessions.learn_stored()
         # Issue 18: a phone's pings answered as they are read (fast_pongs.py).
         fast_pongs.install()
         # daphne's -b/-p listen with Twisted's backlog of 50: a venue's burst
