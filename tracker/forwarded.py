@@ -1,17 +1,22 @@
 """Behind our own reverse proxy (BEHIND_PROXY), the client is the address
 that proxy saw: the last address of X-Forwarded-For.
 
-daphne's --proxy-headers (tracker/management/commands/serve.py) takes the
-first. A proxy that appends to the header (nginx's usual
-`$proxy_add_x_forwarded_for`) passes on whatever the client itself sent in
-front of the address it adds: a phone sending "X-Forwarded-For: 1.2.3.4"
-was counted as 1.2.3.4, and could dodge every per-address limit (sockets,
-wrong seat links, logins) or spend another address's. The last address is
-the one our proxy wrote, whether it appends or replaces; the proxy's own
-address is daphne's, as before, when the header is missing.
+daphne's --proxy-headers takes the first. A proxy that appends to the
+header (nginx's usual `$proxy_add_x_forwarded_for`) passes on whatever the
+client itself sent in front of the address it adds: a phone sending
+"X-Forwarded-For: 1.2.3.4" was counted as 1.2.3.4, and could dodge every
+per-address limit (sockets, wrong seat links, logins) or spend another
+address's. The last address is the one our proxy wrote, whether it appends
+or replaces; the proxy's own address is daphne's, as before, when the
+header is missing.
 
 Ours: daphne has no setting for which entry to trust, and Django reads
 REMOTE_ADDR from the scope's client (a2wsgi's environ, tracker/http.py).
+Read here only: `serve` no longer passes --proxy-headers, whose address
+(and port) this replaced, so the header was parsed twice per request and
+connect. Its other effect, the scope's scheme from X-Forwarded-Proto, no
+reader needs: Django (SECURE_PROXY_SSL_HEADER), tracker/static_on_loop.py
+and tracker/ws_security.py read that header themselves behind our proxy.
 """
 
 from __future__ import annotations

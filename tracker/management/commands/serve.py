@@ -57,9 +57,9 @@ class Command(BaseCommand):
         # and 7 s. The same endpoint with a backlog of our own.
         interface = options["host"].strip("[]").replace(":", r"\:")
         endpoint = f"tcp:port={port}:interface={interface}:backlog={settings.HTTP_LISTEN_BACKLOG}"
+        # Not daphne's --proxy-headers: behind our proxy (BEHIND_PROXY) the
+        # client's address is read from X-Forwarded-For once, by
+        # tracker/forwarded.py (the last address; daphne's is the first, one
+        # a phone may write), and never otherwise.
         args = ["-e", endpoint]
-        if settings.BEHIND_PROXY:
-            # Only behind a proxy we run ourselves: otherwise any phone could
-            # forge X-Forwarded-For and dodge the per-address guess limits.
-            args.append("--proxy-headers")
         CommandLineInterface().run([*args, "tracker.asgi:application"])
