@@ -211,7 +211,7 @@ if _DATABASE is not None:
         # thread held its own connection and two processes under load met
         # "too many clients". A request waits up to DB_POOL_TIMEOUT seconds for
         # a connection; past that it answers "busy, tap again"
-        # (tracker.middleware.BusyMiddleware), never a 500.
+        # (tracker.busy.BusyMiddleware), never a 500.
         DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps connections
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": 2,

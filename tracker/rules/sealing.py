@@ -62,7 +62,7 @@ class SecretKind:
 
     Sealing, the end of the match, the views, the audit, the exports and the
     leak harness (tests/web/leaks.py) read this, so a new kind is one module:
-    docs/rules.md, "Adding a rule or a secret kind"."""
+    docs/extending.md, "Adding a rule or a secret kind"."""
 
     kind: str
     names: str  # TROOPER, CARD, POSITION or TEXT
