@@ -60,7 +60,7 @@ MAX_MESSAGE = 2048
 TOO_MANY = 4429
 # A frame no phone of ours sends (binary, not a JSON object, nested too
 # deep), and one longer than MAX_MESSAGE: codes of our own, because daphne
-# cannot send 1008 or 1009 (README, Security).
+# cannot send 1008 or 1009 (docs/security.md).
 BAD_FRAME = 4008
 TOO_BIG = 4009
 # No counter outlives a crashed process for long: a socket's count expires.

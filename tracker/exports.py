@@ -137,7 +137,7 @@ def event_audit(tournament, matches: list[Match], organizer_can_open) -> dict:
             "location": tournament.location,
         },
         # Every match's head (its last seq and hash), in play or over: kept
-        # outside the database, it pins each log down (README, Security).
+        # outside the database, it pins each log down (docs/security.md).
         "heads": [
             {
                 "code": m.code,

@@ -158,7 +158,7 @@ RECEIPT_RESULTS = ("confirmed", "settled")
 def receipt_for(seen: Seen) -> dict | None:
     """The match's head (seq and hash) for both phones to keep, at the end
     and once a result is confirmed or settled: a record of the log kept
-    outside the database (README, Security). Every viewer may hold it: the
+    outside the database (docs/security.md). Every viewer may hold it: the
     chain covers a random salt in every private event, so the hash tests no
     guess of what a viewer may not see."""
     view = seen.view

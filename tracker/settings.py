@@ -412,7 +412,7 @@ GUESS_WINDOW_SECONDS = 300
 # Wrong PINs a seat's PIN survives, from anyone, for as long as that PIN is
 # set (issue 22): past it the PIN is checked no more and only an organizer or
 # a host seated nowhere in the match hands the seat on. With PINs of 6+
-# digits, 20 tries find one with probability 20 / 10**6 (README, threat model).
+# digits, 20 tries find one with probability 20 / 10**6 (docs/security.md).
 SEAT_PIN_BUDGET = int(os.environ.get("SEAT_PIN_BUDGET", "20"))
 
 # Organizer and admin logins: posts per client address, and per device that

@@ -3,7 +3,7 @@ a line break, in the template's own text, becomes one line break.
 
 The templates stay indented for reading; the pages lose the indentation and
 the blank lines that `{% if %}` lines leave (a few KB on a match page, which
-goes uncompressed on purpose: README "Compression and BREACH"). A browser
+goes uncompressed on purpose: docs/performance.md, "Compression and BREACH"). A browser
 shows the same page: outside <pre>, <textarea>, <script> and <style> such a
 run renders as one space, or nothing, exactly like a line break alone. Left
 as written: those four elements, the text of {% blocktranslate %} (it is the

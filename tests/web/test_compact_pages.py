@@ -1,5 +1,5 @@
 """The pages lose the blank lines that template tags leave (uncompressed
-HTML: README "Compression and BREACH"), never a line of what a player typed:
+HTML: docs/performance.md, "Compression and BREACH"), never a line of what a player typed:
 inside <textarea> and <pre> the text stays as it came. They also lose the
 end tags of their options, which HTML lets a page leave out: a browser reads
 the same options."""

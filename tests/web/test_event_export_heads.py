@@ -1,4 +1,4 @@
-"""The event's JSON export pins every match's log down (README, Security):
+"""The event's JSON export pins every match's log down (docs/security.md):
 each match's head (code, last seq, last hash) with the short receipt code
 its phones show, and each match named by its table number as paired."""
 

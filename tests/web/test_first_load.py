@@ -1,5 +1,5 @@
 """Issue 18: the first load of a player's page with 25-trooper lists is at
-most 50 KB: its HTML, uncompressed on purpose (README, "Compression and
+most 50 KB: its HTML, uncompressed on purpose (docs/performance.md, "Compression and
 BREACH"), plus the static files it fetches as collectstatic publishes them
 (our own JS and CSS minified, all brotli'd: tracker/static_storage.py).
 Bytes, not time: the same figure bench/first_load.py measures on the real
