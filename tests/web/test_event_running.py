@@ -158,7 +158,9 @@ def ok(phone: Phone, command: str, **values) -> None:
     assert phone.error is None, (command, phone.error)
 
 
-def play_table(carol, match: Match, name_a: str, scores, dispute: bool = False):
+def play_table(
+    carol, match: Match, name_a: str, scores, dispute: bool = False, answer: bool = True
+):
     a, b = seat_phone(carol, match, "A"), seat_phone(carol, match, "B")
     # Both drafts start from the list each player submitted before round 1.
     for phone in (a, b):
@@ -171,7 +173,7 @@ def play_table(carol, match: Match, name_a: str, scores, dispute: bool = False):
     ok(a, "ProposeResult", objective_a=op_a, objective_b=op_b, army_a=vp_a, army_b=vp_b)
     if dispute:
         ok(b, "DisputeResult", reason="I held the console")
-    else:
+    elif answer:  # without an answer the result stays proposed
         ok(b, "ConfirmResult")
     return a, b
 
@@ -533,7 +535,7 @@ def test_who_is_paired_in_a_round_joined_by_then_and_not_dropped_before_it():
 def test_the_run_page_follows_a_clock_and_standings_changed_on_another_device(carol):
     """The organizer's run page on the laptop stays true while a second
     device (a co-organizer's phone) calls time or changes the scoring: the
-    page fetches its clocks and standings every 10 s (the hidden #run-live,
+    page fetches its clocks, tables and standings every 10 s (the hidden #run-live,
     htmx) and swaps in each id it names, nothing else. What it fetches
     says the new state under those ids, and leaves the messages meant for
     the page's own next load where they are."""
@@ -545,7 +547,7 @@ def test_the_run_page_follows_a_clock_and_standings_changed_on_another_device(ca
     poller = page.select_one("#run-live")
     assert poller["hx-trigger"] == "every 10s" and poller["hx-swap"] == "none"
     ids = poller["hx-select-oob"].split(",")
-    assert ids == ["#clock-1", "#standings-live", "#run-newer"]
+    assert ids == ["#clock-1", "#tables-1", "#standings-live", "#run-newer"]
     assert all(page.select_one(i) is not None for i in ids)
     assert "not started" in page.select_one("#clock-1").get_text()
 

@@ -34,7 +34,7 @@ from tracker.organizer.event_forms import (
     SwapForm,
 )
 from tracker.organizer.refusals import refusals_on_top
-from tracker.organizer.views import create_pairings
+from tracker.organizer.views import create_pairings, event_matches
 from tracker.rules.results import CONFIRMED, SETTLED
 
 CLOCK_ACTIONS = ("start", "pause", "call")
@@ -64,10 +64,11 @@ def _pending_pairs(event, pending: EventRound, names: dict[int, str]) -> list[di
     ]
 
 
-def _round_item(event_round, names: dict, now) -> dict:
+def _round_item(event_round, names: dict, now, tables: list[Match]) -> dict:
     """A published round on the run page, with its clock as the phones show
     it: minutes and seconds, counted down in the browser by app.js while it
-    runs (data-ends-at), and "time is called" at zero."""
+    runs (data-ends-at), and "time is called" at zero; and its tables, each
+    with its players, its result and a link to its audit."""
     left = event_running.clock_left(event_round, now)
     return {
         "round": event_round,
@@ -77,15 +78,21 @@ def _round_item(event_round, names: dict, now) -> dict:
         "seconds": f"{left % 60:02d}",
         "ends_at": event_running.clock_ends_at(event_round, now),
         "bye": names.get(event_round.bye),
+        "tables": tables,
     }
 
 
 def _live(event: TournamentEvent, names: dict, now) -> dict:
     """What the run page shows that changes from other devices: the
-    published rounds' clocks and the standings (event_run_live)."""
+    published rounds' clocks, their tables' results and the standings
+    (event_run_live). The tables are the event page's (event_matches): the
+    players' names and results, nothing sealed."""
     published = event.rounds.filter(published_at__isnull=False)
+    tables: dict[int, list[Match]] = {}
+    for match in event_matches(event):
+        tables.setdefault(match.event_round, []).append(match)
     return {
-        "rounds": [_round_item(r, names, now) for r in published],
+        "rounds": [_round_item(r, names, now, tables.get(r.number, [])) for r in published],
         "standings": event_running.standings(event),
     }
 
@@ -127,7 +134,11 @@ def _run_page(request, event: TournamentEvent, status: int = 200, **bound):
     }
     context["live_ids"] = ",".join(
         [
-            *(f"#clock-{item['round'].number}" for item in context["rounds"]),
+            *(
+                f"#{part}-{item['round'].number}"
+                for item in context["rounds"]
+                for part in ("clock", "tables")
+            ),
             "#standings-live",
             "#run-newer",
         ]
@@ -185,9 +196,10 @@ def event_run(request, pk: int):
 @require_GET
 @organizer_required
 def event_run_live(request, pk: int):
-    """The run page's clocks and standings alone, which it fetches every 10
-    s and swaps in by id: a clock started, paused or called on another
-    device, or a result confirmed at a table, shows without a reload. Not
+    """The run page's clocks, round tables and standings alone, which it
+    fetches every 10 s and swaps in by id: a clock started, paused or called
+    on another device, or a result proposed, disputed or confirmed at a
+    table, shows without a reload. Not
     the run page itself: that would lose nothing typed (only these ids are
     swapped) but would take the messages meant for the page's next load."""
     event = _event(pk)

@@ -144,7 +144,9 @@ def _event(pk: int) -> TournamentEvent:
     return event_or_404(pk)
 
 
-def _event_matches(event: TournamentEvent):
+def event_matches(event: TournamentEvent):
+    """The event's tables, each with its players and result: the event page
+    lists them all, the run page each round's under its clock."""
     return (
         Match.objects.filter(event=event)
         .select_related("event")
@@ -178,7 +180,7 @@ def event_detail(request, pk: int):
         {
             "event": event,
             "form": form,
-            "matches": _event_matches(event),
+            "matches": event_matches(event),
             "handed_lists": event.handed_lists.order_by("player_key", "pk"),
         },
         status=400 if form.errors else 200,
@@ -496,7 +498,7 @@ def _finished(match: Match) -> bool:
 @organizer_required
 def event_export_json(request, pk: int):
     event = _event(pk)
-    matches = list(_event_matches(event))
+    matches = list(event_matches(event))
     return _download(
         exports.dumps(exports.event_audit(event, matches, _finished)),
         "application/json",
@@ -508,9 +510,7 @@ def event_export_json(request, pk: int):
 @organizer_required
 def event_export_csv(request, pk: int):
     event = _event(pk)
-    return _download(
-        exports.matches_csv(_event_matches(event)), "text/csv", f"event-{event.pk}.csv"
-    )
+    return _download(exports.matches_csv(event_matches(event)), "text/csv", f"event-{event.pk}.csv")
 
 
 # ------------------------------------------------------------ player side
