@@ -180,7 +180,7 @@ def test_the_event_audit_checks_the_receipts_read_from_the_phones(carol):
     response = paste_receipts(carol, event, f"1, 2, {seq_a}, ABCD-1234\n1, 9, 3, {code_a}")
     assert response.status_code == 400
     page = " ".join(BeautifulSoup(response.content, "lxml").get_text(" ").split())
-    assert "Line 1: This code has 8 digits" in page
+    assert "Line 1: the code cannot be checked. This code has 8 digits" in page
     assert "Line 2: this event has no table 9 in round 1." in page
     assert EventReceipt.objects.count() == 1  # nothing of that paste
 

@@ -8,6 +8,9 @@ last round had no result brought the page back scrolled to the top, the
 roster on screen and "Round 3 still has tables without a confirmed result:
 2." 3,400 px further down. Nothing seemed to happen. The refusal now also
 heads the page, in the organizer's language; nothing is saved either way.
+It says "Not done", what to check, then the error as its own sentence:
+"No se ha hecho: La ronda…" put a capital after a colon, which Spanish
+does not write, and lowercasing the error would spoil a name ("Ana").
 """
 
 from __future__ import annotations
@@ -21,16 +24,18 @@ from tracker.models import TournamentEvent
 
 pytestmark = pytest.mark.django_db
 
+# Nothing of the error follows a colon (Spanish writes lowercase there),
+# and the error keeps its first word as written: a name stays a name.
 REFUSED = {
-    "en": "Not done: Round 1 still has tables without a confirmed result: 1.",
-    "es": "No se ha hecho: La ronda 1 aún tiene mesas sin resultado confirmado: 1.",
+    "en": "Not done. Round 1 still has tables without a confirmed result: 1.",
+    "es": "No se ha hecho. La ronda 1 aún tiene mesas sin resultado confirmado: 1.",
 }
 ALREADY = {
-    "en": "Not done: Name: Ana is already on the roster (as Ana).",
-    "es": "No se ha hecho: Nombre: Ana ya figura entre los inscritos (como Ana).",
+    "en": "Not done: check “Name”. Ana is already on the roster (as Ana).",
+    "es": "No se ha hecho: revisa «Nombre». Ana ya figura entre los inscritos (como Ana).",
 }
 
-NOT_DONE = {"en": "Not done: ", "es": "No se ha hecho: "}
+CHECK = {"en": "Not done: check “{}”. ", "es": "No se ha hecho: revisa «{}». "}
 PAIRINGS = {"en": "Pairings", "es": "Emparejamientos"}
 
 
@@ -85,6 +90,6 @@ def test_a_refused_pairing_heads_the_event_page(carol, lang):
     assert under_the_form
     label = PAIRINGS[lang]
     shown = [" ".join(li.get_text(" ").split()) for li in soup.select("ul.messages li.error")]
-    assert shown == [f"{NOT_DONE[lang]}{label}: {error}" for error in under_the_form]
+    assert shown == [CHECK[lang].format(label) + error for error in under_the_form]
     assert soup.select("ul.messages, table")[0].name == "ul"
     assert not event.matches.exists()

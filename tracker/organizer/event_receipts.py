@@ -91,7 +91,12 @@ def parse_receipts(text: str, matches: list[Match]) -> tuple[list[Typed], list[s
             continue
         refused = audit.receipt_refusal(code)
         if refused:
-            errors.append(gettext("Line %(line)s: %(why)s") % {**where, "why": refused})
+            # The reason is a sentence of its own, capital and all: after a
+            # colon Spanish goes on in lowercase (organizer/refusals.py).
+            errors.append(
+                gettext("Line %(line)s: the code cannot be checked. %(why)s")
+                % {**where, "why": refused}
+            )
             continue
         typed.append(Typed(match, seq, code))
     return typed, errors

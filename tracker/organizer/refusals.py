@@ -17,10 +17,20 @@ from django.contrib import messages
 from django.utils.translation import gettext as _
 
 
+def refusal(label: str | None, error: str) -> str:
+    """One refusal heading the page: "Not done", what to check, then the
+    error as its own sentence. Not "Not done: Name: Ana is already…": in
+    Spanish a colon is followed by a lowercase word, and the error's first
+    word may be a name ("Ana") that lowercasing would spoil; so nothing of
+    the error follows a colon, and the error keeps its capital."""
+    if label:
+        return _("Not done: check “%(label)s”. %(reason)s") % {"label": label, "reason": error}
+    return _("Not done. %(reason)s") % {"reason": error}
+
+
 def refusals_on_top(request, refused: Iterable[forms.Form]) -> None:
     for form in refused:
         for field, errors in form.errors.items():
             label = form.fields[field].label if field in form.fields else None
             for error in errors:
-                reason = f"{label}: {error}" if label else error
-                messages.error(request, _("Not done: %(reason)s") % {"reason": reason})
+                messages.error(request, refusal(label, error))
