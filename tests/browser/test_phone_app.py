@@ -147,7 +147,7 @@ def test_a_short_match_on_a_spanish_and_an_english_phone(server, device):
     for page in (alice, bea):
         act(page, "SealDeployment")
     expect(alice.locator("#blk-header")).to_contain_text("Round 1 of 3")
-    expect(bea.locator("#blk-header")).to_contain_text("Ronda 1 de 3")
+    expect(bea.locator("#blk-header")).to_contain_text("Ronda de Juego 1 de 3")
 
     # Alice plays first. Her first tap is the Order Count; the TM-S2 choice
     # is then Beatriz's decision, on her first screen, while Alice waits.
