@@ -93,7 +93,7 @@ def list_submit(request, token: str):
                     notice += " " + _("No trooper has the Lieutenant option.")
                 messages.success(request, notice)
                 for line in parsed.skipped:
-                    messages.info(request, _("Left out: %(line)s") % {"line": problem_text(line)})
+                    messages.info(request, problem_text(line))  # it says "left out"
                 return redirect("event-list-submit", token=token)
             problems = [problem_text(p) for p in parsed.skipped] or [
                 _("No trooper could be read in the pasted text.")

@@ -24,7 +24,9 @@ def problem_text(problem: army_text.Problem) -> str:
     reason = _(problem.reason) % problem.params if problem.params else _(problem.reason)
     if not problem.line:
         return reason
-    return _("Line %(line)s, “%(text)s”: %(reason)s") % {
+    # The reason is a sentence of its own: after a colon Spanish goes on in
+    # lowercase, and the reason begins with a capital (organizer/refusals.py).
+    return _("Line %(line)s, “%(text)s”, left out. %(reason)s") % {
         "line": problem.line,
         "text": problem.text[:80],
         "reason": reason,

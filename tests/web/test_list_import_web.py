@@ -10,8 +10,11 @@ from bs4 import BeautifulSoup
 
 from tests.rules.test_army_text import TWO_GROUPS
 from tests.web.organizer_table import fresh, text_of
+from tests.web.phone import Phone
 from tests.web.rendered_forms import submit
 from tests.web.table import claim, create_match, error_of
+from tests.web.test_event_round_checks import event_of
+from tests.web.test_event_running import ARMY, list_link_of
 from tracker.models import Match, Seat, TournamentEvent
 from tracker.reading import load_state
 from tracker.rules.state import CAMOUFLAGE, HIDDEN_DEPLOYMENT, INFILTRATION, LIEUTENANT_CANDIDATE
@@ -67,8 +70,8 @@ def test_an_unreadable_line_is_left_out_and_listed_and_the_rest_imported(alice):
     assert "Imported 7 troopers (213 points)." in text
     assert "6 lines left out" in text  # two headings, the link, these three
     assert "Line 11, “FUSILIER Combi Rifle / Pistol, Knife. 0 10”" in text
-    assert "Line 13, “6 SWC | 272 Points”: A totals line." in text
-    assert "Line 14, “Open with Army…”: The army builder's link or banner." in text
+    assert "Line 13, “6 SWC | 272 Points”, left out. A totals line." in text
+    assert "Line 14, “Open with Army…”, left out. The army builder's link or banner." in text
     assert "Fusilier" not in [row["name"] for row in draft_of(match)]
     assert len(draft_of(match)) == 7
 
@@ -88,7 +91,7 @@ def test_a_paste_without_one_trooper_line_imports_nothing_and_says_why(alice, bo
     response = paste(bob, match, "Haqqislam\n148 puntos | CAP 1\nAbrir con Army\n")
     text = shown(response)
     assert error_of(response).startswith("No se importó nada")
-    assert "Línea 2, «148 puntos | CAP 1»: Una línea de totales." in text
+    assert "Línea 2, «148 puntos | CAP 1», no importada. Una línea de totales." in text
 
 
 def test_a_spanish_paste_lists_what_it_left_out_in_spanish(alice):
@@ -99,7 +102,10 @@ def test_a_spanish_paste_lists_what_it_left_out_in_spanish(alice):
     alice.cookies["django_language"] = "es"
     text = shown(paste(alice, match, SPANISH_FROM_THE_APP))
     assert "Importadas 3 tropas (74 puntos)." in text
-    assert "Línea 9, «Abrir con Army»: El enlace o el aviso del creador de listas." in text
+    assert (
+        "Línea 9, «Abrir con Army», no importada. El enlace o el aviso del creador de listas."
+        in text
+    )
     assert [row["name"] for row in draft_of(match)] == ["Hassassin Ayyar", "Fidai", "Ghulam"]
 
 
@@ -241,3 +247,31 @@ def test_a_match_outside_an_event_cannot_hand_a_list(alice):
     assert "/draft/hand/" not in page(alice, match)
     refused = alice.post(f"/m/{match.code}/draft/hand/", {}, HTTP_HX_REQUEST="true")
     assert "Only a match of an event" in error_of(refused)
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Line 1, “PanOceania”, left out. A heading: the faction or the list's name."),
+        (
+            "es",
+            "Línea 1, «PanOceania», no importada. Un encabezado: la facción o el nombre de la "
+            "lista.",
+        ),
+    ],
+)
+def test_the_event_list_link_says_each_line_left_out_in_one_sentence_then_why(
+    carol, language, said
+):
+    """The player's private list link said "Left out: Line 1, “PanOceania”:
+    A heading…" (es "No importada: Línea 1, «PanOceania»: Un encabezado…"):
+    two colons, a capital after each. The line says it was left out, then
+    why, in a sentence of its own."""
+    _event, org = event_of(carol, "Ana, PanOceania")
+    player = Phone(language)
+    player.visit(list_link_of(org, "Ana"))
+    [form] = [f for f in player.forms() if "text" in f.names()]
+    form.fill({"text": ARMY})
+    player.send(form)
+    assert said in player.text
+    assert ": Line" not in player.text and ": Línea" not in player.text
