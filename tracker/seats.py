@@ -146,8 +146,25 @@ def _pin_hash(session, pin: str) -> str:
     return make_password(pin)
 
 
-def claim(session, seat: Seat, pin: str) -> bool:
-    """Take an unclaimed seat for this session. False if someone was first."""
+# How long a claim is known as its browser's (claim's `browser`): a phone
+# that tapped "Take this seat" again while the venue's burst kept the first
+# tap waiting sends it again within this.
+CLAIM_REPEAT_SECONDS = 600
+
+
+def _claimed_by_key(seat: Seat) -> str:
+    return f"tracker:claimed-by:{seat.pk}:{seat.token}"
+
+
+def _browser_digest(browser: str) -> str:
+    return salted_hmac("tracker.seats.claimed_by", browser).hexdigest()
+
+
+def claim(session, seat: Seat, pin: str, browser: str = "") -> bool:
+    """Take an unclaimed seat for this session. False if someone was first.
+    `browser`: a secret only the claiming browser holds (its CSRF cookie),
+    remembered for a while so that the same claim sent again from it is
+    known as its own (repeated_claim)."""
     # The hash before the transaction: on SQLite a transaction holds the one
     # write lock from its start, and every tap at the venue waited behind a
     # full PIN hash (issue 18). A claim that loses the race has hashed for
@@ -161,6 +178,29 @@ def claim(session, seat: Seat, pin: str) -> bool:
         fresh.pin_hash = pin_hash
         fresh.claimed_at = timezone.now()
         fresh.save(update_fields=["holder_hash", "pin_hash", "claimed_at"])
+    if browser:
+        cache.set(_claimed_by_key(fresh), _browser_digest(browser), CLAIM_REPEAT_SECONDS)
+    return True
+
+
+def repeated_claim(session, seat: Seat, pin: str, browser: str) -> bool:
+    """The claim form sent again by the browser whose first send took the
+    seat, with the same PIN: the player tapped "Take this seat" twice (or
+    went Back and tapped it again) while the first tap waited in a busy
+    venue's queue, and the browser dropped the first answer, which carried
+    the session holding the seat. Then the seat is held here, with no new
+    line in the log: it is the same claim, from the same browser. True if
+    so; anything else is someone else's claim, which this one lost."""
+    known = cache.get(_claimed_by_key(seat)) if browser else None
+    if not known or not constant_time_compare(known, _browser_digest(browser)):
+        return False
+    with transaction.atomic():
+        fresh = Seat.objects.select_for_update().filter(pk=seat.pk, token=seat.token).first()
+        # The PIN this claim set (the same form sent twice carries it).
+        if fresh is None or not fresh.pin_hash or not check_password(pin, fresh.pin_hash):
+            return False
+        fresh.holder_hash = _hold(session, fresh)
+        fresh.save(update_fields=["holder_hash"])
     return True
 
 

@@ -246,7 +246,10 @@ def seat_link(request, code: str, token: str):
         # history, the audit and the exports name the player as the roster does.
         form = ClaimSeatForm(request.POST or None, initial={"name": seat.listed_name})
         if request.method == "POST" and form.is_valid():
-            if seats.claim(request.session, seat, form.cleaned_data["pin"]):
+            # Only this browser holds its CSRF cookie: its own claim sent again
+            # is known by it (seats.repeated_claim).
+            browser = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+            if seats.claim(request.session, seat, form.cleaned_data["pin"], browser):
                 if claimed_before:
                     # A seat handed to a new phone: the same player on a new
                     # phone. The hand-off was logged when it was made, with
@@ -258,6 +261,9 @@ def seat_link(request, code: str, token: str):
                     messages.error(request, rule_message(error))
                 Seat.objects.filter(pk=seat.pk).update(name=form.cleaned_data["name"][:60])
                 return redirect("match", code=match.code)
+            # Both taps read the seat free: the first took it meanwhile.
+            if (again := _same_claim_again(request, match, seat)) is not None:
+                return again
             messages.error(request, _("Someone else took this seat a moment ago."))
             return redirect("seat-link", code=match.code, token=token)
         if not form.is_bound:
@@ -270,6 +276,11 @@ def seat_link(request, code: str, token: str):
             # Its address answers GET too: Back to this answer loads it again (base.html).
             {"match": match, "seat": seat, "form": form, "address_answers_get": True},
         )
+    # The claim form's post (it has a name): the first tap took the seat
+    # before this one was read.
+    claim_again = request.method == "POST" and "name" in request.POST
+    if claim_again and (again := _same_claim_again(request, match, seat)) is not None:
+        return again
     form = MoveSeatForm(request.POST or None)
     status = 200
     if request.method == "POST":
@@ -305,6 +316,26 @@ def seat_link(request, code: str, token: str):
         },
         status=status,
     )
+
+
+def _same_claim_again(request, match: Match, seat: Seat):
+    """The claim form sent again by the browser whose first send took the
+    seat (seats.repeated_claim): a player who tapped "Take this seat" twice
+    while a round's start kept the first tap waiting, whose browser dropped
+    the first answer. She was told someone else took her seat (or, the
+    first tap done before this one was read, her PIN "moved" it to another
+    phone, in the log both phones read). Now her phone holds it, with no
+    line of its own. None for anyone else's claim."""
+    browser = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+    pin = request.POST.get("pin", "")
+    if seats.sat_elsewhere(request.session, seat) or not seats.repeated_claim(
+        request.session, seat, pin, browser
+    ):
+        return None
+    messages.success(
+        request, _("Your first tap had already taken this seat: it is yours, on this phone.")
+    )
+    return redirect("match", code=match.code)
 
 
 @require_GET
