@@ -99,13 +99,13 @@ def seat_of(session, match: Match) -> str | None:
     return seat.letter if seat is not None else None
 
 
-def _hold(session, seat: Seat) -> str:
+def _hold(session, seat: Seat, key: str | None = None) -> str:
     # A new session id whenever a seat is claimed or moved here (Django's own
     # session-fixation defence, as login() does): an id planted in the
     # victim's browser beforehand no longer names the session holding the seat.
     session.cycle_key()
     session.pop(OFFERED_KEY, None)  # offered once: a later claim gets a new one
-    key = secrets.token_urlsafe(32)
+    key = key or secrets.token_urlsafe(32)
     holders = dict(_holders(session))
     holders[str(seat.pk)] = key
     session[SESSION_KEY] = holders
@@ -162,45 +162,53 @@ def _browser_digest(browser: str) -> str:
 
 def claim(session, seat: Seat, pin: str, browser: str = "") -> bool:
     """Take an unclaimed seat for this session. False if someone was first.
-    `browser`: a secret only the claiming browser holds (its CSRF cookie),
-    remembered for a while so that the same claim sent again from it is
-    known as its own (repeated_claim)."""
+    `browser`: a secret only the claiming browser holds (its CSRF cookie):
+    for a while, the same claim sent again from it is known as its own
+    (repeated_claim)."""
     # The hash before the transaction: on SQLite a transaction holds the one
     # write lock from its start, and every tap at the venue waited behind a
     # full PIN hash (issue 18). A claim that loses the race has hashed for
     # nothing, which costs no one else.
     pin_hash = _pin_hash(session, pin)
+    key = secrets.token_urlsafe(32)
     with transaction.atomic():
         fresh = Seat.objects.select_for_update().get(pk=seat.pk)
         if fresh.claimed:
             return False
-        fresh.holder_hash = _hold(session, fresh)
+        fresh.holder_hash = _hold(session, fresh, key)
         fresh.pin_hash = pin_hash
         fresh.claimed_at = timezone.now()
         fresh.save(update_fields=["holder_hash", "pin_hash", "claimed_at"])
     if browser:
-        cache.set(_claimed_by_key(fresh), _browser_digest(browser), CLAIM_REPEAT_SECONDS)
+        # Beside the sessions, which hold such keys too (the same cache).
+        claimed_by = {"browser": _browser_digest(browser), "key": key}
+        cache.set(_claimed_by_key(fresh), claimed_by, CLAIM_REPEAT_SECONDS)
     return True
 
 
 def repeated_claim(session, seat: Seat, pin: str, browser: str) -> bool:
-    """The claim form sent again by the browser whose first send took the
-    seat, with the same PIN: the player tapped "Take this seat" twice (or
+    """The claim form sent again by the browser whose other send took the
+    seat, with the PIN it set: the player tapped "Take this seat" twice (or
     went Back and tapped it again) while the first tap waited in a busy
-    venue's queue, and the browser dropped the first answer, which carried
-    the session holding the seat. Then the seat is held here, with no new
-    line in the log: it is the same claim, from the same browser. True if
-    so; anything else is someone else's claim, which this one lost."""
+    venue's queue. The browser shows one send's answer and drops the
+    other's, whichever came first, with the session it carried; so this
+    session holds the seat with the same holder key as the claim's (the
+    seat is unchanged, and the claim's session keeps it too), and the log
+    has no line of its own: one claim, one browser. True if so; anything
+    else is someone else's claim, which this one lost."""
     known = cache.get(_claimed_by_key(seat)) if browser else None
-    if not known or not constant_time_compare(known, _browser_digest(browser)):
+    if not known or not constant_time_compare(known["browser"], _browser_digest(browser)):
         return False
-    with transaction.atomic():
-        fresh = Seat.objects.select_for_update().filter(pk=seat.pk, token=seat.token).first()
-        # The PIN this claim set (the same form sent twice carries it).
-        if fresh is None or not fresh.pin_hash or not check_password(pin, fresh.pin_hash):
-            return False
-        fresh.holder_hash = _hold(session, fresh)
-        fresh.save(update_fields=["holder_hash"])
+    fresh = Seat.objects.filter(pk=seat.pk, token=seat.token).first()
+    if (
+        fresh is None
+        # Still held by that claim (not moved on since) ...
+        or not secrets.compare_digest(fresh.holder_hash, _digest(known["key"]))
+        # ... with the PIN it set (the same form sent again carries it).
+        or not check_password(pin, fresh.pin_hash)
+    ):
+        return False
+    _hold(session, fresh, known["key"])
     return True
 
 

@@ -127,3 +127,31 @@ def test_both_taps_read_the_seat_free_and_the_second_is_not_told_it_is_taken(lan
     assert ALREADY[language] in player.text
     assert holds_seat_a(player, host.code)
     assert claims_logged(host.code) == ["SeatClaimed"]
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_tap_whose_answer_is_shown_keeps_the_seat_whichever_took_it(language, monkeypatch):
+    """The other order: the send whose answer the browser shows took the
+    seat, and the dropped one, which had read the seat free too, comes
+    second. It must not take the seat from the session the phone got."""
+    host = Phone(language)
+    links = host.create_match(name="Mesa 10")
+    player = Phone(language)
+    form = claim_form(player, links["A"])
+    form.fill({"name": "Alicia"})
+    dropped = Phone(language)  # the same browser's other send; its answer is lost
+    for cookie in player.app.cookiejar:
+        dropped.app.cookiejar.set_cookie(cookie)
+    pending = [player]
+    real_hash = seats._pin_hash
+
+    def shown_tap_lands_meanwhile(session, typed):
+        if pending:
+            pending.pop().send(form)
+        return real_hash(session, typed)
+
+    monkeypatch.setattr(seats, "_pin_hash", shown_tap_lands_meanwhile)
+    dropped.send(form)
+    assert not pending
+    assert holds_seat_a(player, host.code)
+    assert claims_logged(host.code) == ["SeatClaimed"]
