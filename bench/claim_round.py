@@ -26,8 +26,9 @@ a session yet, all from 127.0.0.1 (a venue's NAT), does what a browser does:
 
 Printed: every status seen (by request kind), how long until the last phone
 was seated and live, and each phone that ended in a wrong state: not seated
-on its own seat, told the seat was taken, or a seat whose claim is missing
-from its match's log. Not part of `make bench`.
+on its own seat, told the seat was taken, a seat whose claim is missing
+from its match's log, or a log saying the seat moved to another phone
+(every phone here keeps to itself). Not part of `make bench`.
 """
 
 from __future__ import annotations
@@ -110,12 +111,11 @@ def claims_in_logs(codes: list[str]) -> dict:
 
     out = {}
     for match in Match.objects.filter(code__in=codes).prefetch_related("seats", "events"):
-        logged = Counter(
-            json.loads(e.data).get("seat") for e in match.events.all() if e.kind == "SeatClaimed"
-        )
+        lines = [(e.kind, json.loads(e.data).get("seat")) for e in match.events.all()]
         out[match.code] = {
             "rows": sorted(s.letter for s in match.seats.all() if s.claimed),
-            "logged": dict(logged),
+            "logged": dict(Counter(seat for kind, seat in lines if kind == "SeatClaimed")),
+            "moved": dict(Counter(seat for kind, seat in lines if kind == "SeatMoved")),
         }
     return out
 
@@ -347,6 +347,11 @@ def main() -> None:
         claimed = logs[p["code"]]
         if claimed["logged"].get(p["letter"], 0) != 1:
             p["problems"].append(f"claims in the log: {claimed['logged'].get(p['letter'], 0)}")
+        if claimed["moved"].get(p["letter"], 0):
+            # The same phone throughout: a move in the log is false.
+            p["problems"].append("the log says the seat moved to another phone")
+        if p["letter"] not in claimed["rows"]:
+            p["problems"].append("the seat is not claimed")
     wrong = [p for p in phones if p["problems"]]
     live = [p["live_s"] for p in phones if "live_s" in p]
     print(
