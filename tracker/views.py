@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 
 from django.conf import settings
@@ -54,6 +55,8 @@ from tracker.templatetags.tracker_tags import marker_names
 ACTION_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 HOSTED_KEY = "hosted_matches"
 RECENT_COOKIE = "tracker_recent"
+
+log = logging.getLogger(__name__)
 
 
 def rule_message(error: rules.RuleViolation) -> str:
@@ -289,7 +292,15 @@ def seat_link(request, code: str, token: str):
         else:
             outcome = seats.WRONG  # not a PIN at all: nothing to check or count
         if outcome == seats.MOVED:
-            actions.perform(match, seat.letter, MoveSeat())
+            try:
+                actions.perform(match, seat.letter, MoveSeat())
+            except rules.RuleViolation:
+                # The seat's row was claimed a moment ago and its claim's line
+                # is still on its way to the log (a round's start keeps it
+                # waiting for the write lock): there is no claim to move yet.
+                # This phone holds the seat; the claim's line, when it lands,
+                # is the log's first word on it.
+                log.info("seat %s of %s moved before its claim was logged", seat.letter, match.code)
             return redirect("match", code=match.code)
         if outcome == seats.SPENT:
             form.add_error(
