@@ -28,11 +28,20 @@ def busy_body(htmx: bool, method: str = "POST") -> str:
     and the ones past the server's page budget were left on a bare "tap
     again" with nothing to tap); a form sent without htmx keeps "tap again",
     since loading its address again would not send it."""
-    if htmx or method not in ("GET", "HEAD"):
+    if htmx:
         message = escape(_("The tracker is busy; tap again."))
-        if htmx:
-            return f'<p class="error busy" role="alert">{message}</p>'
-        return f'<!doctype html><title>{message}</title><main><p role="alert">{message}</p></main>'
+        return f'<p class="error busy" role="alert">{message}</p>'
+    if method not in ("GET", "HEAD"):
+        # A whole page in place of the form's (a seat's claim at a round's
+        # start, a new match): it has nothing to tap, so it says where the
+        # form is. Back shows it as it was filled.
+        message = escape(_("The tracker is busy and nothing was done: go back and send it again."))
+        language = escape(translation.get_language() or "en")
+        return (
+            f'<!doctype html><html lang="{language}"><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<title>{message}</title><main><p role="alert">{message}</p></main></html>'
+        )
     message = escape(_("The tracker is busy: this page loads again by itself in a moment."))
     again = escape(_("Load it now"))
     # Jittered, so that a venue's phones shed together do not come back together.

@@ -53,8 +53,10 @@ def test_a_page_whose_database_is_gone_answers_busy_with_retry_after(
 
 def test_a_form_sent_without_htmx_answered_busy_is_not_sent_again_by_itself(monkeypatch):
     """Loading the address of a POST again would not send the form: its busy
-    page says "tap again" and does not reload. The home page's new-match
-    form, a plain form, as the page renders it."""
+    page does not reload, and says to go back and send it again (it has
+    nothing to tap: "tap again" left players at a round's start on a page
+    without a form). The home page's new-match form, a plain form, as the
+    page renders it."""
 
     def busy(*args, **kwargs):
         raise actions.Busy()
@@ -66,9 +68,9 @@ def test_a_form_sent_without_htmx_answered_busy_is_not_sent_again_by_itself(monk
     rendered.fill({"name": "Viernes", "points_limit": "300", "rounds": "3"})
     response = host.send(rendered)
     assert response.status_int == 503
-    with translation.override("es"):
-        assert translation.gettext("The tracker is busy; tap again.") in response.text
-    assert "refresh" not in response.text
+    assert "vuelve atrás y envíalo de nuevo" in response.text
+    assert "<form" not in response.text and "refresh" not in response.text
+    assert '<html lang="es">' in response.text
 
 
 def test_a_tap_the_write_path_finds_busy_answers_503_with_retry_after(alice, bob, monkeypatch):
