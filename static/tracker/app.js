@@ -272,6 +272,19 @@
     var form = evt.target;
     if (!form || !form.hasAttribute || !form.hasAttribute("hx-post")) { return; }
     var body = bodyOf(form);
+    if (form.dataset.actionId && taps[form.dataset.actionId] && form.dataset.tapBody !== body) {
+      /* A new tap on a form whose last tap is still on its way (a stalled
+         Wi-Fi: the next army list row typed and added): htmx would queue
+         it on this form, which that tap's answer swaps out, and drop it;
+         sent now from this form, it would carry the row id offered for
+         the row on its way. It is sent from the form the answer brings
+         (its fields filled as tapped), or left typed if no new form comes. */
+      evt.preventDefault();
+      evt.stopImmediatePropagation();
+      form.deferredPairs = JSON.parse(body);
+      return;
+    }
+    delete form.deferredPairs;
     var repeat = (form.dataset.tapPending === "1") && form.dataset.tapBody === body;
     if (!repeat || !form.dataset.actionId) {
       form.dataset.actionId = newActionId();
@@ -448,6 +461,7 @@
 
   function landed(tap) {
     tap.done = true;
+    if (tap.form) { delete tap.form.deferredPairs; }  // its form stayed: the player taps again
     clearTimeout(tap.timer);
     if (taps[tap.id] === tap) { delete taps[tap.id]; }
     if (unsent && unsent.id === tap.id) { showUnsent(null); }
@@ -553,6 +567,7 @@
   function giveUp(tap) {
     if (tap.done) { return; }
     tap.done = true;
+    if (tap.form) { delete tap.form.deferredPairs; }
     tap.waiting = false;
     clearTimeout(tap.timer);
     if (taps[tap.id] === tap) { delete taps[tap.id]; }
@@ -567,7 +582,9 @@
      every box, choice and list as the page was sent it. Typed text stays:
      nothing the player typed is lost, and tapping again sends it. */
   function showTruth(form) {
-    if (!form || !form.isConnected || !form.elements) { return; }
+    // A form for a new thing (an army list row) holds no state of the
+    // server's: its boxes are the player's choices, kept as typed text is.
+    if (!form || !form.isConnected || !form.elements || form.hasAttribute("data-entry")) { return; }
     Array.prototype.forEach.call(form.elements, function (el) {
       if (el.type === "checkbox" || el.type === "radio") {
         el.checked = el.defaultChecked;
@@ -666,9 +683,11 @@
     });
   }
 
-  /* A form whose tap is on its way, or was sent as it is now. */
+  /* A form that holds what its last tap sent (on its way or just
+     answered). One changed since (the next row typed while the last one
+     was on its way) holds the player's new text. */
   function justSent(form) {
-    return form.dataset.tapPending === "1" || form.dataset.tapBody === bodyOf(form);
+    return form.dataset.tapBody === bodyOf(form);
   }
 
   document.addEventListener("click", function (evt) {
@@ -703,9 +722,46 @@
       var label = summaryOf(d);
       return { label: label, place: placeAmong(detailsOf(block, label), d), open: d.open };
     });
+    var deferred = [];
+    Array.prototype.forEach.call(block.querySelectorAll("form[hx-post]"), function (form) {
+      if (!form.deferredPairs) { return; }
+      var path = form.getAttribute("hx-post");
+      deferred.push({
+        path: path, about: aboutOf(form), form: placeAmong(formsOf(block, path, aboutOf(form)), form),
+        pairs: form.deferredPairs
+      });
+      delete form.deferredPairs;
+    });
     delete carried[block.id];
-    if (typed.length || toggled.length) { carried[block.id] = { old: block, typed: typed, toggled: toggled }; }
+    if (typed.length || toggled.length || deferred.length) {
+      carried[block.id] = { old: block, typed: typed, toggled: toggled, deferred: deferred };
+    }
   });
+
+  /* A tap held back while the form's last tap was on its way (above, the
+     submit handler), made on the form that replaced it: every field the
+     player fills as tapped, the hidden ones (a new row's id) as the server
+     now offers them. */
+  function tapAgain(form, pairs) {
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || el.type === "hidden" || el.type === "submit" || el.type === "button") { return; }
+      var values = pairs.filter(function (p) { return p[0] === el.name; }).map(function (p) { return p[1]; });
+      if (el.type === "checkbox" || el.type === "radio") {
+        el.checked = values.indexOf(el.value) >= 0;
+      } else if (el.options) {
+        Array.prototype.forEach.call(el.options, function (o) { o.selected = values.indexOf(o.value) >= 0; });
+      } else {
+        var same = fieldsOf(form, el.name);
+        el.value = values[same.indexOf(el)] || "";
+      }
+    });
+    // After htmx has taken in the swapped block (its handlers on the form).
+    setTimeout(function () {
+      if (!form.isConnected) { return; }
+      if (window.htmx) { window.htmx.process(form); }
+      form.requestSubmit();
+    }, 0);
+  }
 
   document.addEventListener("htmx:oobAfterSwap", function () {
     Object.keys(carried).forEach(function (id) {
@@ -727,6 +783,10 @@
           field.focus();
           try { field.setSelectionRange(t.start, t.end); } catch (e) { /* a number */ }
         }
+      });
+      kept.deferred.forEach(function (t) {
+        var form = formsOf(block, t.path, t.about)[t.form];
+        if (form) { tapAgain(form, t.pairs); }
       });
     });
   });
