@@ -578,13 +578,15 @@
     if (link.live) { checkUnsent(); }
   }
 
-  /* The form of a tap that did not land shows the server's state again:
-     every box, choice and list as the page was sent it. Typed text stays:
-     nothing the player typed is lost, and tapping again sends it. */
+  /* The form of a tap that did not land, if it shows the server's state
+     (data-shows-state: a trooper's State, an army list row's traits),
+     shows that state again: every box and choice as the page was sent it.
+     Any other form's boxes and choices are the player's (the Lieutenant to
+     seal, the real Holoecho, an ARO's trooper and skill, a new row's
+     traits): they stay, as typed text does, so tapping again sends the
+     same tap, not the form's first option in its place. */
   function showTruth(form) {
-    // A form for a new thing (an army list row) holds no state of the
-    // server's: its boxes are the player's choices, kept as typed text is.
-    if (!form || !form.isConnected || !form.elements || form.hasAttribute("data-entry")) { return; }
+    if (!form || !form.isConnected || !form.elements || !form.hasAttribute("data-shows-state")) { return; }
     Array.prototype.forEach.call(form.elements, function (el) {
       if (el.type === "checkbox" || el.type === "radio") {
         el.checked = el.defaultChecked;
