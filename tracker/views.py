@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from tracker import actions, offline_copy, rules, seats
@@ -349,6 +350,12 @@ def _same_claim_again(request, match: Match, seat: Seat):
     return redirect("match", code=match.code)
 
 
+# Never in the browser's HTTP cache: Back took the page from there as it was
+# first loaded (the state of the match then, with no word that it was old)
+# when the network was down, and the cache kept the seat's sealed
+# information on disk. On a phone with the service worker (a secure
+# origin), its kept copy stays the only offline copy (tracker/offline_copy.py).
+@never_cache
 @require_GET
 def match_page(request, code: str):
     match, seat = _match_and_seat(request, code)

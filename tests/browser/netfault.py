@@ -104,7 +104,10 @@ class _Pipe:
 
 
 class FaultyLink:
-    def __init__(self, upstream_port: int):
+    def __init__(self, upstream_port: int, host: str = HOST):
+        # `host`: the address phones open. A LAN address, as at a venue, is
+        # no secure context for Chromium: no service worker, unlike 127.0.0.1.
+        self.host = host
         self.upstream_port = upstream_port
         self.port = 0
         self.mode = "pass"
@@ -118,7 +121,7 @@ class FaultyLink:
 
     @property
     def url(self) -> str:
-        return f"http://{HOST}:{self.port}"
+        return f"http://{self.host}:{self.port}"
 
     def start(self) -> FaultyLink:
         self._thread.start()
@@ -133,7 +136,7 @@ class FaultyLink:
         self._flow.set()
         self._down = asyncio.Event()
         self._down.set()
-        self._server = await asyncio.start_server(self._accept, HOST, 0)
+        self._server = await asyncio.start_server(self._accept, self.host, 0)
         self.port = self._server.sockets[0].getsockname()[1]
 
     async def _flowing(self, down: bool) -> None:
