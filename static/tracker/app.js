@@ -461,7 +461,14 @@
 
   function landed(tap) {
     tap.done = true;
-    if (tap.form) { delete tap.form.deferredPairs; }  // its form stayed: the player taps again
+    var form = tap.form;
+    if (form && form.deferredPairs) {
+      // A tap held back behind this one (the submit handler): its form
+      // was not swapped out (that swap sends it), so it is sent from here.
+      var pairs = form.deferredPairs;
+      delete form.deferredPairs;
+      if (form.isConnected) { tapAgain(form, pairs); }
+    }
     clearTimeout(tap.timer);
     if (taps[tap.id] === tap) { delete taps[tap.id]; }
     if (unsent && unsent.id === tap.id) { showUnsent(null); }
@@ -808,7 +815,14 @@
     var form = tap && tap.form ? tap.form : elt;
     if (!form || form.tagName !== "FORM" || !form.isConnected || !form.closest("#live")) { return; }
     if (document.querySelector("#live .error:not([hidden])")) { return; }
-    Array.prototype.forEach.call(form.querySelectorAll(TYPED), function (field) {
+    var fields = form.querySelectorAll(TYPED);
+    // Typed since (the next note while this one was on its way): kept.
+    var holdsSent = !tap || Array.prototype.every.call(fields, function (field) {
+      var sent = tap.values[field.name];
+      return !field.name || sent === undefined || [].concat(sent).indexOf(field.value) >= 0;
+    });
+    if (!holdsSent) { return; }
+    Array.prototype.forEach.call(fields, function (field) {
       field.value = field.defaultValue;
     });
   });
