@@ -21,7 +21,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -586,7 +586,18 @@ def draft_add(request, code: str):
             seat = Seat.objects.select_for_update().get(match=match, letter=letter)
             if not _draft_open(match, letter):
                 raise rules.NotAllowed("Your army list is locked.")
-            if not any(existing.get("id") == row["id"] for existing in seat.draft):
+            same_id = next((r for r in seat.draft if r.get("id") == row["id"]), None)
+            if same_id is not None and _row_fields(same_id) != _row_fields(row):
+                # The add form names its new row by the list it was rendered
+                # for: another screen of this seat (a second tab, an old page)
+                # added a row to that list first. Said, not dropped in silence.
+                raise rules.NotAllowed(
+                    gettext_noop(
+                        "Your list changed before this trooper arrived (another screen, or a "
+                        "tap that landed late): it was not added. Check the list and add it again."
+                    )
+                )
+            if same_id is None:  # else the same row sent again (a repeated tap)
                 if len(seat.draft) >= MAX_TROOPERS:
                     raise rules.InvalidInput(
                         "An army list holds at most %(max)s troopers.", max=MAX_TROOPERS
@@ -596,6 +607,11 @@ def draft_add(request, code: str):
     except rules.RuleViolation as error:
         return _respond(request, match, letter, rule_message(error))
     return _respond(request, match, letter)
+
+
+def _row_fields(row: dict) -> tuple:
+    """What a list row says, its id apart."""
+    return tuple(row.get(k) for k in ("name", "cost", "combat_group", "silhouette", "traits"))
 
 
 @require_POST

@@ -1,0 +1,73 @@
+"""One seat's army list open on two screens (a second tab, or the old page
+still open after a reload elsewhere): each add form names its new row by
+the list it was rendered for, so both forms carry the same row id.
+
+The second screen's trooper was answered as added and never was: the
+server took the id as a repeat of the first screen's row and kept silent.
+Now a different row under a row id already used is refused, in the phone's
+language, and the list it is shown is the one that holds; the same row sent
+twice (a tap repeated on a stalling Wi-Fi) is still added once."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import translation
+
+from tracker.models import Seat
+
+from .phone import Phone
+from .phone_flows import seated
+
+pytestmark = pytest.mark.django_db
+
+CHANGED = (
+    "Your list changed before this trooper arrived (another screen, or a tap that landed "
+    "late): it was not added. Check the list and add it again."
+)
+
+
+def second_screen(phone: Phone, language: str) -> Phone:
+    """The same browser (its cookies) in another tab, on the match page."""
+    tab = Phone(language)
+    for cookie in phone.app.cookiejar:
+        tab.app.cookiejar.set_cookie(cookie)
+    tab.open(phone.code)
+    return tab
+
+
+def draft_names(code: str) -> list[str]:
+    return [row["name"] for row in Seat.objects.get(match__code=code, letter="A").draft]
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_row_added_on_a_second_screen_is_refused_not_lost_in_silence(language):
+    alice, _bob = seated(language, "en")
+    alice.open()
+    tab = second_screen(alice, language)
+    alice.submit("draft/add", name="Uno", cost="10")
+    assert alice.error is None
+    [form] = tab.forms("draft/add")  # rendered before "Uno" was added
+    form.fill({"name": "Dos", "cost": "12"})
+    tab.send(form, reload=False)
+    with translation.override(language):
+        assert tab.error == translation.gettext(CHANGED)
+    assert draft_names(alice.code) == ["Uno"]
+    # The answer shows the list as it is, with an add form for the next row.
+    tab.html = tab.last.text
+    assert "Uno" in tab.text
+    tab.open()
+    tab.submit("draft/add", name="Dos", cost="12")
+    assert tab.error is None
+    assert draft_names(alice.code) == ["Uno", "Dos"]
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_same_row_sent_twice_is_added_once(language):
+    alice, _bob = seated(language, "en")
+    alice.open()
+    [form] = alice.forms("draft/add")
+    form.fill({"name": "Uno", "cost": "10"})
+    alice.send(form, reload=False)
+    alice.send(form, reload=False)
+    assert alice.error is None
+    assert draft_names(alice.code) == ["Uno"]
