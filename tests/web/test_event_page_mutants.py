@@ -68,3 +68,61 @@ async def test_a_list_handed_in_from_one_match_shows_at_once_on_the_players_othe
     await sync_to_async(hand_in)()
     await _frame_saying(socket, "Kaplan")
     await socket.disconnect()
+
+
+def test_a_list_sent_through_the_link_takes_what_earlier_lists_tell_of_its_troopers(
+    carol, alice, bob
+):
+    """The builder's text carries no silhouette and no Camouflage: a list
+    sent through a player's link takes them, as a pasted draft does, from
+    earlier locked lists on this server that had a trooper of that name
+    (event_public.list_rows), whatever its case there."""
+    from tests.web.rendered_forms import submit
+    from tests.web.table import claim, create_match
+    from tracker.rules.state import CAMOUFLAGE
+
+    earlier = create_match(bob)
+    claim(bob, earlier, "A", "Bob")
+    claim(alice, earlier, "B", "Alice")
+    board = f"/m/{earlier.code}/"
+    added = submit(
+        bob,
+        bob.get(board).content.decode(),
+        "/draft/add/",
+        name="bolt",
+        cost=15,
+        silhouette=5,
+        traits=[CAMOUFLAGE],
+    )
+    assert added.status_code == 200
+    submit(bob, bob.get(board).content.decode(), "/act/LockArmyList/")
+
+    event, org = event_of(carol, "Ana, PanOceania\nBea, Yu Jing", name="Liga de otoño")
+    all_lists_in(org, ["Ana", "Bea"])
+    publish(org, seed=3)
+    [(_table, match, _a, _b)] = pairings_of(event, 1)
+    ana = seat_phone(carol, match, match.seats.get(listed_name="Ana").letter)
+    [bolt] = [row for row in ana.soup.select("#blk-controls tr[id^=draft-]") if "Bolt" in row.text]
+    assert bolt.select_one(".sil").get_text() == "S5"
+    assert [t.get_text() for t in bolt.select(".trait")] == ["Camouflage (marker)"]
+
+
+def test_attack_a_list_posted_to_a_link_after_the_lock_is_refused_and_changes_nothing(
+    carol, mallory
+):
+    """The page of a locked link offers no form; a post sent anyway (a tab
+    left open from before the lock, or forged) is refused in words and the
+    list the organizer has stays as it was."""
+    from tests.web.test_event_running import ARMY, list_link_of
+    from tracker.models import HandedList
+
+    event, org = event_of(carol, "Ana, PanOceania\nBea, Yu Jing", name="Liga cerrada")
+    all_lists_in(org, ["Ana", "Bea"])
+    link = list_link_of(org, "Ana")
+    assert org.submit("/lists/", within=".lock-now").status_code == 302
+    before = HandedList.objects.get(event=event, player="Ana").rows
+    longer = ARMY + "BOLT Combi Rifle / Pistol. (0 | 15)\n"
+    response = mallory.post(link, {"text": longer})
+    assert response.status_code == 400
+    assert "The army lists of this event are locked." in response.content.decode()
+    assert HandedList.objects.get(event=event, player="Ana").rows == before
