@@ -126,3 +126,46 @@ def test_attack_a_list_posted_to_a_link_after_the_lock_is_refused_and_changes_no
     assert response.status_code == 400
     assert "The army lists of this event are locked." in response.content.decode()
     assert HandedList.objects.get(event=event, player="Ana").rows == before
+
+
+def test_a_list_link_names_every_line_it_left_out(carol):
+    """After a list is taken, each line of the paste that was not read is
+    named with its reason, the first one too."""
+    from tests.web.test_event_running import ARMY, list_link_of
+
+    _event, org = event_of(carol, "Ana, PanOceania\nBea, Yu Jing", name="Liga de notas")
+    player = Phone()
+    player.visit(list_link_of(org, "Ana"))
+    [form] = [f for f in player.forms() if "text" in f.names()]
+    form.fill({"text": ARMY + "hello\n"})
+    player.send(form)
+    assert "Your list is in: 2 troopers (25 points)." in player.text
+    # The page shows what the organizer now has, and offers to replace it.
+    submitted = player.soup.select_one("#submitted")
+    assert "Submitted: 2 troopers" in submitted.get_text()
+    assert [li.get_text() for li in submitted.select("li")] == [
+        "Fusilier · 10 · G1",
+        "Bolt · 15 · G1",
+    ]
+    assert player.soup.select_one("form button.primary").get_text() == "Replace my list"
+    left_out = [
+        " ".join(li.get_text(" ").split())
+        for li in player.soup.select(".messages li")
+        if "Left out:" in li.get_text()
+    ]
+    assert len(left_out) == 3, left_out
+    assert left_out[0].startswith("Left out: Line 1, “PanOceania”")
+    assert left_out[-1].startswith("Left out: Line 8, “hello”: Not a trooper line")
+
+
+def test_attack_an_empty_paste_posted_to_a_list_link_is_refused(carol, mallory):
+    """The browser asks for the text first (required); a post without it
+    is refused as a bad request, with the field's error, and takes nothing."""
+    from tests.web.test_event_running import list_link_of
+    from tracker.models import HandedList
+
+    event, org = event_of(carol, "Ana, PanOceania\nBea, Yu Jing", name="Liga vacía")
+    response = mallory.post(list_link_of(org, "Ana"), {"text": ""})
+    assert response.status_code == 400
+    assert "This field is required." in response.content.decode()
+    assert not HandedList.objects.filter(event=event).exists()

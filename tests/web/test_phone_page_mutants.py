@@ -36,3 +36,18 @@ def test_the_form_shown_again_over_the_cap_lists_only_this_phones_own_matches(se
     stranger = phone("en")
     assert "Mesa de Ana" not in _over_the_cap(stranger, settings).get_text()
     assert "Mesa de Ana" in _over_the_cap(host, settings).get_text()
+
+
+def test_no_phase_ends_on_either_phone_while_an_order_is_open():
+    """While an Order is being played (declared, its AROs to come) the
+    active phone offers no "End Orders" button and shows its Order card;
+    the button comes back once the Order ends."""
+    from tests.web.phone_flows import ok, started
+
+    a, b, ids = started()
+    assert a.can("AdvancePhase")
+    ok(a, a.submit("DeclareSkill", trooper_id=ids["Kaplan"], skill="move"))
+    a.open()
+    assert a.can("EndOrder") and not a.can("AdvancePhase")
+    b.open()
+    assert not b.can("AdvancePhase")
