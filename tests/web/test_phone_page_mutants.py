@@ -51,3 +51,41 @@ def test_no_phase_ends_on_either_phone_while_an_order_is_open():
     assert a.can("EndOrder") and not a.can("AdvancePhase")
     b.open()
     assert not b.can("AdvancePhase")
+
+
+def test_a_spanish_phone_names_skills_outcomes_states_and_phases_in_spanish():
+    """The names a phone shows for the rules' codes (tracker/labels.py) are
+    the player's words in the phone's language, each for its own code: the
+    Order's skills, the outcomes to report, the State dialog's conditions
+    and tokens, and the phase on the End button."""
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    from tests.web.phone_flows import ok, started
+    from tracker.labels import LABELS
+
+    def spanish(*msgids: str) -> list[str]:
+        with translation.override("es"):
+            return [gettext(m) for m in msgids]
+
+    def options(phone, selector: str) -> list[str]:
+        return [" ".join(o.get_text(" ").split()) for o in phone.soup.select(selector)]
+
+    a, _b, _ids = started(language_a="es", language_b="es")
+    a.open()
+    skills = options(a, "select[name=skill] option")
+    assert set(spanish("Move", "BS Attack", "Cautious Movement")) <= set(skills)
+    outcomes = options(a, "select[name=outcome] option")
+    assert spanish("Successfully Discovered")[0] in outcomes
+    conditions = options(a, "dialog#state select[name=condition] option")
+    assert conditions == spanish("Normal", "Unconscious", "Dead", "Sepsitorized")
+    boxes = a.soup.select("dialog#state input[type=checkbox][name=tokens]")
+    tokens = [next(t.strip() for t in box.find_all_next(string=True) if t.strip()) for box in boxes]
+    with translation.override("es"):
+        expected = [str(LABELS[box["value"]]) for box in boxes]
+    assert tokens == expected
+    assert set(spanish("Immobilized-A", "Immobilized-B", "Prone")) <= set(tokens)
+
+    ok(a, a.submit("AdvancePhase", expected="orders"))
+    a.open()
+    assert spanish("States Phase")[0] in a.soup.select_one("#blk-header").get_text()
