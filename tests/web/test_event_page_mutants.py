@@ -169,3 +169,98 @@ def test_attack_an_empty_paste_posted_to_a_list_link_is_refused(carol, mallory):
     assert response.status_code == 400
     assert "This field is required." in response.content.decode()
     assert not HandedList.objects.filter(event=event).exists()
+
+
+def _audit_text(carol, event, selector: str) -> str:
+    from bs4 import BeautifulSoup
+
+    page = carol.get(f"/organizer/events/{event.pk}/audit/").content.decode()
+    return " ".join(BeautifulSoup(page, "lxml").select_one(selector).get_text(" ").split())
+
+
+def test_the_event_audit_counts_a_dispute_and_its_settlement_and_no_peek(carol):
+    """A table disputed in play and settled by the organizer: the event's
+    audit counts one dispute, one settlement and no peek, lists each with
+    its words (a dash for a dispute without a reason), and says the table's receipts are held by the phones."""
+    event, org = event_of(carol, "Ana, PanOceania\nBea, Yu Jing", name="Open auditado")
+    all_lists_in(org, ["Ana", "Bea"])
+    publish(org, seed=3)
+    [(_table, match, first, _b)] = pairings_of(event, 1)
+    a, b = seat_phone(carol, match, "A", "en"), seat_phone(carol, match, "B", "en")
+    into_play(a, b, first)
+    ok(b, "ProposeResult", objective_a=1, objective_b=9, army_a=10, army_b=200)
+    ok(a, "DisputeResult")  # the reason is optional
+    settle(carol, match, 5, 4, 100, 90)
+
+    verified = _audit_text(carol, event, "#verified")
+    assert "Peeks in play: 0 · disputes: 1 · settlements: 1" in verified
+    assert "none: held by the phones" in verified
+    happenings = _audit_text(carol, event, "#happenings")
+    assert "Seat A disputed the result: —" in happenings
+    assert "settled: objective points 5–4, army points alive 100–90. Reason: Time called" in (
+        happenings
+    )
+
+
+def _spanish(msgid: str) -> str:
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    with translation.override("es"):
+        return gettext(msgid)
+
+
+def test_the_public_event_page_shows_the_newest_round_first_and_no_bye_for_even_tables(carol):
+    """Anyone's event page, in Spanish: where the event is held, the
+    standings' explanation in Spanish, the newest published round on top,
+    and no "Bye" line in a round where every player has a table."""
+    from bs4 import BeautifulSoup
+
+    from tests.web.rendered_forms import submit_on
+    from tests.web.test_event_running import Organizer
+    from tests.web.test_swiss_score_distances import round_one_played
+    from tracker.models import TournamentEvent
+
+    response = submit_on(
+        carol, "/organizer/events/", "card", name="Copa", date="2026-05-02", location="Club Alfa"
+    )
+    assert response.status_code == 302
+    copa = TournamentEvent.objects.get(name="Copa")
+    assert Organizer(carol, copa).submit("/roster/paste/", players="Ana, Nomads").status_code == 302
+
+    players = "Ana, PanOceania\nBea, Yu Jing\nCai, Nomads\nDan, Ariadna"
+    event, org = round_one_played(carol, players, [(5, 1, 100, 20), (3, 3, 50, 50)])
+    publish(org)
+    reader = Phone("es")
+    for shown in (copa, event):
+        reader.visit(f"/e/{shown.pk}/")
+        hint = reader.soup.select_one("#standings p.hint").get_text()
+        assert hint == _spanish(
+            "Tournament Points, then Objective Points, then Victory Points. Only confirmed "
+            "and settled results count."
+        )
+    reader.visit(f"/e/{copa.pk}/")
+    assert "Club Alfa" in reader.soup.select_one("p.meta").get_text()
+    reader.visit(f"/e/{event.pk}/")
+    soup = BeautifulSoup(reader.html, "lxml")
+    assert [s["id"] for s in soup.select("section.round")] == ["round-2", "round-1"]
+    assert not soup.select("p.bye")
+
+
+def test_a_spanish_list_link_says_who_sees_the_list_and_that_the_lists_locked(carol):
+    from tests.web.test_event_running import list_link_of
+
+    _event, org = event_of(carol, "Ana, PanOceania\nBea, Yu Jing", name="Liga en español")
+    link = list_link_of(org, "Ana")
+    player = Phone("es")
+    player.visit(link)
+    said = _spanish(
+        "Only you and the organizer see it. Each of your matches in this event starts from "
+        "it; your opponent sees what the rules reveal."
+    )
+    assert player.soup.select_one("p.hint").get_text() == said
+    assert org.submit("/lists/", within=".lock-now").status_code == 302
+    player.visit(link)
+    locked = player.soup.select_one("p.error[role=alert]").get_text()
+    assert locked == _spanish("The army lists of this event are locked.")
+    assert locked != "The army lists of this event are locked."
