@@ -264,3 +264,23 @@ def test_a_spanish_list_link_says_who_sees_the_list_and_that_the_lists_locked(ca
     locked = player.soup.select_one("p.error[role=alert]").get_text()
     assert locked == _spanish("The army lists of this event are locked.")
     assert locked != "The army lists of this event are locked."
+
+
+def test_a_handed_list_starts_the_pairing_typed_with_other_accents_case_and_spaces(carol):
+    """ "Íñigo Pérez" handed his list in round 1; round 2's pairing, typed
+    "INIGO  perez" (no accents, capitals, two spaces), is the same player:
+    his seat there starts from that list (folding.name_key). "Iñigo Pardo"
+    of round 3 is another player: his seat starts empty."""
+    from tests.web.test_handed_list_keeps_drafts import draft_names
+
+    spring = open_event(carol, "Spring Open")
+    first = pair_round(carol, spring, 1, pairings="1, Íñigo Pérez, Bob Bravo\n")
+    inigo = Phone()
+    inigo.claim(seat_link(first), "Íñigo Pérez")
+    inigo.submit("draft/add", name="Kaplan", cost="20")
+    inigo.submit("draft/hand")
+    assert inigo.error is None
+    second = pair_round(carol, spring, 2, pairings="1, INIGO  perez, Bob Bravo\n")
+    assert draft_names(second) == ["Kaplan"]
+    third = pair_round(carol, spring, 3, pairings="1, Iñigo Pardo, Bob Bravo\n")
+    assert draft_names(third) == []
