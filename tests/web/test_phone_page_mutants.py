@@ -89,3 +89,64 @@ def test_a_spanish_phone_names_skills_outcomes_states_and_phases_in_spanish():
     ok(a, a.submit("AdvancePhase", expected="orders"))
     a.open()
     assert spanish("States Phase")[0] in a.soup.select_one("#blk-header").get_text()
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_form_without_errors_shows_no_alert_and_a_refused_one_only_its_own(language):
+    """A player form's alert box is there only for a field that was
+    refused: the home page's fresh form has none, and a points limit out of
+    range brings one, under that field alone (tracker/form_errors.py)."""
+    from tests.web.phone import Phone
+
+    host = Phone(language)
+    host.visit("/")
+    assert not host.soup.select("form [role=alert]")
+    [form] = [f for f in host.forms() if "points_limit" in f.names()]
+    form.fill({"name": "Noche de viernes", "points_limit": "20"})
+    host.send(form)
+    alerts = host.soup.select("ul.error[role=alert]")
+    assert [a.get("id") for a in alerts] == ["id_points_limit_error"]
+
+
+def _button(phone, command: str) -> str:
+    return phone.soup.select_one(f"form[hx-post$='/act/{command}/'] button").get_text()
+
+
+def test_the_tactical_phase_counts_orders_first_and_the_deciding_opponent_sees_no_wait_line():
+    """The first Tactical Phase button is the Order Count; after it the
+    opponent decides TM-S2: her phone shows that decision, not the line
+    that she waits for an ARO, and the active phone says she decides. Once
+    she lets it pass, the button ends the Tactical Phase."""
+    from tests.web.phone_flows import let_s2_pass, ok, seal_both, set_up
+
+    a, b = set_up()
+    seal_both(a, b)
+    a.open()
+    assert _button(a, "AdvancePhase") == "Order Count done: end the Executive Use"
+    ok(a, a.submit("AdvancePhase", expected="tactical"))
+    b.open()
+    assert b.can("DeclineStrategicUse")
+    assert "is playing their Player Turn" not in b.text
+    a.open()
+    assert a.soup.select_one("#s2-waiting") and not a.can("AdvancePhase")
+    let_s2_pass(b)
+    a.open()
+    assert _button(a, "AdvancePhase") == "End Tactical Phase"
+    b.open()
+    assert "is playing their Player Turn" in b.text
+
+
+def test_a_spanish_phone_that_locked_first_waits_in_spanish():
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    from tests.web.phone_flows import BOB_LIST, add_trooper, ok, seated
+
+    a, _b = seated("es", "es")
+    for row in BOB_LIST:
+        assert add_trooper(a, *row) is None
+    ok(a, a.submit("LockArmyList"))
+    a.open()
+    with translation.override("es"):
+        said = gettext("Your list is locked. Waiting for your opponent to lock theirs.")
+    assert a.soup.select_one("#blk-controls p.waiting").get_text() == said
