@@ -284,3 +284,17 @@ def test_a_handed_list_starts_the_pairing_typed_with_other_accents_case_and_spac
     assert draft_names(second) == ["Kaplan"]
     third = pair_round(carol, spring, 3, pairings="1, Iñigo Pardo, Bob Bravo\n")
     assert draft_names(third) == []
+
+
+def test_the_results_for_the_tournament_manager_list_the_bye_after_the_tables(carol):
+    from bs4 import BeautifulSoup
+
+    from tests.web.test_swiss_score_distances import round_one_played
+
+    players = "Ana, PanOceania\nBea, Yu Jing\nCai, Nomads"
+    event, _org = round_one_played(carol, players, [(5, 1, 100, 20)])
+    page = carol.get(f"/organizer/events/{event.pk}/audit/").content.decode()
+    rows = BeautifulSoup(page, "lxml").select("#results-round-1 tbody tr")
+    firsts = [row.select_one("td").get_text() for row in rows]
+    assert firsts == ["1", "—"]
+    assert "(bye)" in rows[-1].get_text()

@@ -150,3 +150,22 @@ def test_a_spanish_phone_that_locked_first_waits_in_spanish():
     with translation.override("es"):
         said = gettext("Your list is locked. Waiting for your opponent to lock theirs.")
     assert a.soup.select_one("#blk-controls p.waiting").get_text() == said
+
+
+def test_the_classified_draw_is_offered_once_the_list_is_locked_not_before():
+    """While a player still builds her list her controls are the list; the
+    Classified Objectives draw comes once it is locked."""
+    from tests.web.phone import Phone
+    from tests.web.phone_flows import BOB_LIST, add_trooper, ok
+
+    host = Phone()
+    links = host.create_match(name="League night", classified_drawn="3", classified_kept="2")
+    alice = Phone()
+    alice.claim(links["A"], "Alice")
+    for row in BOB_LIST:
+        assert add_trooper(alice, *row) is None
+    alice.open()
+    assert not alice.can("DrawClassified")
+    ok(alice, alice.submit("LockArmyList"))
+    alice.open()
+    assert alice.can("DrawClassified")
