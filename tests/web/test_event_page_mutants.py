@@ -297,4 +297,6 @@ def test_the_results_for_the_tournament_manager_list_the_bye_after_the_tables(ca
     rows = BeautifulSoup(page, "lxml").select("#results-round-1 tbody tr")
     firsts = [row.select_one("td").get_text() for row in rows]
     assert firsts == ["1", "—"]
-    assert "(bye)" in rows[-1].get_text()
+    # The bye scores the event's bye: 4 TP, 5 OP, 0 VP (DEFAULT_SCORING).
+    bye = [cell.get_text() for cell in rows[-1].select("td")]
+    assert bye[2:] == ["4", "5", "0", "(bye)", "", "", ""]
