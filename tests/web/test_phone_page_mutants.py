@@ -169,3 +169,21 @@ def test_the_classified_draw_is_offered_once_the_list_is_locked_not_before():
     ok(alice, alice.submit("LockArmyList"))
     alice.open()
     assert alice.can("DrawClassified")
+
+
+def test_a_pin_sent_to_a_spent_seat_is_refused_once_not_twice(alice, mallory, settings):
+    """Once a seat's wrong PINs are spent, the move page warns that its PIN
+    no longer moves it; a PIN sent anyway is refused by the form with that
+    reason, and the page does not say it a second time above the form."""
+    from tests.web.table import claim, create_match
+    from tests.web.test_seats import seat_url
+
+    settings.SEAT_PIN_BUDGET = 1
+    match = create_match(alice)
+    claim(alice, match, "A", "Alice", pin="582914")
+    submit_on(mallory, seat_url(match, "A"), "card", pin="000000")
+    page = mallory.get(seat_url(match, "A")).content.decode()
+    assert page.count("its PIN no longer moves it") == 1
+    refused = submit_on(mallory, seat_url(match, "A"), "card", pin="582914")
+    assert refused.status_code == 429
+    assert refused.content.decode().count("its PIN no longer moves it") == 1
