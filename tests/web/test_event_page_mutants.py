@@ -300,3 +300,36 @@ def test_the_results_for_the_tournament_manager_list_the_bye_after_the_tables(ca
     # The bye scores the event's bye: 4 TP, 5 OP, 0 VP (DEFAULT_SCORING).
     bye = [cell.get_text() for cell in rows[-1].select("td")]
     assert bye[2:] == ["4", "5", "0", "(bye)", "", "", ""]
+
+
+def test_the_event_csvs_quote_formula_names_and_mark_only_the_dropped_player(carol):
+    """A player name typed as a formula ("=1+1") is quoted in the standings
+    and results CSVs, as in every export (a spreadsheet would run it); the
+    standings' dropped column says yes for the dropped player only, not for
+    the one who had the bye."""
+    import csv
+    import io
+
+    from tests.web.rendered_forms import submit
+    from tests.web.test_event_running import roster_row
+    from tests.web.test_swiss_score_distances import round_one_played
+
+    players = "=1+1, PanOceania\nBea, Yu Jing\nCai, Nomads"
+    event, org = round_one_played(carol, players, [(5, 1, 100, 20)])
+    bye = event.roster.get(pk=event.rounds.get(number=1).bye).name
+    gone = next(name for name in ("=1+1", "Bea", "Cai") if name != bye)
+    assert submit(carol, str(roster_row(org, gone)), "/drop/").status_code == 302
+
+    def rows(name: str) -> list[dict]:
+        response = carol.get(f"/organizer/events/{event.pk}/{name}.csv")
+        return list(csv.DictReader(io.StringIO(response.content.decode())))
+
+    standings = {row["player"]: row for row in rows("standings")}
+    assert "'=1+1" in standings and "=1+1" not in standings
+    shown = {"'=1+1" if name == "=1+1" else name: name for name in ("=1+1", "Bea", "Cai")}
+    dropped = {shown_name for shown_name, name in shown.items() if name == gone}
+    assert {name for name, row in standings.items() if row["dropped"] == "yes"} == dropped
+    assert standings["'=1+1" if bye == "=1+1" else bye]["byes"] == "1"
+    results = rows("results")
+    assert "'=1+1" in {row["player_a"] for row in results} | {row["player_b"] for row in results}
+    assert "=1+1" not in {row["player_a"] for row in results} | {row["player_b"] for row in results}
