@@ -187,3 +187,21 @@ def test_a_pin_sent_to_a_spent_seat_is_refused_once_not_twice(alice, mallory, se
     refused = submit_on(mallory, seat_url(match, "A"), "card", pin="582914")
     assert refused.status_code == 429
     assert refused.content.decode().count("its PIN no longer moves it") == 1
+
+
+def test_each_player_sees_their_own_seat_first_and_a_spectator_seat_a_first():
+    from tests.web.phone import Phone
+    from tests.web.phone_flows import seated
+
+    a, b = seated()
+
+    def order(phone) -> list[str]:
+        return [s["id"] for s in phone.soup.select("section[id^=blk-seat_]")]
+
+    a.open()
+    assert order(a) == ["blk-seat_A", "blk-seat_B"]
+    b.open()
+    assert order(b) == ["blk-seat_B", "blk-seat_A"]
+    watcher = Phone()
+    watcher.visit(f"/m/{a.code}/")
+    assert order(watcher) == ["blk-seat_A", "blk-seat_B"]
