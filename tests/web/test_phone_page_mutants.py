@@ -205,3 +205,22 @@ def test_each_player_sees_their_own_seat_first_and_a_spectator_seat_a_first():
     watcher = Phone()
     watcher.visit(f"/m/{a.code}/")
     assert order(watcher) == ["blk-seat_A", "blk-seat_B"]
+
+
+def test_only_the_owner_of_a_sealed_secret_is_offered_to_reveal_it():
+    """Alice seals a note in play: Bob's phone lists its seal, with no
+    Reveal button under any of Alice's seals; Alice's offers it under the
+    note, and under none of Bob's seals."""
+    from tests.web.phone_flows import ok, started
+
+    reveal = "form[hx-post$='/act/RevealSecret/']"
+    a, b, _ids = started()
+    a.open()
+    ok(a, a.submit("SealNote", label="Objetivo", text="La antena norte"))
+    a.open()
+    [note] = [li for li in a.soup.select("#blk-seat_A li.secret") if "Objetivo" in li.text]
+    assert note.select(reveal)
+    assert not a.soup.select(f"#blk-seat_B {reveal}")
+    b.open()
+    assert len(b.soup.select("#blk-seat_A li.secret")) >= 2
+    assert not b.soup.select(f"#blk-seat_A {reveal}")
