@@ -333,3 +333,25 @@ def test_the_event_csvs_quote_formula_names_and_mark_only_the_dropped_player(car
     results = rows("results")
     assert "'=1+1" in {row["player_a"] for row in results} | {row["player_b"] for row in results}
     assert "=1+1" not in {row["player_a"] for row in results} | {row["player_b"] for row in results}
+
+
+def test_one_receipt_pasted_twice_at_once_is_kept_once_and_a_match_code_in_any_case(carol):
+    """Both phones of a table read out the same receipt and the organizer
+    pastes both lines at once, the second by the match code typed in lower
+    case: both are checked, and the receipt is on record once."""
+    from tests.web.test_event_round_checks import audit_text, paste_receipts, receipt_of
+    from tests.web.test_event_running import play_table
+    from tracker.models import EventReceipt
+
+    event, org = event_of(carol, "Ana, PanOceania\nBea, Yu Jing", name="Liga de recibos")
+    all_lists_in(org, ["Ana", "Bea"])
+    publish(org, seed=3)
+    [(_table, match, first, _b)] = pairings_of(event, 1)
+    a, _b = play_table(carol, match, first, (5, 3, 120, 80))
+    seq, code = receipt_of(a)
+    pasted = f"1, 1, #{seq}, {code}\n{match.code.lower()}; {seq}; {code.replace('-', ' ')}\n"
+    assert paste_receipts(carol, event, pasted).status_code == 302
+    text = audit_text(carol, event)
+    assert "2 receipts recorded: each agrees with its log." in text
+    assert text.count(f"#{seq} agrees") == 1
+    assert EventReceipt.objects.filter(event=event).count() == 1
