@@ -224,3 +224,37 @@ def test_only_the_owner_of_a_sealed_secret_is_offered_to_reveal_it():
     b.open()
     assert len(b.soup.select("#blk-seat_A li.secret")) >= 2
     assert not b.soup.select(f"#blk-seat_A {reveal}")
+
+
+def _text(node) -> str:
+    return " ".join(node.get_text(" ").split())
+
+
+def test_the_header_says_whose_turn_it_is_to_each_phone_and_an_empty_seat_is_said_once():
+    """Before Bob takes his seat, Alice's page says seat B is not taken
+    (and not hers); once both seats are taken, neither is said to be. In play, Alice's header says it is her turn and names
+    Bob as reactive; Bob's says he is reactive, naming the same players."""
+    from tests.web.phone import Phone
+    from tests.web.phone_flows import started
+
+    host = Phone()
+    links = host.create_match(name="Mesa 9")
+    alone = Phone()
+    alone.claim(links["A"], "Alice")
+    taken = {
+        letter: "Seat not taken yet." in _text(alone.soup.select_one(f"#blk-seat_{letter}"))
+        for letter in "AB"
+    }
+    assert taken == {"A": False, "B": True}
+
+    a, b, _ids = started()
+    a.open()
+    assert "Seat not taken yet." not in a.text
+    turn = a.soup.select_one("#blk-header p.turn")
+    assert _text(turn.select_one(".active")) == "Active: Alice"
+    assert _text(turn.select_one(".reactive")) == "Reactive: Bob"
+    assert _text(turn.select_one(".you")) == "Your turn"
+    b.open()
+    turn = b.soup.select_one("#blk-header p.turn")
+    assert _text(turn.select_one(".reactive")) == "Reactive: Bob"
+    assert _text(turn.select_one(".you")) == "You are reactive"
