@@ -245,6 +245,13 @@ def test_the_public_event_page_shows_the_newest_round_first_and_no_bye_for_even_
     soup = BeautifulSoup(reader.html, "lxml")
     assert [s["id"] for s in soup.select("section.round")] == ["round-2", "round-1"]
     assert not soup.select("p.bye")
+    # The organizer's results list round 2 too, with no table counted yet.
+    audit = carol.get(f"/organizer/events/{event.pk}/audit/").content.decode()
+    tables = BeautifulSoup(audit, "lxml").select("table.round-results")
+    assert [(t["id"], len(t.select("tbody tr"))) for t in tables] == [
+        ("results-round-1", 2),
+        ("results-round-2", 0),
+    ]
 
 
 def test_a_spanish_list_link_says_who_sees_the_list_and_that_the_lists_locked(carol):
