@@ -362,3 +362,17 @@ def test_one_receipt_pasted_twice_at_once_is_kept_once_and_a_match_code_in_any_c
     assert "2 receipts recorded: each agrees with its log." in text
     assert text.count(f"#{seq} agrees") == 1
     assert EventReceipt.objects.filter(event=event).count() == 1
+
+    # Event number 0 is no number a phone shows; 200 lines are taken at
+    # once, 201 are not.
+    refused = paste_receipts(carol, event, f"1, 1, 0, {code}")
+    assert refused.status_code == 400
+    assert "Line 1: the event number is the whole number the phone shows (#57)." in (
+        refused.content.decode()
+    )
+    line = f"1, 1, {seq}, {code}\n"
+    assert paste_receipts(carol, event, line * 200).status_code == 302
+    refused = paste_receipts(carol, event, line * 201)
+    assert refused.status_code == 400
+    assert "At most 200 receipts at once." in refused.content.decode()
+    assert EventReceipt.objects.filter(event=event).count() == 1
