@@ -258,3 +258,16 @@ def test_the_header_says_whose_turn_it_is_to_each_phone_and_an_empty_seat_is_sai
     turn = b.soup.select_one("#blk-header p.turn")
     assert _text(turn.select_one(".reactive")) == "Reactive: Bob"
     assert _text(turn.select_one(".you")) == "You are reactive"
+
+
+def test_no_survivors_line_counts_a_draft():
+    """ "Survivors: x of y points" counts a locked list: no phone shows it
+    while a list is still a draft."""
+    from tests.web.phone_flows import BOB_LIST, add_trooper, seated
+
+    a, b = seated()
+    for row in BOB_LIST:
+        assert add_trooper(a, *row) is None
+    for player in (a, b):
+        player.open()
+        assert "Survivors:" not in player.text
