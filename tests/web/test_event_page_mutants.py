@@ -195,6 +195,8 @@ def test_the_event_audit_counts_a_dispute_and_its_settlement_and_no_peek(carol):
     verified = _audit_text(carol, event, "#verified")
     assert "Peeks in play: 0 · disputes: 1 · settlements: 1" in verified
     assert "none: held by the phones" in verified
+    # Its log verifies, with no receipt on record yet.
+    assert _audit_text(carol, event, "#verified tbody tr td:nth-of-type(5)") == "yes"
     happenings = _audit_text(carol, event, "#happenings")
     assert "Seat A disputed the result: —" in happenings
     assert "settled: objective points 5–4, army points alive 100–90. Reason: Time called" in (
