@@ -271,3 +271,17 @@ def test_no_survivors_line_counts_a_draft():
     for player in (a, b):
         player.open()
         assert "Survivors:" not in player.text
+
+
+def test_the_organizers_audit_says_a_note_revealed_in_play_was_revealed_by_its_owner(carol):
+    from tests.web.phone_flows import ok, started
+
+    a, _b, _ids = started()
+    a.open()
+    ok(a, a.submit("SealNote", label="Objetivo", text="La antena norte"))
+    a.open()
+    [note] = [li for li in a.soup.select("#blk-seat_A li.secret") if "Objetivo" in li.text]
+    ok(a, a.submit("RevealSecret", secret_id=note["id"].removeprefix("secret-")))
+    audit = BeautifulSoup(carol.get(f"/organizer/matches/{a.code}/").content.decode(), "lxml")
+    rules = [_text(chip) for chip in audit.select("td .rule")]
+    assert "by its owner" in rules
