@@ -285,3 +285,38 @@ def test_the_organizers_audit_says_a_note_revealed_in_play_was_revealed_by_its_o
     audit = BeautifulSoup(carol.get(f"/organizer/matches/{a.code}/").content.decode(), "lxml")
     rules = [_text(chip) for chip in audit.select("td .rule")]
     assert "by its owner" in rules
+
+
+def test_the_classified_draw_is_still_offered_in_deployment_if_not_drawn_in_setup():
+    from tests.web.phone import Phone
+    from tests.web.phone_flows import BOB_LIST, add_trooper, ok
+
+    host = Phone()
+    links = host.create_match(name="League night", classified_drawn="3", classified_kept="2")
+    alice, bob = Phone(), Phone()
+    alice.claim(links["A"], "Alice")
+    bob.claim(links["B"], "Bob")
+    for phone_ in (alice, bob):
+        for row in BOB_LIST:
+            assert add_trooper(phone_, *row) is None
+        ok(phone_, phone_.submit("LockArmyList"))
+    alice.open()
+    ok(alice, alice.submit("SetInitiative", first_turn="Alice", deploys_first="Alice"))
+    alice.open()
+    assert alice.soup.select_one("#blk-header")["data-phase"] == "deployment"
+    assert alice.can("DrawClassified")
+
+
+def test_no_secret_is_offered_to_reveal_once_the_match_is_over():
+    from tests.web.phone_flows import ok, started
+
+    reveal = "form[hx-post$='/act/RevealSecret/']"
+    a, b, _ids = started()
+    a.open()
+    assert a.soup.select(reveal)
+    ok(a, a.submit("ProposeResult", objective_a=6, objective_b=2, army_a=120, army_b=40))
+    b.open()
+    ok(b, b.submit("ConfirmResult"))
+    a.open()
+    assert a.soup.select_one("#blk-header")["data-phase"] == "finished"
+    assert not a.soup.select(reveal)
