@@ -378,3 +378,13 @@ def test_one_receipt_pasted_twice_at_once_is_kept_once_and_a_match_code_in_any_c
     assert refused.status_code == 400
     assert "At most 200 receipts at once." in refused.content.decode()
     assert EventReceipt.objects.filter(event=event).count() == 1
+
+
+def test_a_spanish_organizer_reads_the_empty_event_audit_in_spanish(carol):
+    from bs4 import BeautifulSoup
+
+    event, _org = event_of(carol, "Ana, PanOceania\nBea, Yu Jing", name="Liga tranquila")
+    page = carol.get(f"/organizer/events/{event.pk}/audit/", HTTP_ACCEPT_LANGUAGE="es")
+    soup = BeautifulSoup(page.content.decode(), "lxml")
+    said = " ".join(soup.select_one("#happenings li").get_text(" ").split())
+    assert said == _spanish("Nothing yet.") != "Nothing yet."
