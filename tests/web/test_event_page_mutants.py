@@ -10,7 +10,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from tests.web.phone import Phone
-from tests.web.test_event_round_checks import all_lists_in, event_of, publish
+from tests.web.test_event_round_checks import all_lists_in, event_of, publish, receipt_of
 from tests.web.test_event_running import ok, pairings_of, seat_phone
 from tests.web.test_handed_list_keeps_drafts import open_event, pair_round, seat_link
 from tests.web.test_list_state_live import _frame_saying, _socket
@@ -36,6 +36,8 @@ def test_a_result_the_organizer_settled_at_time_asks_nothing_more_of_either_phon
     settle(carol, match, 5, 5, 100, 100)
     assert clock_of(a) == (CALLED["es"], None)
     assert clock_of(b) == (CALLED["en"], None)
+    # Each phone shows the receipt of the settled match, the same one.
+    assert receipt_of(a) == receipt_of(b)
 
 
 @pytest.mark.django_db(transaction=True)
