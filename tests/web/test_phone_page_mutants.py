@@ -320,3 +320,24 @@ def test_no_secret_is_offered_to_reveal_once_the_match_is_over():
     a.open()
     assert a.soup.select_one("#blk-header")["data-phase"] == "finished"
     assert not a.soup.select(reveal)
+
+
+def test_only_the_players_are_offered_to_report_that_the_room_changed():
+    """RP-3: a trooper Immobilized for want of room is shown to everyone,
+    spectators too; the "room changed" form is on the players' phones
+    only. Played through the full match (tests/web/full_match.py)."""
+    from tests.web.full_match import FullMatch
+    from tests.web.phone import Phone
+
+    seen = {}
+
+    def checkpoint(name, a, b):
+        if name != "round 1: Immobilized-A for want of room":
+            return
+        watcher = Phone()
+        watcher.visit(f"/m/{a.code}/")
+        seen["players"] = a.can("ReportRoomChanged") or b.can("ReportRoomChanged")
+        seen["watcher"] = bool(watcher.soup.select("form[hx-post$='/act/ReportRoomChanged/']"))
+
+    FullMatch(checkpoint).play()
+    assert seen == {"players": True, "watcher": False}
