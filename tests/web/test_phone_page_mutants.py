@@ -341,3 +341,22 @@ def test_only_the_players_are_offered_to_report_that_the_room_changed():
 
     FullMatch(checkpoint).play()
     assert seen == {"players": True, "watcher": False}
+
+
+def test_a_spanish_phone_says_in_spanish_that_a_note_was_revealed_by_its_owner():
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    from tests.web.phone_flows import ok, started
+
+    a, _b, _ids = started(language_a="es", language_b="es")
+    a.open()
+    ok(a, a.submit("SealNote", label="Objetivo", text="La antena norte"))
+    a.open()
+    [note] = [li for li in a.soup.select("#blk-seat_A li.secret") if "Objetivo" in li.text]
+    ok(a, a.submit("RevealSecret", secret_id=note["id"].removeprefix("secret-")))
+    a.open()
+    with translation.override("es"):
+        said = gettext("Revealed by its owner.")
+    assert said != "Revealed by its owner."
+    assert said in _text(a.soup.select_one(f"#{note['id']}"))
