@@ -153,11 +153,11 @@ def test_a_list_link_names_every_line_it_left_out(carol):
     left_out = [
         " ".join(li.get_text(" ").split())
         for li in player.soup.select(".messages li")
-        if "Left out:" in li.get_text()
+        if "left out." in li.get_text()
     ]
     assert len(left_out) == 3, left_out
-    assert left_out[0].startswith("Left out: Line 1, “PanOceania”")
-    assert left_out[-1].startswith("Left out: Line 8, “hello”: Not a trooper line")
+    assert left_out[0].startswith("Line 1, “PanOceania”, left out.")
+    assert left_out[-1].startswith("Line 8, “hello”, left out. Not a trooper line")
 
 
 def test_attack_an_empty_paste_posted_to_a_list_link_is_refused(carol, mallory):
