@@ -76,6 +76,8 @@ FIXED = [
         r"\1TOKEN",
     ),
     (re.compile(r"expires=[^;]+;"), "expires=DATE;"),
+    # The HTTP Expires header of a page never cached (never_cache: now).
+    (re.compile(r"Expires: [^\r\n]+"), "Expires: DATE"),
     # A signed message cookie: the text stays, its timestamp and signature go.
     (re.compile(r"(messages=[^:;\s]+):[^;\s]+"), r"\1:SIGNED"),
     (
