@@ -40,7 +40,7 @@ ERROR = re.compile(r'<p class="error[^"]*" role="alert">(.*?)</p>', re.S)
 # Issue 18: the page's one State form, which a row's name opens (app.js),
 # prefilled from the row: its condition (data-cond, none for Normal) and
 # tokens (data-tokens). A row whose name is a button is one the phone may tap.
-STATE_FORM = re.compile(r'<form hx-post="([^"]*/act/SetTrooperState/)" data-state-form>')
+STATE_FORM = re.compile(r'<form hx-post="([^"]*/act/SetTrooperState/)" data-state-form[^>]*>')
 TAPPABLE_ROW = re.compile(
     r'<li (?:hx-swap-oob="true" )?class="trooper[^"]*" id="trooper-(\w+)"([^>]*)><button class="name">'
 )
