@@ -325,18 +325,8 @@ def main() -> None:
     for step in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"]):
         subprocess.run([sys.executable, "manage.py", *step], cwd=ROOT, env=env, check=True)
     published = json.loads(_python(env, "bench/claim_round.py", "--publish", str(tables)))
-    port = serving.free_port()
-    base = f"http://127.0.0.1:{port}"
     log = tmp / "serve.log"
-    process = serving.start(
-        [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        url=base + "/offline/",
-        stdout=subprocess.DEVNULL,
-        stderr=open(log, "w"),  # noqa: SIM115 (lives as long as the server)
-        log=log.read_text,
-    )
+    process, base = serving.serve_on_loopback(ROOT, env, log)
     try:
         tally, phones = asyncio.run(round_starts(base, published, share, doubles))
     finally:

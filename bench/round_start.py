@@ -76,18 +76,7 @@ def main() -> None:
         text=True,
     )
     matches = json.loads(made.stdout)
-    port = serving.free_port()
-    base = f"http://127.0.0.1:{port}"
-    log = tmp / "serve.log"
-    process = serving.start(
-        [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        url=base + "/offline/",
-        stdout=subprocess.DEVNULL,
-        stderr=open(log, "w"),  # noqa: SIM115 (lives as long as the server)
-        log=log.read_text,
-    )
+    process, base = serving.serve_on_loopback(ROOT, env, tmp / "serve.log")
     try:
         started = time.monotonic()
         phones = asyncio.run(burst(base, matches))

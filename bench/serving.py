@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -68,6 +69,24 @@ def start(
                 process.kill()
                 raise RuntimeError(f"{' '.join(command)} did not start:\n{log()[-3000:]}") from None
             time.sleep(0.2)
+
+
+def serve_on_loopback(root: Path, env: dict, log: Path) -> tuple[subprocess.Popen, str]:
+    """`manage.py serve` (the command `make run` runs) on a free loopback
+    port, its errors in `log`: the process, once it answers, and its base
+    URL. The bench scripts that play a venue's burst against it share it."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    process = start(
+        [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=root,
+        env=env,
+        url=base + "/offline/",
+        stdout=subprocess.DEVNULL,
+        stderr=open(log, "w"),  # noqa: SIM115 (lives as long as the server)
+        log=log.read_text,
+    )
+    return process, base
 
 
 def stop(process: subprocess.Popen | None, timeout: float = 10) -> None:

@@ -91,7 +91,8 @@ def claim(page, link, name, pin="246813"):
     expect(page.locator("#connection")).to_have_text("Live")
 
 
-def add_trooper(page, name, cost, traits=()):
+def type_row(page, name, cost, traits=()):
+    """The list's add form filled in as a player types it, not sent yet."""
     form = page.locator("form.addrow")
     form.locator("input[name=name]").fill(name)
     form.locator("input[name=cost]").fill(str(cost))
@@ -99,6 +100,11 @@ def add_trooper(page, name, cost, traits=()):
         form.locator("details.traits summary").click()
         for trait in traits:
             form.locator(f"input[name=traits][value={trait}]").check()
+    return form
+
+
+def add_trooper(page, name, cost, traits=()):
+    form = type_row(page, name, cost, traits)
     form.locator("button:not([type=button])").click()
     expect(page.locator("table.list")).to_contain_text(name)
 

@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .make_run import start_as_make_run
-from .pages import LIVE, LOCALE, NOT_SAVED, create_match
+from .pages import LIVE, LOCALE, NOT_SAVED, create_match, type_row
 from .test_link_faults import OFFLINE
 
 pytestmark = pytest.mark.browser
@@ -48,17 +48,6 @@ def host_seated(phone, link, lang):
     host.click("button.primary")
     expect(host.locator("#connection")).to_have_text(LIVE[lang])
     return host
-
-
-def type_row(page, name, cost, traits=()):
-    form = page.locator("form.addrow")
-    form.locator("input[name=name]").fill(name)
-    form.locator("input[name=cost]").fill(str(cost))
-    if traits:
-        form.locator("details.traits summary").click()
-        for trait in traits:
-            form.locator(f"input[name=traits][value={trait}]").check()
-    return form
 
 
 def rows_named(page, name):

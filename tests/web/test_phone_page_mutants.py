@@ -27,7 +27,7 @@ def _over_the_cap(client, settings):
     return BeautifulSoup(response.content.decode(), "lxml")
 
 
-def test_the_form_shown_again_over_the_cap_lists_only_this_phones_own_matches(settings):
+def test_attack_the_form_shown_again_over_the_cap_lists_only_this_phones_own_matches(settings):
     """The home page shown again for a too-large form lists the matches this
     browser hosts, as the home page does: never another host's."""
     host = phone("en")
