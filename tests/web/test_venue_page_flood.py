@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import threading
+import time
 from http.cookies import SimpleCookie
 
 import pytest
@@ -85,13 +86,21 @@ def _flood(server: LiveServer, path: str, connections: int = 24, method: str = "
                     response.read()
                     seen.append(response.status)
             connection.close()
+            stop.wait(0.05)  # refused or cut: no busy loop on a server gone
 
     threads = [threading.Thread(target=run, daemon=True) for _ in range(connections)]
     for thread in threads:
         thread.start()
     try:
-        # Under way: the address's share is taken (it sheds the rest).
+        # Under way: the address's share is taken (it sheds the rest). A
+        # deadline, not a wait for ever: a CI run whose flood never filled
+        # the share hung here until CI's own clock ran out, saying nothing.
+        deadline = time.monotonic() + 60
         while 503 not in seen:
+            assert time.monotonic() < deadline, (
+                f"no page load shed in 60 s: {sorted(set(seen))} of {len(seen)} answers\n"
+                + server.log_text()[-3000:]
+            )
             stop.wait(0.05)
         yield seen
     finally:
