@@ -934,12 +934,16 @@
     var form = dialog.querySelector("form");
     var tokens = (row.dataset.tokens || "").split(" ");
     var noRoom = row.hasAttribute("data-no-room");
+    var inHoloecho = row.hasAttribute("data-holoecho");
     var cond = row.dataset.cond || "normal";
     form.elements.trooper_id.value = row.id.slice("trooper-".length);
     dialog.dataset.row = stateOf(row);
     form.querySelector("[data-name]").textContent = row.querySelector(".name").textContent;
     Array.prototype.forEach.call(form.elements.condition.options, function (option) {
       option.selected = option.defaultSelected = option.value === cond;
+      // HE-C4: a trooper in Holoecho goes out of action only by the Saving
+      // Roll reported on the Holoecho that was hit (the report ends it).
+      option.disabled = inHoloecho && option.hasAttribute("data-out") && option.value !== cond;
     });
     Array.prototype.forEach.call(form.querySelectorAll("input[type=checkbox]"), function (box) {
       var kept = noRoom && box.value === "immobilized_a";

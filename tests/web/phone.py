@@ -137,12 +137,19 @@ class RenderedForm:
         tapped = row["id"].removeprefix("trooper-")
         tokens = set((row.get("data-tokens") or "").split())
         no_room = row.has_attr("data-no-room")
+        in_holoecho = row.has_attr("data-holoecho")
         self.node.select_one('input[name="trooper_id"]')["value"] = tapped
+        cond = row.get("data-cond") or "normal"
         for option in self.node.select('select[name="condition"] option'):
-            if option["value"] == (row.get("data-cond") or "normal"):
+            if option["value"] == cond:
                 option["selected"] = ""
             else:
                 del option["selected"]
+            # HE-C4: no out-of-action condition for a row in Holoecho.
+            if in_holoecho and option.has_attr("data-out") and option["value"] != cond:
+                option["disabled"] = ""
+            else:
+                del option["disabled"]
         for box in self.node.select('input[type="checkbox"][name="tokens"]'):
             kept = no_room and box["value"] == "immobilized_a"
             for attr, on in (("checked", kept or box["value"] in tokens), ("disabled", kept)):
@@ -195,6 +202,8 @@ def _labels_of(node: Tag, name: str) -> dict[str, str]:
     """value -> visible text, for radios/checkboxes/options named `name`."""
     out: dict[str, str] = {}
     for option in node.select(f'select[name="{name}"] option'):
+        if option.has_attr("disabled"):
+            continue  # a player cannot pick it
         text = " ".join(option.get_text().split())
         # An option in a group reads as the player sees it: "Kaplan" under
         # "Alice" is Alice's Kaplan ("Kaplan (Alice)").

@@ -27,6 +27,18 @@ def test_no_order_pool_line_when_only_a_hidden_trooper_survives(alice_language, 
     # checks below read a line that was there.
     assert f"{mine} {GROUP_1[alice_language]} 2" in seat_a_text(a)
     assert f"{theirs} {GROUP_1[bob_language]} 2" in seat_a_text(b)
+    # The Hassassin is in Holoecho: it falls by a Saving Roll reported on
+    # its real one (seal_both: marker 2), which ends its Holoecho (HE-C4).
+    a.open()
+    ok(
+        a,
+        a.submit(
+            "ReportOutcome",
+            outcome="saving_roll",
+            trooper_id=ids["Hassassin Ayyar"],
+            element="marker2",
+        ),
+    )
     for name in ("Hassassin Ayyar", "Kaplan"):
         a.open()
         ok(a, a.submit("SetTrooperState", trooper_id=ids[name], condition="dead"))

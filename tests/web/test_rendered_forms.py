@@ -177,7 +177,12 @@ def options_of(rendered: RenderedForm):
         if not name or type(field) is not Select or "disabled" in field.attrs:
             continue
         for value, _selected, label in field.options:
-            if value != field.value:
+            # A disabled option is one a player cannot pick (the State
+            # form's out-of-action conditions for a row in Holoecho, HE-C4).
+            disabled = rendered.node.select_one(
+                f'select[name="{name}"] option[value="{value}"][disabled]'
+            )
+            if value != field.value and disabled is None:
                 yield name, value, label
 
 

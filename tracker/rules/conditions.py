@@ -21,6 +21,7 @@ from .state import (
     CONDITIONS,
     FINISHED,
     IMMOBILIZED_A,
+    OUT_OF_ACTION,
     SETUP,
     TOKENS,
     MatchState,
@@ -135,6 +136,7 @@ def set_trooper_state(state: MatchState, seat: str, command: SetTrooperState) ->
         )
     if command.condition == trooper.condition and tokens == sorted(trooper.tokens):
         raise NotAllowed(_("Nothing changed."))
+    _refuse_out_of_action_in_holoecho(state, trooper, command.condition)
     return [
         TrooperStateChanged(
             trooper_id=trooper.id,
@@ -147,6 +149,33 @@ def set_trooper_state(state: MatchState, seat: str, command: SetTrooperState) ->
             previous_tokens=sorted(trooper.tokens),
         )
     ]
+
+
+def _refuse_out_of_action_in_holoecho(state: MatchState, trooper: Trooper, condition: str) -> None:
+    """A trooper in Holoecho goes out of action only through a Saving Roll,
+    which ends its Holoecho and reveals the real one (HE-C4). Set from here,
+    both phones went on showing a Dead trooper with its three Holoechoes on
+    the table and its real one still sealed. The report does it right (and a
+    reveal cannot be undone, a state step can), so the player is sent there;
+    the State form does not offer these conditions for a row in Holoecho
+    (app.js, data-holoecho). A Holoecho already ending in this Order (HE-T:
+    its Holoechoes leave at the Order's end) is let through here; the form,
+    which sees only the row, offers these conditions once they have left."""
+    if condition not in OUT_OF_ACTION or trooper.out_of_action or not trooper.holoechoes:
+        return
+    order = state.turn.order if state.turn is not None else None
+    if order is not None:
+        ending = {entry[0] for entry in order.extra.get("he_ending", ())}
+        if trooper.id in ending or trooper.id in order.extra.get("he_cancelled", ()):
+            return
+    raise NotAllowed(
+        _(
+            "%(name)s is in Holoecho: first report the hit that forced its Saving Roll, "
+            "on the Holoecho that was hit (HE-C4); then set its state."
+        ),
+        name=trooper.name,
+        rule="HE-C4",
+    )
 
 
 @handles(UndoLastStep)

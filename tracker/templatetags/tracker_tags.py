@@ -18,7 +18,7 @@ from tracker.rules.classified import DEFAULT_DECK
 from tracker.rules.i18n import Plural, Text
 from tracker.rules.identity import MARKER_NAME, MASK_PENDING
 from tracker.rules.process_caches import emptied_by
-from tracker.rules.state import CONDITIONS, TOKENS
+from tracker.rules.state import CONDITIONS, OUT_OF_ACTION, TOKENS
 
 register = template.Library()
 
@@ -403,7 +403,8 @@ def state_form(code: str) -> str:
     if html is None:
         values = {
             "code": code,
-            "conditions": tuple((c, label_of(c)) for c in CONDITIONS),
+            # (code, label, out of action: not offered for a trooper in Holoecho, HE-C4)
+            "conditions": tuple((c, label_of(c), c in OUT_OF_ACTION) for c in CONDITIONS),
             "tokens": tuple((t, label_of(t)) for t in TOKENS),
         }
         html = mark_safe(render_to_string("tracker/blocks/state_form.html", values))  # noqa: S308 (our own template)
