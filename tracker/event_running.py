@@ -172,6 +172,14 @@ def swap_players(event_round: EventRound, one: int, two: int) -> None:
     event_round.save(update_fields=["pairs", "bye"])
 
 
+def pairing_mark(event_round: EventRound) -> str:
+    """The drawn round's tables and bye in one line: the publish form
+    carries the one its page showed, so a round swapped or drawn again on
+    another device since is not published unseen."""
+    tables = ",".join(f"{a}-{b}" for a, b in event_round.pairs)
+    return f"{tables}|{event_round.bye or ''}"
+
+
 @dataclass(frozen=True)
 class RoundPairing:
     """What tracker.organizer.views.create_pairings takes for one table,

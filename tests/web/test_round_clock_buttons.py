@@ -1,7 +1,7 @@
 """The run page offers only what a round's clock can do now: Start before it
 runs, Pause while it runs, Resume once paused, Call time until time is
 called. A running clock offered Start and a paused one Pause, each tap
-answered "The clock is already so." and nothing done. In the organizer's
+answered that the clock already was so, and nothing done. In the organizer's
 language, through the run page's rendered forms."""
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The round clock across pauses (issue 21), through the run page's
 rendered forms: every stint the clock ran counts, however many pauses and
 resumes come between, and a Start from a page rendered before the clock
-was resumed (a second laptop's) is refused with "The clock is already so.",
+was resumed (a second laptop's) is refused with "The clock of round 1 is
+already running.",
 never restarting the stint under way and so giving its time back.
 
 No test waits for the clock: the run page's views read the time from a
@@ -72,7 +73,10 @@ def test_every_stint_of_the_clock_counts_across_pauses(carol, wall):
 
 @pytest.mark.parametrize(
     "lang, refused",
-    [("en", "The clock is already so."), ("es", "El reloj ya está así.")],
+    [
+        ("en", "The clock of round 1 is already running."),
+        ("es", "El reloj de la ronda 1 ya está en marcha."),
+    ],
 )
 def test_a_start_from_a_page_rendered_before_the_resume_gives_no_time_back(
     carol, wall, lang, refused

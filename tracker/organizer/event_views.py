@@ -123,6 +123,7 @@ def _run_page(request, event: TournamentEvent, status: int = 200, **bound):
         "pending": pending,
         "pending_pairs": _pending_pairs(event, pending, names) if pending else [],
         "pending_bye": names.get(pending.bye) if pending and pending.bye else None,
+        "pending_mark": event_running.pairing_mark(pending) if pending else "",
         "swap_form": bound.get("swap_form")
         or (SwapForm(choices=_swap_choices(pending, names)) if pending else None),
         "publish_form": bound.get("publish_form") or PublishRoundForm(),
@@ -257,6 +258,25 @@ def roster_paste(request, event: TournamentEvent, form: RosterPasteForm):
     return redirect("organizer-event-run", pk=event.pk)
 
 
+def _drop_already_done(request, entry: EventPlayer) -> bool:
+    """The one button both drops and brings back: what the page showed
+    (`dropped`) says which the organizer meant. A second laptop's page from
+    before a drop, or a tap sent again through a stalled link, would
+    otherwise undo the drop it repeats; it is told the player already is so."""
+    shown = request.POST.get("dropped")
+    if shown not in ("0", "1") or (shown == "1") == entry.dropped:
+        return False
+    if entry.dropped:
+        text = _("%(name)s has already dropped: not paired from round %(round)s on.") % {
+            "name": entry.name,
+            "round": entry.dropped_after + 1,
+        }
+    else:
+        text = _("%(name)s is already in the event.") % {"name": entry.name}
+    messages.info(request, text)
+    return True
+
+
 @require_POST
 @organizer_required
 def roster_drop(request, pk: int, player: int):
@@ -264,6 +284,8 @@ def roster_drop(request, pk: int, player: int):
     event = _event(pk)
     entry = get_object_or_404(EventPlayer, event=event, pk=player)
     played = event.rounds.filter(published_at__isnull=False).count()
+    if _drop_already_done(request, entry):
+        return redirect("organizer-event-run", pk=event.pk)
     if entry.dropped:
         entry.dropped_after = None
         messages.success(request, _("%(name)s is back in the event.") % {"name": entry.name})
@@ -349,8 +371,34 @@ def _draw_form(event, pending, bound: DrawRoundForm | None) -> DrawRoundForm:
     return form
 
 
+def _draw_refusal(request, event: TournamentEvent) -> str | None:
+    """The draw button both draws the next round and draws a drawn one
+    again: the form names the drawn round its page showed (`drawn`, empty
+    for none). A page from before another laptop drew (or published) must
+    not throw away a round drawn and swapped there, nor draw a round after
+    the one it meant."""
+    if "drawn" not in request.POST:
+        return None
+    shown, pending = request.POST["drawn"], _pending(event)
+    if shown == (str(pending.number) if pending else ""):
+        return None
+    published = _published_number(event, shown)
+    if published is not None:
+        return _("Round %(round)s is already published.") % {"round": published}
+    if pending is not None:
+        return _(
+            "Round %(round)s is already drawn on another device: check its pairings "
+            "before drawing it again."
+        ) % {"round": pending.number}
+    return _("The rounds changed on another device: check the page, then draw.")
+
+
 @run_form(DrawRoundForm, "draw_form")
 def round_draw(request, event: TournamentEvent, form: DrawRoundForm):
+    stale = _draw_refusal(request, event)
+    if stale:
+        messages.error(request, stale)
+        return redirect("organizer-event-run", pk=event.pk)
     number = _pending(event).number if _pending(event) else event_running.next_round_number(event)
     if number > 1:
         left = _unfinished(event, number - 1)
@@ -394,36 +442,78 @@ def round_swap(request, pk: int):
 def round_publish(request, event: TournamentEvent, form: PublishRoundForm):
     """Create the round's matches (with their seat sheets), exactly as
     pasted pairings do."""
-    pending = _pending(event)
+    with transaction.atomic():
+        # Locked: a second laptop's publish waits for this one and then
+        # finds the round published (rather than creating its tables twice).
+        pending = (
+            EventRound.objects.select_for_update()
+            .filter(event=event, published_at__isnull=True)
+            .first()
+        )
+        stale = _publish_refusal(request, event, pending)
+        if stale:
+            messages.error(request, stale)
+            return redirect("organizer-event-run", pk=event.pk)
+        response, ended = _publish(request, event, form, pending)
+    for event_round in ended:
+        announce_clock(event_round)
+    return response
+
+
+def _published_number(event: TournamentEvent, posted: str | None) -> int | None:
+    """The round a page's form named (hidden field), if it is published."""
+    if not posted or not posted.isdigit():
+        return None
+    number = int(posted)
+    published = event.rounds.filter(number=number, published_at__isnull=False).exists()
+    return number if published else None
+
+
+def _publish_refusal(request, event: TournamentEvent, pending: EventRound | None) -> str | None:
+    """Why the round the page showed cannot be published as shown: it is
+    published already (a tap sent again after a stalled answer, Back after
+    publishing, another laptop), or its pairings changed on another laptop
+    since the page was drawn: publishing then would create tables the
+    organizer never saw. The form names the round and its pairings."""
+    published = _published_number(event, request.POST.get("round"))
+    if published is not None:
+        return _("Round %(round)s is already published.") % {"round": published}
     if pending is None:
-        messages.error(request, _("Draw the round before publishing it."))
-        return redirect("organizer-event-run", pk=event.pk)
+        return _("Draw the round before publishing it.")
+    shown = request.POST.get("pairing")
+    if shown is not None and shown != event_running.pairing_mark(pending):
+        return _(
+            "The pairings of round %(round)s changed on another device: check them, then publish."
+        ) % {"round": pending.number}
+    return None
+
+
+def _publish(request, event: TournamentEvent, form: PublishRoundForm, pending: EventRound):
+    """The page's answer, and the earlier rounds whose clocks publishing
+    ended (announced once committed)."""
     if Match.objects.filter(event=event, event_round=pending.number).exists():
         form.add_error(
             None,
             _("Round %(round)s already has matches (from pasted pairings).")
             % {"round": pending.number},
         )
-        return _run_page(request, event, 400, publish_form=form)
+        return _run_page(request, event, 400, publish_form=form), []
     data = {
         **form.cleaned_data,
         "pairings": event_running.round_pairings(pending),
         "event_round": pending.number,
         "classified": None,
     }
-    with transaction.atomic():
-        create_pairings(event, data)
-        pending.published_at = timezone.now()
-        pending.minutes = form.cleaned_data["minutes"]
-        pending.save(update_fields=["published_at", "minutes"])
-        ended = event_running.end_earlier_clocks(event, pending.number, pending.published_at)
-    for event_round in ended:
-        announce_clock(event_round)
+    create_pairings(event, data)
+    pending.published_at = timezone.now()
+    pending.minutes = form.cleaned_data["minutes"]
+    pending.save(update_fields=["published_at", "minutes"])
+    ended = event_running.end_earlier_clocks(event, pending.number, pending.published_at)
     messages.success(
         request,
         _("Round %(round)s is published: print its seat sheets.") % {"round": pending.number},
     )
-    return redirect("organizer-event-run", pk=event.pk)
+    return redirect("organizer-event-run", pk=event.pk), ended
 
 
 @require_POST
@@ -457,7 +547,14 @@ def round_clock(request, pk: int, number: int, action: str):
             event_round.clock_started_at = None
             event_round.time_called_at = now
         else:
-            messages.error(request, _("The clock is already so."))
+            # A page behind the clock (another laptop, a tap sent twice
+            # through a stalled link): say what the clock does now.
+            already = {
+                "running": _("The clock of round %(round)s is already running."),
+                "paused": _("The clock of round %(round)s is already paused."),
+                "ready": _("The clock of round %(round)s has not started yet."),
+            }[state]
+            messages.error(request, already % {"round": number})
             return redirect("organizer-event-run", pk=event.pk)
         event_round.save()
     announce_clock(event_round)
