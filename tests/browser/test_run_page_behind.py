@@ -115,7 +115,7 @@ def test_drop_from_a_second_laptop_leaves_the_player_dropped(served, venue_link,
     row = "#roster tbody tr:has-text('Bea Blanco')"
     first.locator(f"{row} form[action$='/drop/'] button").click()
     expect(first.locator(row)).to_contain_text(
-        re.compile("dropped after round 0|baja tras la ronda 0")
+        re.compile("dropped before round 1|baja antes de la ronda 1")
     )
     second.locator(f"{row} form[action$='/drop/'] button").click()
     expect(second.locator(".messages")).to_contain_text(DROPPED[lang])

@@ -127,3 +127,16 @@ def test_pause_from_a_page_behind_says_the_clock_is_paused(carol, lang):
     assert org.submit("/clock/pause/", within="#round-1").status_code == 302
     assert submit(carol, second_laptop, "/clock/pause/", within="#round-1").status_code == 302
     assert PAUSED[lang] in org.text()
+
+
+BEFORE_ROUND_1 = {"en": "Bea · dropped before round 1", "es": "Bea · baja antes de la ronda 1"}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_player_dropped_before_the_first_round_is_not_said_to_have_played_round_0(carol, lang):
+    carol.defaults["HTTP_ACCEPT_LANGUAGE"] = lang
+    org = four_players(carol)
+    assert submit(carol, str(roster_row(org, "Bea")), "/drop/").status_code == 302
+    row = " ".join(roster_row(org, "Bea").get_text(" ").split())
+    assert BEFORE_ROUND_1[lang] in row
+    assert "0" not in row
