@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import wraps
 
 from django.contrib import messages
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -412,7 +412,22 @@ def round_draw(request, event: TournamentEvent, form: DrawRoundForm):
     if len(event_running.active_for(event, number)) < 2:
         form.add_error(None, _("A round needs at least two players on the roster."))
         return _run_page(request, event, 400, draw_form=form)
-    drawn = event_running.draw_round(event, form.cleaned_data.get("seed"))
+    try:
+        with transaction.atomic():
+            drawn = event_running.draw_round(event, form.cleaned_data.get("seed"))
+    except IntegrityError:
+        # Another laptop drew this round between this request's read and
+        # its write (a round's number is unique in its event): theirs is
+        # kept, and this one is told so rather than answered a 500.
+        messages.error(
+            request,
+            _(
+                "Round %(round)s is already drawn on another device: check its pairings "
+                "before drawing it again."
+            )
+            % {"round": number},
+        )
+        return redirect("organizer-event-run", pk=event.pk)
     messages.success(
         request,
         _("Round %(round)s is drawn. Swap players if needed, then publish it.")
