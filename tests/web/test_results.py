@@ -273,3 +273,24 @@ def test_a_settled_result_reads_as_the_result_on_both_phones(alice, bob, carol):
         line = BeautifulSoup(phone.page(), "lxml").select_one(".result-line")
         said = " ".join(line.get_text(" ").split())
         assert said.startswith("Result:") and "Proposed" not in said, said
+
+
+@pytest.mark.django_db
+def test_the_same_proposal_sent_again_from_another_tab_keeps_the_opponents_confirm(alice, bob):
+    """Alice proposes, then her other tab (its page from before the
+    proposal) sends the very same numbers. Bob's Confirm, on the page that
+    shows those numbers, was refused with "The proposed result has changed"
+    (the second send made a new proposal): nothing had changed."""
+    a, b = playing(alice, bob)
+    play_out_phones(a, b)
+    other_tab = a.phone.form("ProposeResult")
+    assert error_of(propose_on_phone(a)) is None
+    confirm = b.phone.form("ConfirmResult")
+    other_tab.fill({"objective_a": 7, "objective_b": 3, "army_a": 90, "army_b": 25})
+    a.phone.send(other_tab)
+    assert a.phone.error is None
+    assert "Waiting for your opponent to confirm" in text_of(a.page())
+    b.phone.send(confirm)
+    assert b.phone.error is None
+    assert fresh(a.match).result["status"] == "confirmed"
+    assert "Both players confirmed the result." in text_of(b.page())

@@ -259,14 +259,18 @@ def propose_result(state: MatchState, seat: str, command: ProposeResult) -> list
         "A": _points(command.army_a, limit, _("Army points alive")),
         "B": _points(command.army_b, limit, _("Army points alive")),
     }
-    if (
-        record
-        and record["proposed_by"] == other_seat(seat)
-        and record["objective_points"] == objective
-        and record["army_points"] == army
-    ):
+    same_numbers = (
+        record and record["objective_points"] == objective and record["army_points"] == army
+    )
+    if same_numbers and record["proposed_by"] == other_seat(seat):
         # Both players entered the same numbers: that is agreement.
         return _confirmed(state, seat, record)
+    if same_numbers:
+        # The proposer's own numbers again (a second tab, or a page behind):
+        # nothing changes. A new proposal would change its seq, and the
+        # opponent's Confirm of the very same numbers would be refused as
+        # "The proposed result has changed".
+        return []
     return [ResultProposed(seat=seat, objective_points=objective, army_points=army)]
 
 
