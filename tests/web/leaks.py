@@ -824,6 +824,9 @@ def row_shape(row: str, trooper_id: str) -> str:
     # Immobilized-A and its ruling).
     shape = re.sub(r' data-(cond|tokens)="[^"]*"', "", shape)
     shape = shape.replace(" data-no-room", "")
+    # A row in Holoecho (its State form offers no out-of-action condition,
+    # HE-C4): public, as the row's "Holoecho:" badge above says the same.
+    shape = shape.replace(" data-holoecho", "")
     return re.sub(r"\s+", " ", shape)
 
 

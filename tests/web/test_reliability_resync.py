@@ -108,7 +108,9 @@ class Table:
             if not rows:
                 return
             form.tap_row(rng.choice(rows)["id"].removeprefix("trooper-"))
-            offered = [o.get("value") for o in form.node.select('select[name="condition"] option')]
+            # (Not a disabled one: a row in Holoecho offers no Unconscious, HE-C4.)
+            options = form.node.select('select[name="condition"] option:not([disabled])')
+            offered = [o.get("value") for o in options]
             boxes = [b.get("value") for b in form.node.select('input[name="tokens"]')]
             tokens = [t for t in (PRONE, STUNNED) if t in boxes]
             form.fill(
