@@ -17,6 +17,7 @@ import pytest
 
 from bench import serving
 from tests.support import chromium_path, skip_or_fail
+from tracker.lan import read_addresses
 
 from .make_run import manage
 from .netfault import FaultyLink
@@ -165,5 +166,18 @@ def link(served):
     """A faulty link (tests/browser/netfault.py) to the test module's own
     `served` server: phones opened through link.url meet its faults."""
     proxy = FaultyLink(served.port).start()
+    yield proxy
+    proxy.close()
+
+
+@pytest.fixture
+def venue_link(served):
+    """A faulty link the phones open at this machine's LAN address, as a
+    phone at the venue does: plain http there, so no secure context and no
+    service worker, unlike 127.0.0.1."""
+    addresses = [a for a in read_addresses() if ":" not in a]
+    if not addresses:
+        skip_or_fail("this machine has no LAN address", "REQUIRE_BROWSER")
+    proxy = FaultyLink(served.port, host=addresses[0]).start()
     yield proxy
     proxy.close()

@@ -20,11 +20,8 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from tests.scale.servers import send_note
-from tests.support import skip_or_fail
-from tracker.lan import read_addresses
 
 from .make_run import start_as_make_run
-from .netfault import FaultyLink
 from .pages import LIVE, open_phone, playing
 
 pytestmark = pytest.mark.browser
@@ -35,18 +32,6 @@ def served(tmp_path_factory):
     live = start_as_make_run(tmp_path_factory.mktemp("back-in-a-fault"))
     yield live
     live.stop()
-
-
-@pytest.fixture
-def venue_link(served):
-    """A faulty link the phone opens at this machine's LAN address, as a
-    phone at the venue does (plain http there: no service worker)."""
-    addresses = [a for a in read_addresses() if ":" not in a]
-    if not addresses:
-        skip_or_fail("this machine has no LAN address", "REQUIRE_BROWSER")
-    proxy = FaultyLink(served.port, host=addresses[0]).start()
-    yield proxy
-    proxy.close()
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])

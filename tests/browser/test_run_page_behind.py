@@ -17,11 +17,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.support import skip_or_fail
-from tracker.lan import read_addresses
-
 from .make_run import start_as_make_run
-from .netfault import FaultyLink
 
 pytestmark = pytest.mark.browser
 
@@ -54,16 +50,6 @@ def served(tmp_path_factory):
     live = start_as_make_run(tmp_path_factory.mktemp("run-page-behind"))
     yield live
     live.stop()
-
-
-@pytest.fixture
-def venue_link(served):
-    addresses = [a for a in read_addresses() if ":" not in a]
-    if not addresses:
-        skip_or_fail("this machine has no LAN address", "REQUIRE_BROWSER")
-    proxy = FaultyLink(served.port, host=addresses[0]).start()
-    yield proxy
-    proxy.close()
 
 
 def shell(served, code: str) -> str:

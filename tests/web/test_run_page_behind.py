@@ -15,17 +15,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from bs4 import BeautifulSoup
 
 from tests.web.rendered_forms import submit
 from tests.web.test_event_running import Organizer, roster_row, three_players
 from tracker.models import EventPlayer, EventRound, Match, TournamentEvent
 
 pytestmark = pytest.mark.django_db
-
-
-def text_of(html: str) -> str:
-    return " ".join(BeautifulSoup(html, "lxml").get_text(" ").split())
 
 
 def four_players(carol) -> Organizer:

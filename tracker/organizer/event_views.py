@@ -371,6 +371,17 @@ def _draw_form(event, pending, bound: DrawRoundForm | None) -> DrawRoundForm:
     return form
 
 
+def _already_published(number: int) -> str:
+    return _("Round %(round)s is already published.") % {"round": number}
+
+
+def _drawn_elsewhere(number: int) -> str:
+    return _(
+        "Round %(round)s is already drawn on another device: check its pairings "
+        "before drawing it again."
+    ) % {"round": number}
+
+
 def _draw_refusal(request, event: TournamentEvent) -> str | None:
     """The draw button both draws the next round and draws a drawn one
     again: the form names the drawn round its page showed (`drawn`, empty
@@ -384,12 +395,9 @@ def _draw_refusal(request, event: TournamentEvent) -> str | None:
         return None
     published = _published_number(event, shown)
     if published is not None:
-        return _("Round %(round)s is already published.") % {"round": published}
+        return _already_published(published)
     if pending is not None:
-        return _(
-            "Round %(round)s is already drawn on another device: check its pairings "
-            "before drawing it again."
-        ) % {"round": pending.number}
+        return _drawn_elsewhere(pending.number)
     return _("The rounds changed on another device: check the page, then draw.")
 
 
@@ -419,14 +427,7 @@ def round_draw(request, event: TournamentEvent, form: DrawRoundForm):
         # Another laptop drew this round between this request's read and
         # its write (a round's number is unique in its event): theirs is
         # kept, and this one is told so rather than answered a 500.
-        messages.error(
-            request,
-            _(
-                "Round %(round)s is already drawn on another device: check its pairings "
-                "before drawing it again."
-            )
-            % {"round": number},
-        )
+        messages.error(request, _drawn_elsewhere(number))
         return redirect("organizer-event-run", pk=event.pk)
     messages.success(
         request,
@@ -492,7 +493,7 @@ def _publish_refusal(request, event: TournamentEvent, pending: EventRound | None
     organizer never saw. The form names the round and its pairings."""
     published = _published_number(event, request.POST.get("round"))
     if published is not None:
-        return _("Round %(round)s is already published.") % {"round": published}
+        return _already_published(published)
     if pending is None:
         return _("Draw the round before publishing it.")
     shown = request.POST.get("pairing")
