@@ -145,9 +145,12 @@ def test_the_phone_is_offered_only_the_uses_whose_window_is_open():
     assert game.view("A").token_uses == ("TM-E1", "TM-E2", *[f"TM-T{i}" for i in range(1, 7)])
     assert game.view("B").token_uses == ()
     count_orders(game)
-    assert game.view("A").token_uses == tuple(f"TM-T{i}" for i in range(1, 7))
+    # TM-S2: Bob's choice comes at the end of the count, before Alice's next use.
+    assert game.view("A").token_uses == ()
     assert game.view("B").token_uses == ("TM-S2",)
     assert game.view(None).token_uses == ()
+    game.do("B", DeclineStrategicUse())
+    assert game.view("A").token_uses == tuple(f"TM-T{i}" for i in range(1, 7))
     to_phase(game, ORDERS)
     assert game.view("A").token_uses == tuple(f"TM-T{i}" for i in range(1, 7))
     assert game.view("B").token_uses == ()
@@ -394,6 +397,36 @@ def test_the_tactical_phase_waits_for_the_second_players_tm_s2_decision():
         game.do("B", LimitOpponentTokens())
     game.do("A", AdvancePhase(expected=TACTICAL))
     assert game.state.turn.phase != TACTICAL
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        lambda g: ForceGutsRoll(trooper_id=g.id("Fusilier"), passed=True),
+        lambda g: MakeOrderRegular(trooper_id=g.id("Zhanshi")),
+        lambda g: IgnoreRetreat(trooper_id=g.id("Fusilier")),
+    ],
+    ids=["TM-T2", "TM-T3", "TM-T4"],
+)
+def test_tm_s2_the_first_player_spends_no_token_while_the_second_decides(command):
+    """TM-S2 (seed: "Consumiendo un Token de Mando al final del Recuento de
+    Órdenes de su adversario"): Bob's moment is the end of Alice's Order
+    Count, with nothing of Alice's in between. Were she to spend tokens
+    while he decides, his "no more than 1 Command Token this Turn" would
+    come after she had spent them all."""
+    game = at_s2()
+    with pytest.raises(NotAllowed) as refused:
+        game.do("A", command(game))
+    assert refused.value.rule == "TM-S2"
+    assert tokens(game, "A") == 4 and game.state.turn.tokens_spent == 0
+    # Not offered on her phone either (what it offers, the server takes).
+    assert game.view("A").token_uses == () and not game.view("A").token_offers
+    game.do("B", LimitOpponentTokens())
+    game.do("A", command(game))
+    assert tokens(game, "A") == 3
+    with pytest.raises(NotAllowed) as limited:
+        game.do("A", ForceGutsRoll(trooper_id=game.id("Kaplan"), passed=True))
+    assert limited.value.rule == "TM-S2" and tokens(game, "A") == 3
 
 
 def test_after_tm_s2_is_used_the_first_player_ends_the_tactical_phase():

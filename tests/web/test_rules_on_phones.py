@@ -124,10 +124,35 @@ def test_bob_lets_tm_s2_pass_from_his_phone_and_alice_goes_on():
     assert state().turn.phase == "impetuous"
 
 
-def started_in_tactical():
+@pytest.mark.parametrize(
+    ("language", "waiting"),
+    [
+        ("en", "Bob decides now whether to use a Command Token strategically"),
+        ("es", "Bob decide ahora si hace Uso Estratégico de un Token de Mando"),
+    ],
+)
+def test_alice_spends_no_token_while_bob_decides_on_tm_s2(language, waiting):
+    """TM-S2 comes "al final del Recuento de Órdenes": Alice's phone offers
+    her no Tactical Use between her count and Bob's answer (else she could
+    spend past the limit he is about to set); then it does again."""
+    a, b, _ids = started_in_tactical(language)
+    assert a.can("ForceGutsRoll")  # her Active Turn, before the count
+    ok(a, a.submit("AdvancePhase", expected="tactical"))  # the Order Count
+    assert waiting in a.text
+    for tactical in ("ForceGutsRoll", "IgnoreRetreat", "CoordinatedOrder"):
+        assert not a.can(tactical), tactical
+    b.open()
+    ok(b, b.submit("LimitOpponentTokens"))
+    a.open()
+    ok(a, a.submit("ForceGutsRoll", trooper_id="Kaplan", passed="1"))
+    assert state().seat("A").command_tokens == 3
+    assert not a.can("ForceGutsRoll")  # TM-S2: 1 this Turn
+
+
+def started_in_tactical(language: str | None = None):
     from .phone_flows import seal_both, set_up
 
-    a, b = set_up()
+    a, b = set_up(language_a=language, language_b=language)
     ids = seal_both(a, b, holoecho="marker1")
     a.open()
     return a, b, ids

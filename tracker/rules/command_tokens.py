@@ -108,6 +108,17 @@ def _check_play_window(state: MatchState, seat: str, use: str) -> None:
                 rule=use,
                 use=use,
             )
+    if s2_deciding(state) not in (None, seat):
+        # TM-S2 is taken "al final del Recuento de Órdenes": nothing of the
+        # active player's comes between her count and the opponent's choice,
+        # or she could spend past a limit he is about to set.
+        raise NotAllowed(
+            _(
+                "Your opponent is deciding whether to use a Command Token strategically "
+                "at the end of your Order Count (TM-S2)."
+            ),
+            rule="TM-S2",
+        )
 
 
 def _check_s2_window(state: MatchState, seat: str) -> None:
