@@ -1,5 +1,7 @@
 """RT — Retreat! (RULES.md RT-A, RT-1..RT-7, RT-X1, RT-X2)."""
 
+from dataclasses import replace
+
 import pytest
 
 from tracker import rules
@@ -217,6 +219,32 @@ def test_rt_3_applies_to_aros_too(skill, allowed):
         with pytest.raises(NotAllowed) as refused:
             game.do("A", aro)
         assert refused.value.rule == "RT-3"
+
+
+def test_rt_3_a_marked_trooper_may_delay_its_aro_and_then_dodge():
+    """RT-3 limits the skills a marked trooper executes; delaying an ARO
+    against a Holoecho (HE-8) executes none, so it may wait for the second
+    Short Skill and then Dodge, and still may not shoot."""
+    b = [trooper("Alguacil", 10), trooper("Hassassin", 15, traits=[HOLOPROJECTOR])]
+    game = Game.started(army(), b, first="A", seal_b={"holoecho": {"Hassassin": "marker1"}})
+    set_state(game, "Big", UNCONSCIOUS, by="B")
+    to_turn(game, 2, "A")
+    assert game.state.seat("A").retreat
+    end_turn(game)
+    to_phase(game, ORDERS)
+    hassassin, other = game.id("Hassassin"), game.id("Other")
+    game.do("B", DeclareSkill(trooper_id=hassassin, skill="move"))
+    game.do("A", DeclareAro(trooper_id=other, skill="delay_aro", target_id=hassassin))
+    # An attack by the real one reveals it (HE-C1): the delayed ARO may come.
+    game.do("B", DeclareSkill(trooper_id=hassassin, skill="bs_attack"))
+    shoot = DeclareAro(
+        trooper_id=other, skill="bs_attack", target_id=hassassin, target_element="model"
+    )
+    with pytest.raises(NotAllowed) as refused:
+        game.do("A", shoot)
+    assert refused.value.rule == "RT-3"
+    game.do("A", replace(shoot, skill="dodge"))
+    assert not game.state.turn.order.extra.get("delayed")
 
 
 def test_rt_3_every_participant_of_a_coordinated_order_is_checked():

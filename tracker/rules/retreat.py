@@ -44,8 +44,9 @@ RETREAT_ENTERED: list[Callable[[MatchState, str], list[Event]]] = []
 # RT-X1: these skills ignore Retreat! until the end of the game.
 IGNORING_TRAITS = (COURAGE, RELIGIOUS, VETERAN)
 # RT-3: what a trooper with a Retreat! marker may still declare, besides any
-# movement Short Skill. Idle is a Short Movement Skill in N4.
-RETREAT_SKILLS = frozenset({"dodge", "cautious_move", "reset", "idle"})
+# movement Short Skill. Idle is a Short Movement Skill in N4. Delaying an ARO
+# (HE-8) executes no skill: the ARO declared after it is checked then.
+RETREAT_SKILLS = frozenset({"dodge", "cautious_move", "reset", "idle", "delay_aro"})
 
 
 # ---------------------------------------------------------------- events
