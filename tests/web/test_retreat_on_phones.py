@@ -73,3 +73,25 @@ def test_rt_2_both_phones_read_which_troopers_carry_a_retreat_marker(language, m
         assert marker not in row_text(phone, "Big")
         # Bob's troopers are not in Retreat!.
         assert marker not in row_text(phone, "Fusilier")
+
+
+@pytest.mark.parametrize(
+    ("condition", "in_group"),
+    [("dead", False), ("sepsitorized", False), ("unconscious", True)],
+)
+def test_tm_e1_faq_dead_or_sepsitorized_troopers_show_no_combat_group(condition, in_group):
+    """Command Tokens FAQ: Unconscious troopers stay in their Combat Group;
+    Dead or Sepsitorized ones belong to none, so neither phone shows Big in
+    G1 once it is (a player counting a group's 10 for TM-E1 reads the rows)."""
+    a, b = seated()
+    lists_locked(a, b, alice_list=ALICE, bob_list=BOB)
+    ok(a, a.submit("SetInitiative", first_turn="Alice", deploys_first="Alice"))
+    ok(a, a.submit("SealDeployment", lieutenant="Kaplan"))
+    b.open()
+    ok(b, b.submit("SealDeployment", lieutenant="Fusilier"))
+    a.open()
+    ok(a, a.submit("SetTrooperState", trooper_id="Big", condition=condition))
+    for phone in (a, b):
+        phone.open()
+        assert "G1" in row_text(phone, "Kaplan").split()
+        assert ("G1" in row_text(phone, "Big").split()) is in_group
