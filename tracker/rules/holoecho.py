@@ -434,9 +434,13 @@ def answer_activate_roll(state: MatchState, seat: str, command: AnswerActivateRo
             rule="HE-C1" if needs_roll else "HE-1",
         )
     ]
+    after = evolve_all(state, events)
     if needs_roll:
-        after = evolve_all(state, events)
         events += cancel_at_end_of_order(after, after.troopers[trooper.id], "HE-C1")
+        after = evolve_all(state, events)
+    if _second_skill_declared(after, trooper.id):
+        # HE-8 waited for this answer: an Activate with a roll revealed it.
+        events += _delayed_aros_lost(after, after.troopers[trooper.id])
     return events
 
 
@@ -709,8 +713,17 @@ def _after_skill(state: MatchState, seat: str, trooper: Trooper, skill: Skill, a
                 )
             )
     if not aro and order is not None and len(order.skills) == 2:
-        events += _delayed_aros_lost(evolve_all(state, events), trooper)
+        after = evolve_all(state, events)
+        # HE-8: an Activate reveals it or not by its roll, which its player
+        # has yet to say (HE-1): the delayed AROs wait for that answer.
+        if after.choice(ACTIVATE_ROLL, trooper.id) is None:
+            events += _delayed_aros_lost(after, trooper)
     return events
+
+
+def _second_skill_declared(state: MatchState, trooper_id: str) -> bool:
+    order = state.turn.order if state.turn is not None else None
+    return order is not None and order.trooper_id == trooper_id and len(order.skills) >= 2
 
 
 def _delayed_aros_lost(state: MatchState, trooper: Trooper) -> list[Event]:
@@ -720,8 +733,9 @@ def _delayed_aros_lost(state: MatchState, trooper: Trooper) -> list[Event]:
     if cancelled_this_order(state, trooper.id):
         return []
     lost = []
+    already = set(extra.get("aro_lost", ()))
     for reactive_id, delay in sorted(extra.get("delayed", {}).items()):
-        if delay["target"] == trooper.id and delay["holoecho"]:
+        if delay["target"] == trooper.id and delay["holoecho"] and reactive_id not in already:
             reactive = state.troopers[reactive_id]
             lost.append(
                 DelayedAroLost(
@@ -770,6 +784,15 @@ def _aro_declared(state: MatchState, declaration: Declaration) -> list[Event]:
     if mine is not None and mine["holoecho"] and len(order.skills) < 2:
         raise NotAllowed(
             _("You delayed this ARO: declare it after the Holoecho's second Short Skill (HE-8)."),
+            rule="HE-8",
+        )
+    if mine is not None and mine["holoecho"] and state.choice(ACTIVATE_ROLL, mine["target"]):
+        # Whether that Activate reveals it (HE-1, HE-C1) is not said yet.
+        raise NotAllowed(
+            _(
+                "You delayed this ARO: your opponent has yet to say whether the Activate "
+                "needs a roll, which decides whether the Holoecho is revealed (HE-8)."
+            ),
             rule="HE-8",
         )
     return []
