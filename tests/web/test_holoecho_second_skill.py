@@ -71,3 +71,24 @@ def test_an_activate_without_a_roll_as_second_skill_loses_the_delayed_aro_he_8_h
     assert "Fusilier delayed its ARO and loses it (HE-8)" in b.text
     assert _aro_lost() == [ids["Fusilier"]]
     assert not b.can("DeclareAro", trooper_id="Fusilier", skill="bs_attack")
+
+
+IDLE = {
+    "en": "for the decoys it is Idle (HE-1)",
+    "es": "para los señuelos cuenta como Inacción (HE-1)",
+}
+NO_ROLL = {"en": "No roll", "es": "Sin tirada"}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_an_activate_without_a_roll_is_idle_for_the_decoys_in_each_language_he_1(language):
+    """HE-1: "considerando cualquier declaración de Activar o Alertar como una
+    Inacción" — a Spanish phone reads Inacción, as the original says."""
+    a, b, ids = started(holoecho="marker2", language_a=language, language_b=language)
+    ok(a, a.submit("DeclareSkill", trooper_id=ids["Hassassin Ayyar"], skill="activate"))
+    ok(a, a.submit("AnswerActivateRoll", shows=NO_ROLL[language], answer="no_roll"))
+    for phone in (a, b):
+        phone.open()
+        assert IDLE[language] in phone.text
+        if language == "es":
+            assert "Idle" not in phone.text
