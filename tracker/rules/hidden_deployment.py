@@ -12,7 +12,7 @@ written position to both phones and places the trooper. It never comes back
 (HD-7): nothing but the army list sets `hidden`.
 
 HD-5 (a Combat Group change tells the opponent that a hidden trooper exists)
-and HD-6 (a Coordinated Order places it and spends its kept-apart Order) live
+and HD-6 (a Coordinated Order places it and its kept-apart Order is lost) live
 with the Command Token uses in token_uses.py / token_tactical.py; they end HD
 through `sealing.reveal`, so the placement below applies to them too.
 """
