@@ -143,6 +143,7 @@ def scripted():
         regular_spent_irregular_not()
         one_twin_ignores_retreat()
         coordinated_mates_one_out()
+        group_one_out_of_orders()
     # The states of the rules tests, then those of the matches made here.
     return _unique(states[:first_played]), _unique(states[first_played:]), games
 
@@ -359,6 +360,24 @@ def coordinated_mates_one_out() -> Game:
     game = Game.started(a, [trooper("Bolt", 10)], first="A")
     set_state(game, "Fallen", "dead", by="B")
     to_phase(game, ORDERS)
+    return game
+
+
+def group_one_out_of_orders() -> Game:
+    """Twins but for their Combat Group: once group 1 has spent its only
+    Regular Order, only the Fusilier of group 2 may be activated. (The
+    seeded matches below found this by chance, until the report offers
+    grew, HE-D2, and their dice fell elsewhere.)"""
+    a = [
+        trooper("Lieutenant", 20, group=2, traits=[LIEUTENANT_CANDIDATE]),
+        trooper("Fusilier", 10, group=1),
+        trooper("Fusilier", 10, group=2),
+    ]
+    game = Game.started(a, [trooper("Bolt", 10)], first="A")
+    to_phase(game, ORDERS)
+    first = next(t for t in game.state.troopers_of("A") if t.combat_group == 1)
+    game.do("A", DeclareSkill(trooper_id=first.id, skill="move"))
+    game.do("A", EndOrder())
     return game
 
 

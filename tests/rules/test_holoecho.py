@@ -658,3 +658,22 @@ def test_a_reactive_holoecho_attack_reveals_at_the_end_of_the_opponents_order_he
     end_order(game)  # Bob ends his Order: Alice's Holoecho is revealed
     assert bob_sees_real(game) == "marker2"
     assert game.trooper("Hassassin").holoechoes == ()
+
+
+def test_a_holoecho_touching_its_own_side_removes_only_a_decoy_he_d2():
+    """HE-D2 "con una Miniatura" (any), HE-C3 "con una Miniatura enemiga"."""
+    game = in_orders(real="marker1")
+    declare(game, "Hassassin", "move")
+    events = report(game, "own_contact", "Hassassin", element="marker2", by="A")
+    assert of_kind(events, "DecoyRemoved")[0].rule == "HE-D2"
+    assert game.trooper("Hassassin").holoechoes == ("model", "marker1")
+    events = report(game, "own_contact", "Hassassin", element="marker1", by="A")
+    # The real one stays in Holoecho; only Alice reads why, Bob reads nothing.
+    assert [e.kind for e in events] == ["OutcomeReported", "OwnContactKept"]
+    assert all(e.private_to == "A" for e in events)
+    assert not secret(game, "Hassassin", HOLOECHO).revealed and bob_sees_real(game) is None
+    assert game.trooper("Hassassin").holoechoes == ("model", "marker1")
+    with pytest.raises(NotAllowed):  # only its player says it touched its own side
+        report(game, "own_contact", "Hassassin", element="model", by="B")
+    with pytest.raises(NotAllowed):  # not in Holoecho: nothing to remove
+        report(game, "own_contact", "Kaplan", by="A")

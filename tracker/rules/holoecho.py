@@ -272,6 +272,20 @@ class DecoyRemoved(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class OwnContactKept(Event):
+    """HE-D2 / HE-C3: the real one touched one of its own side's models;
+    nothing happens. Private: the opponent would learn which one is real."""
+
+    trooper_id: str
+    trooper_name: str
+    element: str
+    describe_as = _(
+        "%(element)s of %(trooper_name)s is the real one: touching one of your own models does "
+        "not end its Holoecho (only an enemy model does, HE-C3). It stays on the table."
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
 class DecoysIdle(Event):
     trooper_id: str
     trooper_name: str
@@ -661,6 +675,50 @@ for _kind in ELEMENT_OUTCOMES:
     OUTCOMES[_kind].append(_on_element(_kind))
 
 
+def _own_contact(state: MatchState, seat: str, trooper: Trooper, element: str) -> list[Event]:
+    """HE-D2: "Entre en contacto de Silueta con una Miniatura" — any model
+    removes a decoy; the real one ends only touching an enemy (HE-C3)."""
+    trooper = state.troopers[trooper.id]
+    if trooper.hidden:
+        return []  # hidden_deployment.py refuses it (HD-2)
+    if trooper.seat != seat:
+        raise NotAllowed(
+            _("Only its player reports that a Holoecho touched one of their own models (HE-D2)."),
+            rule="HE-D2",
+        )
+    if not trooper.holoechoes:
+        raise NotAllowed(
+            _(
+                "%(name)s is not in Holoecho: touching one of your own models changes nothing "
+                "(HE-D2)."
+            ),
+            name=trooper.name,
+            rule="HE-D2",
+        )
+    if not element:
+        raise InvalidInput(
+            _("Say which Holoecho: Holoecho marker 1, Holoecho marker 2 or the model (HE-3)."),
+            rule="HE-3",
+        )
+    real = real_element(state, trooper.id)
+    if real is None:
+        raise NotAllowed(_("Seal your deployment first."))
+    if element != real:
+        return decoy_removed(state, trooper, element, "HE-D2")
+    return [
+        OwnContactKept(
+            trooper_id=trooper.id,
+            trooper_name=trooper.name,
+            element=element,
+            private_to=seat,
+            rule="HE-C3",
+        )
+    ]
+
+
+OUTCOMES["own_contact"].append(_own_contact)
+
+
 def _impetuous(state: MatchState, seat: str, trooper: Trooper, element: str) -> list[Event]:
     """HE-C6: the trooper becomes Impetuous."""
     return cancel_at_end_of_order(state, state.troopers[trooper.id], "HE-C6")
@@ -962,6 +1020,7 @@ def _roll_answered(state: MatchState, event: ActivateRollAnswered) -> MatchState
 
 
 @applies(DecoysIdle)
+@applies(OwnContactKept)
 @applies(HoloechoKept)
 @applies(CoherencyChecksDue)
 def _note(state: MatchState, event: Event) -> MatchState:

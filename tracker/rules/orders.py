@@ -113,6 +113,9 @@ OUTCOME_KINDS = {
     "saving_roll": _("Hit that forces a Saving Roll"),
     "discovered": _("Successfully Discovered"),
     "contact": _("Silhouette contact with an enemy"),
+    # HE-D2: a decoy leaves on touching any model, the real one only an
+    # enemy's (HE-C3); its player reports touching one of its own.
+    "own_contact": _("A Holoecho touched one of your own models"),
     "coherency_initial": _("Failed Initial Coherency check"),
     "coherency_final": _("Failed Final Coherency check"),
     "impetuous": _("Becomes Impetuous"),
@@ -485,7 +488,9 @@ def report_outcome(state: MatchState, seat: str, command: ReportOutcome) -> list
         by=seat,
         # Only the owner can report on its own hidden trooper (e.g. found by a
         # Sensor, HD-C1); the report stays private until a rule reveals it.
-        private_to=seat if trooper.hidden else None,
+        # So does a Holoecho touching its own side (HE-D2): on the real one
+        # nothing happens, and a public report would name it.
+        private_to=seat if trooper.hidden or command.outcome == "own_contact" else None,
     )
     return _run(state, [reported], OUTCOMES[command.outcome], seat, trooper, element)
 
