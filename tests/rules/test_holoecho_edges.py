@@ -1,7 +1,10 @@
 """HE — Holoecho: AROs of a Holoecho trooper (HE-2, HE-C6), delayed AROs
 against a marker (HE-8), and a Veteran in Retreat! (RT-X1, HE-A2)."""
 
-from tracker.rules.holoecho import ActivateHoloecho
+import pytest
+
+from tracker.rules.errors import NotAllowed
+from tracker.rules.holoecho import ActivateHoloecho, AnswerActivateRoll
 from tracker.rules.orders import DeclareAro, EndOrder, ReportOutcome
 from tracker.rules.state import (
     HOLOECHO,
@@ -107,3 +110,19 @@ def test_a_veteran_in_retreat_may_activate_holoecho_again_rt_x1_he_a2():
     )
     assert of_kind(events, "HoloechoActivated")[0].rule == "HE-A2"
     assert game.trooper("Hassassin").holoechoes == ("model", "marker1", "marker2")
+
+
+def test_a_delayed_aro_waits_for_the_answer_on_a_second_skill_activate_he_8_he_1():
+    """HE-8: declared before the Holoecho's player says whether its second
+    Short Skill, an Activate, needs a roll, the delayed ARO is refused with
+    why; neither lost nor free yet."""
+    game = started(real="marker1")
+    to_phase(game, ORDERS)
+    declare(game, "Hassassin", "move")
+    aro(game, "Fusilier", "delay_aro", target="Hassassin")
+    declare(game, "Hassassin", "activate")
+    with pytest.raises(NotAllowed, match="has yet to say whether the Activate needs a roll"):
+        aro(game, "Fusilier", "bs_attack", target="Hassassin", element="marker1")
+    game.do("A", AnswerActivateRoll(trooper_id=game.id("Hassassin"), answer="roll"))
+    events = aro(game, "Fusilier", "bs_attack", target="Hassassin", element="marker1")
+    assert of_kind(events, "SkillDeclared")[0].skill == "bs_attack"
