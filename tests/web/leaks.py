@@ -775,7 +775,7 @@ SEAT_BLOCK = re.compile(r'id="blk-seat_([AB])"')
 
 def _public_badges() -> set[str]:
     """The badges a row shows for its public state (seat.html): conditions,
-    tokens, Marker, Ignores Retreat! (and, by prefix, the Holoecho list and
+    tokens, Marker, Ignores Retreat!, Retreat! marker (and, by prefix, the Holoecho list and
     the Fireteam a trooper is in: both public, HE-10)."""
     from django.utils import translation
 
@@ -785,16 +785,21 @@ def _public_badges() -> set[str]:
     # In both languages: the harness reads Spanish and English phones, and a
     # check run outside a request must not depend on the language an earlier
     # test left active.
-    badges = {"Marker", "Ignores Retreat!"}
+    from django.utils.translation import gettext
+
+    badges = set()
     for language in ("en", "es"):
         with translation.override(language):
             badges |= {str(LABELS[c]) for c in (*CONDITIONS, *TOKENS)}
+            # RT-2's marker is on the table beside each survivor: public.
+            badges |= {gettext(b) for b in ("Marker", "Ignores Retreat!", "Retreat! marker")}
     return badges
 
 
 SMALL = re.compile(r"<small>(\d+)?( G\d+)?</small>")
 # A row that shows its points (trooper_row.html's <small> starts with them).
 SHOWS_COST = re.compile(r"<small>\d")
+OUT_OF_GROUPS = re.compile(r' data-cond="(dead|sepsitorized)"')
 
 
 def row_shape(row: str, trooper_id: str) -> str:
@@ -808,8 +813,12 @@ def row_shape(row: str, trooper_id: str) -> str:
     shape = re.sub(r'<(span|button) class="name">.*?</\1>', r"<\1>NAME", shape, flags=re.S)
     # Its points and Combat Group, one <small> ("20 G1"; no points for a
     # marker or a masked trooper): which of the two it shows, not their values.
+    # A Dead or Sepsitorized trooper shows no group (it belongs to none, the
+    # Command Tokens FAQ): public, as its condition is.
+    out = OUT_OF_GROUPS.search(shape) is not None
     shape = SMALL.sub(
-        lambda m: f"<small>{'cost' if m[1] else ''}{' group' if m[2] else ''}</small>", shape
+        lambda m: f"<small>{'cost' if m[1] else ''}{' group' if m[2] or out else ''}</small>",
+        shape,
     )
 
     def badge(m):
