@@ -1,0 +1,101 @@
+"""The answer to a tap and the socket's push for it carry the same block
+(issue 17): whichever comes second is the block the page already shows,
+and is not swapped in again (app.js compares the blocks' digests). Swapped
+in again, it undid what the player did since the first: the trooper picked
+for the next Order went back to the list's first one, with nothing said,
+and the Order was declared for a trooper the player never picked.
+
+Here the push comes first, as it does when the answer is slower (a venue's
+Wi-Fi), and the player picks the trooper before the answer arrives. One
+phone in Spanish and one in English, either way round.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .pages import open_phone, playing
+from .test_link_faults import start_server
+from .test_venue_taps import LET_IT_PASS, ORDER_COUNT_DONE
+
+pytestmark = pytest.mark.browser
+
+# Counts the page's POSTs whose answer the page has taken in: their XHR's
+# loadend comes after htmx's load handler, which swaps the answer in.
+COUNT_ANSWERS = """
+(() => {
+  const open = XMLHttpRequest.prototype.open;
+  const send = XMLHttpRequest.prototype.send;
+  window.postsAnswered = 0;
+  XMLHttpRequest.prototype.open = function (method, ...rest) {
+    this.isPost = String(method).toUpperCase() === "POST";
+    return open.call(this, method, ...rest);
+  };
+  XMLHttpRequest.prototype.send = function (...args) {
+    if (this.isPost) { this.addEventListener("loadend", () => { window.postsAnswered += 1; }); }
+    return send.apply(this, args);
+  };
+})();
+"""
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    live = start_server(tmp_path_factory.mktemp("second-copy"))
+    yield live
+    live.stop()
+
+
+def hold_answers(page):
+    """Each answer to a tap is fetched from the server (the tap is applied,
+    its push sent) and held; `release()` delivers them."""
+    held = []
+    page.route(re.compile(r".*/act/[A-Za-z]+/$"), lambda route: held.append((route, route.fetch())))
+
+    def release():
+        while held:
+            route, response = held.pop(0)
+            route.fulfill(response=response)
+
+    return held, release
+
+
+@pytest.mark.parametrize("lang, other", [("en", "es"), ("es", "en")])
+def test_a_trooper_picked_before_the_answer_arrives_stays_picked(served, phone, lang, other):
+    alice_http, bob_http, _ids = playing(served.url)
+    alice = open_phone(phone, alice_http, served.url, lang)
+    bob = open_phone(phone, bob_http, served.url, other)
+    alice.add_init_script(COUNT_ANSWERS)
+    alice.reload()
+    alice.get_by_role("button", name=ORDER_COUNT_DONE[lang]).click()
+    bob.get_by_role("button", name=LET_IT_PASS[other]).click()
+
+    # Through the Tactical and Impetuous Phases to her Orders, each answer
+    # held until its push has shown the next phase.
+    held, release = hold_answers(alice)
+    order_card = alice.locator(".card.order form.quick")
+    for _ in range(4):
+        phase = alice.locator("#blk-header .phase").inner_text()
+        alice.locator("form[hx-post$='/AdvancePhase/'] button").click()
+        expect(alice.locator("#blk-header .phase")).not_to_have_text(phase)
+        assert len(held) == 1
+        if order_card.count():
+            break
+        answered = alice.evaluate("window.postsAnswered")
+        release()
+        alice.wait_for_function("n => window.postsAnswered > n", arg=answered)
+    # The push has brought the Order card; the answer is still on its way.
+    trooper = order_card.locator("select[name=trooper_id]")
+    expect(trooper).to_be_visible()
+    options = trooper.locator("option")
+    assert options.count() > 1
+    picked = options.last.get_attribute("value")
+    trooper.select_option(picked)
+
+    answered = alice.evaluate("window.postsAnswered")
+    release()
+    alice.wait_for_function("n => window.postsAnswered > n", arg=answered)
+    expect(order_card.locator("select[name=trooper_id]")).to_have_value(picked)
