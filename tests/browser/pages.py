@@ -247,3 +247,46 @@ def thread_held(server, player):
         waiting.join(timeout=30)
         for sock in queued:
             sock.close()
+
+
+# Counts the page's POSTs whose answer the page has taken in: their XHR's
+# loadend comes after htmx's load handler, which swaps the answer in.
+COUNT_ANSWERS = """
+(() => {
+  const open = XMLHttpRequest.prototype.open;
+  const send = XMLHttpRequest.prototype.send;
+  window.postsAnswered = 0;
+  XMLHttpRequest.prototype.open = function (method, ...rest) {
+    this.isPost = String(method).toUpperCase() === "POST";
+    return open.call(this, method, ...rest);
+  };
+  XMLHttpRequest.prototype.send = function (...args) {
+    if (this.isPost) { this.addEventListener("loadend", () => { window.postsAnswered += 1; }); }
+    return send.apply(this, args);
+  };
+})();
+"""
+
+
+def hold_answers(page, command="[A-Za-z]+"):
+    """Each answer to a tap (of `command`) is fetched from the server (the tap is applied,
+    its push sent) and held; `release()` delivers them."""
+    held = []
+    page.route(
+        re.compile(rf".*/act/{command}/$"), lambda route: held.append((route, route.fetch()))
+    )
+
+    def release():
+        while held:
+            route, response = held.pop(0)
+            route.fulfill(response=response)
+
+    return held, release
+
+
+def answers_taken_in(page, release) -> None:
+    """`release()` the held answers, and wait until the page has taken them in
+    (COUNT_ANSWERS, added to the page before it loaded)."""
+    answered = page.evaluate("window.postsAnswered")
+    release()
+    page.wait_for_function("n => window.postsAnswered > n", arg=answered)

@@ -12,34 +12,14 @@ phone in Spanish and one in English, either way round.
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
-from .pages import open_phone, playing
+from .pages import COUNT_ANSWERS, answers_taken_in, hold_answers, open_phone, playing
 from .test_link_faults import start_server
 from .test_venue_taps import LET_IT_PASS, ORDER_COUNT_DONE
 
 pytestmark = pytest.mark.browser
-
-# Counts the page's POSTs whose answer the page has taken in: their XHR's
-# loadend comes after htmx's load handler, which swaps the answer in.
-COUNT_ANSWERS = """
-(() => {
-  const open = XMLHttpRequest.prototype.open;
-  const send = XMLHttpRequest.prototype.send;
-  window.postsAnswered = 0;
-  XMLHttpRequest.prototype.open = function (method, ...rest) {
-    this.isPost = String(method).toUpperCase() === "POST";
-    return open.call(this, method, ...rest);
-  };
-  XMLHttpRequest.prototype.send = function (...args) {
-    if (this.isPost) { this.addEventListener("loadend", () => { window.postsAnswered += 1; }); }
-    return send.apply(this, args);
-  };
-})();
-"""
 
 
 @pytest.fixture(scope="module")
@@ -47,20 +27,6 @@ def served(tmp_path_factory):
     live = start_server(tmp_path_factory.mktemp("second-copy"))
     yield live
     live.stop()
-
-
-def hold_answers(page):
-    """Each answer to a tap is fetched from the server (the tap is applied,
-    its push sent) and held; `release()` delivers them."""
-    held = []
-    page.route(re.compile(r".*/act/[A-Za-z]+/$"), lambda route: held.append((route, route.fetch())))
-
-    def release():
-        while held:
-            route, response = held.pop(0)
-            route.fulfill(response=response)
-
-    return held, release
 
 
 @pytest.mark.parametrize("lang, other", [("en", "es"), ("es", "en")])
@@ -84,9 +50,7 @@ def test_a_trooper_picked_before_the_answer_arrives_stays_picked(served, phone, 
         assert len(held) == 1
         if order_card.count():
             break
-        answered = alice.evaluate("window.postsAnswered")
-        release()
-        alice.wait_for_function("n => window.postsAnswered > n", arg=answered)
+        answers_taken_in(alice, release)
     # The push has brought the Order card; the answer is still on its way.
     trooper = order_card.locator("select[name=trooper_id]")
     expect(trooper).to_be_visible()
@@ -95,7 +59,5 @@ def test_a_trooper_picked_before_the_answer_arrives_stays_picked(served, phone, 
     picked = options.last.get_attribute("value")
     trooper.select_option(picked)
 
-    answered = alice.evaluate("window.postsAnswered")
-    release()
-    alice.wait_for_function("n => window.postsAnswered > n", arg=answered)
+    answers_taken_in(alice, release)
     expect(order_card.locator("select[name=trooper_id]")).to_have_value(picked)
