@@ -11,6 +11,7 @@ faulty link (tests/browser/netfault.py), in Spanish and in English."""
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -28,6 +29,16 @@ GAVE_UP = {
 }
 
 
+# Set a flag if the page ever shows `words` (a message that comes and goes
+# before a check could see it), from the page's load on.
+WATCH_WORDS = """document.addEventListener("DOMContentLoaded", () => {
+    window.sawWords = false;
+    new MutationObserver(() => {
+        if (document.body.textContent.includes(%s)) { window.sawWords = true; }
+    }).observe(document.body, { childList: true, characterData: true, subtree: true });
+});"""
+
+
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     live = start_as_make_run(tmp_path_factory.mktemp("late-answer"))
@@ -40,6 +51,9 @@ def test_a_late_answer_to_a_phone_still_waiting_sends_the_tap_again(served, link
     alice_http, _bob_http, ids = playing(served.url)
     kaplan = ids["Kaplan"]
     alice = open_phone(phone, alice_http, link.url, lang)
+    alice.add_init_script(WATCH_WORDS % json.dumps(GAVE_UP[lang]))
+    alice.reload()
+    expect(alice.locator("#connection")).to_have_text(LIVE[lang])
     deadlines: list[str] = []
     alice.on(
         "request",
@@ -74,4 +88,5 @@ def test_a_late_answer_to_a_phone_still_waiting_sends_the_tap_again(served, link
     rows = applied(served.env["SQLITE_PATH"], alice_http.code, sent[0])
     assert [row.kind for row in rows] == ["TrooperStateChanged"]
     expect(alice.locator("#live")).not_to_contain_text(GAVE_UP[lang])
+    assert alice.evaluate("window.sawWords") is False, "the late answer's words were shown"
     expect(alice.locator("#unsent")).to_be_hidden()
