@@ -269,17 +269,25 @@ COUNT_ANSWERS = """
 
 
 def hold_answers(page, command="[A-Za-z]+"):
-    """Each answer to a tap (of `command`) is fetched from the server (the tap is applied,
-    its push sent) and held; `release()` delivers them."""
+    """Each answer to a tap (of `command`) is fetched from the server (the
+    tap is applied, its push sent) and held; `release()` delivers them.
+    `held` counts the taps held (each from before its fetch: its push may
+    be shown while the fetch is still being answered)."""
     held = []
-    page.route(
-        re.compile(rf".*/act/{command}/$"), lambda route: held.append((route, route.fetch()))
-    )
+
+    def hold(route):
+        entry = {"route": route}
+        held.append(entry)
+        entry["response"] = route.fetch()
+
+    page.route(re.compile(rf".*/act/{command}/$"), hold)
 
     def release():
         while held:
-            route, response = held.pop(0)
-            route.fulfill(response=response)
+            while "response" not in held[0]:
+                page.wait_for_timeout(20)  # its fetch is still being answered
+            entry = held.pop(0)
+            entry["route"].fulfill(response=entry["response"])
 
     return held, release
 
