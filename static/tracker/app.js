@@ -472,6 +472,16 @@
     clearTimeout(tap.timer);
     if (taps[tap.id] === tap) { delete taps[tap.id]; }
     if (unsent && unsent.id === tap.id) { showUnsent(null); }
+    tapOver(tap);
+  }
+
+  /* A tap that landed by a send of its own (a retry), not by its form's
+     request, is over too: the next tap on that form (a second report on
+     the same trooper) is a new action. Left pending, it repeated the id
+     that landed, and the server dropped it as a repeat. */
+  function tapOver(tap) {
+    var form = tap.form;
+    if (form && form.dataset && form.dataset.actionId === tap.id) { delete form.dataset.tapPending; }
   }
 
   function failed(tap, delay) {
