@@ -778,6 +778,7 @@ def _public_badges() -> set[str]:
     tokens, Marker, Ignores Retreat!, Retreat! marker (and, by prefix, the Holoecho list and
     the Fireteam a trooper is in: both public, HE-10)."""
     from django.utils import translation
+    from django.utils.translation import gettext
 
     from tracker.labels import LABELS
     from tracker.rules.state import CONDITIONS, TOKENS
@@ -785,8 +786,6 @@ def _public_badges() -> set[str]:
     # In both languages: the harness reads Spanish and English phones, and a
     # check run outside a request must not depend on the language an earlier
     # test left active.
-    from django.utils.translation import gettext
-
     badges = set()
     for language in ("en", "es"):
         with translation.override(language):

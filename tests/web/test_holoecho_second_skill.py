@@ -15,6 +15,7 @@ from tracker.models import Match
 from tracker.reading import load_state
 
 from .phone_flows import ok, started
+from .table import error_of, raw_post_as
 
 pytestmark = pytest.mark.django_db
 
@@ -92,3 +93,45 @@ def test_an_activate_without_a_roll_is_idle_for_the_decoys_in_each_language_he_1
         assert IDLE[language] in phone.text
         if language == "es":
             assert "Idle" not in phone.text
+
+
+@pytest.mark.parametrize("skill", ["cautious_move", "suppressive_fire"])
+def test_nothing_to_wait_for_after_an_entire_order_he_8(skill):
+    """HE-8 lets the ARO wait "hasta que éste declare su segunda Habilidad
+    Corta": an Entire Order has none. A delay offered there could never be
+    declared (refused to the end of the Order as "declare it after the second
+    Short Skill"), so the phone offers no delay and the ARO is declared at once."""
+    a, b, ids = started(holoecho="marker1")
+    hassassin = ids["Hassassin Ayyar"]
+    ok(a, a.submit("DeclareSkill", trooper_id=hassassin, skill=skill))
+    b.open()
+    assert not b.can("DeclareAro", trooper_id="Fusilier", skill="delay_aro", target_id=hassassin)
+    ok(
+        b,
+        b.submit(
+            "DeclareAro",
+            trooper_id="Fusilier",
+            skill="dodge",
+            target_id=hassassin,
+            target_element="marker1",
+        ),
+    )
+
+
+NO_SECOND_SKILL = {"en": "no second Short Skill", "es": "no tiene segunda Habilidad Corta"}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_delay_sent_against_an_entire_order_is_refused_with_why_he_8(language):
+    """The attack: a delay posted from a page that was never offered it."""
+    a, b, ids = started(holoecho="marker1", language_b=language)
+    hassassin = ids["Hassassin Ayyar"]
+    ok(a, a.submit("DeclareSkill", trooper_id=hassassin, skill="cautious_move"))
+    b.open()
+    fusilier = b.trooper_id("Fusilier")
+    answer = raw_post_as(
+        b, "DeclareAro", trooper_id=fusilier, skill="delay_aro", target_id=hassassin
+    )
+    refusal = error_of(answer)
+    assert refusal is not None and NO_SECOND_SKILL[language] in refusal, refusal
+    assert load_state(Match.objects.get()).turn.order.extra.get("delayed", {}) == {}

@@ -40,6 +40,7 @@ from .orders import (
     END_ORDER,
     OUTCOMES,
     SKILL_GUARDS,
+    SKILLS,
     Declaration,
     DeclareSkill,
     Skill,
@@ -826,6 +827,16 @@ def _aro_declared(state: MatchState, declaration: Declaration) -> list[Event]:
         if target.holoechoes and len(order.skills) >= 2:
             raise NotAllowed(
                 _("Too late to delay: the Holoecho has declared its second Short Skill (HE-8)."),
+                rule="HE-8",
+            )
+        if target.holoechoes and any(SKILLS[s].entire for s in order.skills):
+            # "hasta que éste declare su segunda Habilidad Corta": an Entire
+            # Order has none, so a delay could never be declared.
+            raise NotAllowed(
+                _(
+                    "Nothing to wait for: an Entire Order has no second Short Skill. "
+                    "Declare your ARO now (HE-8)."
+                ),
                 rule="HE-8",
             )
         return []
