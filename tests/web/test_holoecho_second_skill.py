@@ -4,7 +4,8 @@
 Holoeco se revela con su segunda Habilidad Corta de la Orden." An Activate
 reveals the bearer only if it needs a roll (HE-C1), which its player says
 after declaring it (HE-1): until that answer, the delayed ARO is neither
-lost nor free.
+lost nor free. Beside them, what both phones read when a Holoecho is left
+alone (HE-C7) or faces an Entire Order (HE-8).
 """
 
 from __future__ import annotations
@@ -135,3 +136,25 @@ def test_a_delay_sent_against_an_entire_order_is_refused_with_why_he_8(language)
     refusal = error_of(answer)
     assert refusal is not None and NO_SECOND_SKILL[language] in refusal, refusal
     assert load_state(Match.objects.get()).turn.order.extra.get("delayed", {}) == {}
+
+
+LONE = {
+    "en": "Holoecho marker 1, the real one, is out of Coherency or has no other Holoecho left (HE-C7)",
+    "es": "el real, está fuera de Coherencia o no le queda otro Holoeco (HE-C7)",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_last_decoy_gone_says_the_real_one_is_alone_not_only_out_of_coherency(language):
+    """One template hits the real one and the last decoy: the decoy's Saving
+    Roll, reported first, removes it (HE-D3), and a lone Holoecho has none
+    to be in Coherency with (HE-C7). It never moved out of Coherency, so the
+    reveal must not say only that."""
+    a, b, ids = started(holoecho="marker1", language_a=language, language_b=language)
+    hassassin = ids["Hassassin Ayyar"]
+    for decoy in ("marker2", "model"):
+        b.open()
+        ok(b, b.submit("ReportOutcome", outcome="saving_roll", trooper_id=hassassin, element=decoy))
+    for phone in (a, b):
+        phone.open()
+        assert LONE[language] in phone.text, phone.text[-3000:]

@@ -223,9 +223,11 @@ class HoloechoEnding(Event):
                 "Holoecho of %(trooper_name)s ends: it is Impetuous or its army is in Retreat!. "
                 "The real one was %(real)s (HE-C6)."
             ),
+            # Also when its last decoy left (decoy_removed): a lone Holoecho
+            # has none to be in Coherency with, though it never moved out.
             "HE-C7": _(
                 "Holoecho of %(trooper_name)s ends: %(real)s, the real one, is out of Coherency "
-                "(HE-C7)."
+                "or has no other Holoecho left (HE-C7)."
             ),
         }
         return messages.get(self.rule or "", messages["HE-C7"]), self.to_data()
