@@ -17,6 +17,7 @@ from tracker.labels import label as label_of
 from tracker.rules.classified import DEFAULT_DECK
 from tracker.rules.i18n import Plural, Text
 from tracker.rules.identity import MARKER_NAME, MASK_PENDING
+from tracker.rules.orders import SKILLS
 from tracker.rules.process_caches import emptied_by
 from tracker.rules.state import CONDITIONS, OUT_OF_ACTION, TOKENS
 
@@ -29,6 +30,13 @@ PARTS = "_block_parts"
 @register.filter
 def label(code):
     return label_of(code)
+
+
+@register.filter
+def second_short_skill_to_come(order) -> bool:
+    """HE-8: an ARO may wait "hasta que éste declare su segunda Habilidad
+    Corta": the Order has one Short Skill so far, not an Entire Order."""
+    return len(order.skills) == 1 and not SKILLS[order.skills[0]].entire
 
 
 @register.filter
