@@ -653,25 +653,31 @@ def _on_element(kind: str):
                     rule="HE-2",
                 )
             return []
-        if not element:
-            # Never answered from the secret: the same refusal whatever is real.
-            if kind == "discovered":
-                raise InvalidInput(
-                    _("Say which Holoecho was Discovered: marker 1, marker 2 or the model (HE-5)."),
-                    rule="HE-5",
-                )
-            raise InvalidInput(
-                _("Say which Holoecho: Holoecho marker 1, Holoecho marker 2 or the model (HE-3)."),
-                rule="HE-3",
-            )
-        real = real_element(state, trooper.id)
-        if real is None:
-            raise NotAllowed(_("Seal your deployment first."))
-        if element != real:
+        if not _is_real(state, trooper, element, kind):
             return decoy_removed(state, trooper, element, decoy_rule)
         return end_holoecho(state, trooper, real_rule, at_once=kind in AT_ONCE)
 
     return hook
+
+
+def _is_real(state: MatchState, trooper: Trooper, element: str, kind: str) -> bool:
+    """Whether the Holoecho a report names is the real one. Never answered
+    from the secret before the report says which: the same refusal whatever
+    is real."""
+    if not element:
+        if kind == "discovered":
+            raise InvalidInput(
+                _("Say which Holoecho was Discovered: marker 1, marker 2 or the model (HE-5)."),
+                rule="HE-5",
+            )
+        raise InvalidInput(
+            _("Say which Holoecho: Holoecho marker 1, Holoecho marker 2 or the model (HE-3)."),
+            rule="HE-3",
+        )
+    real = real_element(state, trooper.id)
+    if real is None:
+        raise NotAllowed(_("Seal your deployment first."))
+    return element == real
 
 
 for _kind in ELEMENT_OUTCOMES:
@@ -698,15 +704,7 @@ def _own_contact(state: MatchState, seat: str, trooper: Trooper, element: str) -
             name=trooper.name,
             rule="HE-D2",
         )
-    if not element:
-        raise InvalidInput(
-            _("Say which Holoecho: Holoecho marker 1, Holoecho marker 2 or the model (HE-3)."),
-            rule="HE-3",
-        )
-    real = real_element(state, trooper.id)
-    if real is None:
-        raise NotAllowed(_("Seal your deployment first."))
-    if element != real:
+    if not _is_real(state, trooper, element, "own_contact"):
         return decoy_removed(state, trooper, element, "HE-D2")
     return [
         OwnContactKept(
