@@ -19,7 +19,7 @@ from bench import serving
 from tests.support import chromium_path, skip_or_fail
 from tracker.lan import read_addresses
 
-from .make_run import manage
+from .make_run import manage, start_as_make_run
 from .netfault import FaultyLink
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -159,6 +159,17 @@ def phone(browser, playwright_session):
     for context in contexts:
         context.close()
     assert errors == [], "a phone logged errors:\n" + "\n".join(errors)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory, request):
+    """The app as `make run` serves it (make_run.start_as_make_run), one
+    server a test module, with its own database. A module that needs its
+    server otherwise (restarted, or with settings of its own) defines its
+    own `served`, which stands in for this one."""
+    live = start_as_make_run(tmp_path_factory.mktemp(request.module.__name__.rpartition(".")[2]))
+    yield live
+    live.stop()
 
 
 @pytest.fixture

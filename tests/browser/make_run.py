@@ -58,6 +58,11 @@ class Served:
     def manage(self, *args: str) -> str:
         return manage(self.env, *args)
 
+    def log_text(self) -> str:
+        """What the server logged (its stderr), as tests.scale's LiveServer
+        gives it: a module's `served` may be either."""
+        return self.log.read_text(errors="replace")
+
     def errors_logged(self) -> list[str]:
         text = self.log.read_text(errors="replace")
         return [line for line in text.splitlines() if "Traceback" in line or " 500 " in line]

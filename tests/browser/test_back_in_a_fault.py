@@ -21,17 +21,9 @@ from playwright.sync_api import expect
 
 from tests.scale.servers import send_note
 
-from .make_run import start_as_make_run
 from .pages import LIVE, open_phone, playing
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    live = start_as_make_run(tmp_path_factory.mktemp("back-in-a-fault"))
-    yield live
-    live.stop()
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])

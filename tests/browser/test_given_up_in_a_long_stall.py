@@ -14,17 +14,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .make_run import start_as_make_run
 from .pages import LIVE, NOT_SAVED, open_phone, open_state, playing
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    live = start_as_make_run(tmp_path_factory.mktemp("long-stall"))
-    yield live
-    live.stop()
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])

@@ -14,7 +14,6 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .make_run import start_as_make_run
 from .pages import LIVE, open_phone, playing
 
 pytestmark = pytest.mark.browser
@@ -34,13 +33,6 @@ WATCH_LINE = """document.addEventListener("DOMContentLoaded", () => {
         if (line.classList.contains("offline")) { window.saidOffline = true; }
     }).observe(line, { attributes: true, childList: true, characterData: true, subtree: true });
 });"""
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    live = start_as_make_run(tmp_path_factory.mktemp("healthy-link"))
-    yield live
-    live.stop()
 
 
 def test_a_slow_healthy_link_keeps_one_socket_and_says_live_throughout(served, link, phone):

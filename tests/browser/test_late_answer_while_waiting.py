@@ -17,7 +17,6 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from .make_run import start_as_make_run
 from .pages import LIVE, action_ids, open_phone, open_state, playing
 from .test_link_faults import applied
 
@@ -37,13 +36,6 @@ WATCH_WORDS = """document.addEventListener("DOMContentLoaded", () => {
         if (document.body.textContent.includes(%s)) { window.sawWords = true; }
     }).observe(document.body, { childList: true, characterData: true, subtree: true });
 });"""
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    live = start_as_make_run(tmp_path_factory.mktemp("late-answer"))
-    yield live
-    live.stop()
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])

@@ -20,7 +20,6 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import expect
 
-from .make_run import start_as_make_run
 from .pages import LIVE, LOCALE, NOT_SAVED, create_match, type_row
 from .test_link_faults import OFFLINE
 
@@ -28,13 +27,6 @@ pytestmark = pytest.mark.browser
 
 ADD = {"en": "Add trooper", "es": "Añadir tropa"}
 HIDDEN_DEPLOYMENT = {"en": "Hidden Deployment", "es": "Despliegue Oculto"}
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    live = start_as_make_run(tmp_path_factory.mktemp("list-rows"))
-    yield live
-    live.stop()
 
 
 def host_seated(phone, link, lang):

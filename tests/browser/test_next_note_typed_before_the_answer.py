@@ -11,17 +11,9 @@ import pytest
 from playwright.sync_api import expect
 
 from .pages import COUNT_ANSWERS, answers_taken_in, hold_answers, open_phone, playing
-from .test_link_faults import start_server
 from .test_venue_taps import note_form
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    live = start_server(tmp_path_factory.mktemp("next-note"))
-    yield live
-    live.stop()
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])

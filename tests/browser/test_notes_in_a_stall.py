@@ -12,18 +12,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .make_run import start_as_make_run
 from .pages import LIVE, open_phone, playing
 from .test_link_faults import OFFLINE
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    live = start_as_make_run(tmp_path_factory.mktemp("notes-in-a-stall"))
-    yield live
-    live.stop()
 
 
 def type_note(page, label, text):

@@ -17,8 +17,6 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .make_run import start_as_make_run
-
 pytestmark = pytest.mark.browser
 
 SETUP = """
@@ -43,13 +41,6 @@ DROPPED = {
     "es": "Bea Blanco ya se ha retirado: no se le empareja desde la ronda 1.",
 }
 LOCALE = {"en": "en-GB", "es": "es-ES"}
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    live = start_as_make_run(tmp_path_factory.mktemp("run-page-behind"))
-    yield live
-    live.stop()
 
 
 def shell(served, code: str) -> str:

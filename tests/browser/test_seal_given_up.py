@@ -16,20 +16,12 @@ from playwright.sync_api import expect
 
 from tests.scale.servers import seat_players
 
-from .make_run import start_as_make_run
 from .pages import LIVE, NOT_SAVED, open_phone
 
 pytestmark = pytest.mark.browser
 
 SEAL = {"en": "Seal my deployment", "es": "Sellar mi despliegue"}
 LIEUTENANT = {"en": "Lieutenant", "es": "Teniente"}
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    live = start_as_make_run(tmp_path_factory.mktemp("seal-given-up"))
-    yield live
-    live.stop()
 
 
 def two_candidates_to_deployment(url):

@@ -15,16 +15,8 @@ import pytest
 from playwright.sync_api import expect
 
 from .pages import open_phone, open_state, playing
-from .test_link_faults import start_server
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    live = start_server(tmp_path_factory.mktemp("state-follows"))
-    yield live
-    live.stop()
 
 
 def token_box(dialog, value):

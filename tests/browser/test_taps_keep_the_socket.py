@@ -15,16 +15,8 @@ from playwright.sync_api import expect
 
 from .pages import LIVE, open_phone, open_state, playing
 from .test_healthy_link_stays_live import WATCH_LINE
-from .test_link_faults import start_server
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    live = start_server(tmp_path_factory.mktemp("taps-keep-socket"))
-    yield live
-    live.stop()
 
 
 def pongs_after(page, pongs, count):

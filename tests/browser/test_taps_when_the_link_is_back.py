@@ -18,18 +18,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .make_run import start_as_make_run
 from .pages import LIVE, NOT_SAVED, SAVED_AFTER_ALL, action_ids, open_phone, open_state, playing
 from .test_link_faults import OFFLINE, applied
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    live = start_as_make_run(tmp_path_factory.mktemp("link-back"))
-    yield live
-    live.stop()
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])

@@ -18,16 +18,9 @@ import pytest
 from playwright.sync_api import expect
 
 from .pages import LIVE, action_ids, open_phone, playing
-from .test_link_faults import applied, start_server, tick_first_token
+from .test_link_faults import applied, tick_first_token
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    live = start_server(tmp_path_factory.mktemp("clock-off"))
-    yield live
-    live.stop()
 
 
 def pongs_heard(page) -> list[str]:

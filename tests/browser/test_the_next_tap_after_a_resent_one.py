@@ -20,18 +20,10 @@ import pytest
 from playwright.sync_api import expect
 
 from .pages import action_ids, open_phone, playing, report, report_form
-from .test_link_faults import start_server
 from .test_per_tap_action_ids import log_lines, no_request_in_flight
 from .test_venue_taps import LET_IT_PASS, ORDER_COUNT_DONE
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    live = start_server(tmp_path_factory.mktemp("next-tap"))
-    yield live
-    live.stop()
 
 
 def to_alice_s_orders(alice, bob, alice_lang, bob_lang):

@@ -13,17 +13,9 @@ import pytest
 from playwright.sync_api import expect
 
 from .pages import open_phone, playing
-from .test_link_faults import start_server
 from .test_venue_taps import LET_IT_PASS, ORDER_COUNT_DONE, note_form
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    live = start_server(tmp_path_factory.mktemp("typing-through"))
-    yield live
-    live.stop()
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])

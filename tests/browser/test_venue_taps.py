@@ -28,7 +28,7 @@ from playwright.sync_api import expect
 from tests.scale.servers import manage, seat_players
 
 from .pages import action_ids
-from .test_link_faults import applied, open_phone, playing, start_server, tick_first_token
+from .test_link_faults import applied, open_phone, playing, tick_first_token
 
 pytestmark = pytest.mark.browser
 
@@ -51,13 +51,6 @@ from django.contrib.auth.models import Group, User
 user = User.objects.create_user({name!r}, password="carol-organizes-2026")
 user.groups.add(Group.objects.get(name="organizers"))
 """
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    live = start_server(tmp_path_factory.mktemp("venue-taps"))
-    yield live
-    live.stop()
 
 
 def opened(details):
