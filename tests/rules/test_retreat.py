@@ -6,10 +6,11 @@ import pytest
 
 from tracker import rules
 from tracker.rules import retreat
+from tracker.rules.conditions import UndoLastStep
 from tracker.rules.errors import NotAllowed
 from tracker.rules.orders import DeclareAro, DeclareSkill, EndOrder
 from tracker.rules.queries import surviving_points
-from tracker.rules.retreat import EvacuateTrooper, RetreatDeclared
+from tracker.rules.retreat import EndBattle, EvacuateTrooper, RetreatDeclared
 from tracker.rules.sealing import RevealSecret
 from tracker.rules.state import (
     COURAGE,
@@ -383,6 +384,53 @@ def test_rt_7_losses_in_the_opponents_turn_end_the_match_at_the_next_turn_start(
     end_turn(game)
     assert game.state.phase == FINISHED
     assert game.events[-1].kind == "MatchEnded" and game.events[-1].rule == "RT-7"
+
+
+def test_rt_7_the_last_loss_tells_both_phones_the_battle_is_over_and_a_tap_ends_it():
+    """The battle is over at the last loss ("concluye la batalla"), not at
+    the next Player Turn: both views say so, and either player ends it."""
+    game = in_retreat()
+    end_turn(game)
+    set_state(game, "Other", DEAD, by="B")
+    assert game.view("A").battle_over is None and game.view("B").battle_over is None
+    set_state(game, "Lieutenant", DEAD, by="B")
+    assert game.state.phase != FINISHED
+    assert game.view("A").battle_over == "A" and game.view("B").battle_over == "A"
+    assert game.view(None).battle_over == "A"
+    events = game.do("A", EndBattle())
+    assert [(e.kind, e.rule) for e in events][-1] == ("MatchEnded", "RT-7")
+    assert game.state.phase == FINISHED
+    assert game.view("B").battle_over is None
+
+
+def test_rt_7_the_opponent_may_end_the_battle_too():
+    game = in_retreat()
+    set_state(game, "Other", SEPSITORIZED, by="B")
+    set_state(game, "Lieutenant", UNCONSCIOUS, by="B")
+    game.do("B", EndBattle())
+    assert game.state.phase == FINISHED
+
+
+def test_rt_7_a_mis_tapped_last_loss_is_undone_before_anything_is_revealed():
+    game = in_retreat()
+    end_turn(game)
+    set_state(game, "Other", DEAD, by="B")
+    set_state(game, "Lieutenant", DEAD, by="B")
+    game.do("B", UndoLastStep())
+    assert game.view("A").battle_over is None
+    assert not any(e.kind == "MatchEnded" for e in game.events)
+    with pytest.raises(NotAllowed) as refused:
+        game.do("A", EndBattle())
+    assert refused.value.rule == "RT-7"
+    assert game.state.phase != FINISHED
+
+
+def test_rt_7_no_battle_to_end_while_the_army_has_a_trooper_or_is_not_in_retreat():
+    game = Game.started(army(), opponents(), first="A")
+    with pytest.raises(NotAllowed) as refused:
+        game.do("B", EndBattle())
+    assert refused.value.rule == "RT-7"
+    assert game.view("A").battle_over is None
 
 
 def test_rt_7_an_army_not_in_retreat_does_not_end_the_match():

@@ -95,3 +95,66 @@ def test_tm_e1_faq_dead_or_sepsitorized_troopers_show_no_combat_group(condition,
         phone.open()
         assert "G1" in row_text(phone, "Kaplan").split()
         assert ("G1" in row_text(phone, "Big").split()) is in_group
+
+
+BATTLE_OVER = {
+    "en": ("Alice's army is in Retreat! and has no troopers left on the table", "RT-7"),
+    "es": ("El ejército de Alice está en ¡¡¡Retirada!!! y no le quedan tropas en la mesa", "RT-7"),
+}
+OWN_BATTLE_OVER = {
+    "en": "Your army is in Retreat! and has no troopers left on the table",
+    "es": "Tu ejército está en ¡¡¡Retirada!!! y no te quedan tropas en la mesa",
+}
+MATCH_OVER = {"en": "The match is over.", "es": "La partida ha terminado."}
+
+
+def card_text(phone: Phone) -> str:
+    card = phone.soup.select_one("#battle-over")
+    return " ".join(card.get_text(" ").split()) if card is not None else ""
+
+
+def bob_takes_alice_s_last_troopers(language: str):
+    """Alice in Retreat! (Round 2, her Turn); an ARO of Bob's takes Kaplan
+    and the Veteran Sergeant, her last troopers on the table (Big is
+    Unconscious): Bob sets their states from his phone's rows."""
+    a, b = alice_in_retreat(language)
+    b.open()
+    ok(b, b.submit("SetTrooperState", trooper_id="Kaplan", condition="dead"))
+    b.open()
+    ok(b, b.submit("SetTrooperState", trooper_id="Veteran Sergeant", condition="dead"))
+    return a, b
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_rt_7_both_phones_read_the_battle_is_over_at_the_last_loss(language):
+    """RT-7: "concluye la batalla" when the army in Retreat! has lost every
+    trooper, not at the next Player Turn's start. Both phones say so at once
+    and either player ends the match from the card."""
+    a, b = bob_takes_alice_s_last_troopers(language)
+    opponent_line, rule = BATTLE_OVER[language]
+    b.open()
+    assert opponent_line in card_text(b) and rule in card_text(b)
+    a.open()
+    assert OWN_BATTLE_OVER[language] in card_text(a)
+    assert MATCH_OVER[language] not in a.text
+    ok(a, a.submit("EndBattle"))
+    for phone in (a, b):
+        phone.open()
+        assert card_text(phone) == ""
+        assert MATCH_OVER[language] in phone.text
+        assert phone.soup.select_one("#blk-controls form[hx-post$='/act/EndBattle/']") is None
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_rt_7_a_mis_tapped_last_loss_is_undone_and_the_battle_goes_on(language):
+    """Ending the match reveals every secret left, which no Undo can seal
+    again; so the card waits for a tap, and the player whose last change it
+    was can undo it first: the card leaves both phones, the match goes on."""
+    a, b = bob_takes_alice_s_last_troopers(language)
+    b.open()
+    ok(b, b.submit("UndoLastStep"))
+    for phone in (a, b):
+        phone.open()
+        assert card_text(phone) == ""
+        assert not phone.can("EndBattle")
+        assert MATCH_OVER[language] not in phone.text

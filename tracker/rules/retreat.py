@@ -92,6 +92,12 @@ class EvacuateTrooper(Command):
     trooper_id: str
 
 
+@dataclass(frozen=True, kw_only=True)
+class EndBattle(Command):
+    """RT-7: either player ends the match once an army in Retreat! has lost
+    or evacuated every trooper (battle_over)."""
+
+
 # ------------------------------------------------------------- the rules
 
 
@@ -170,14 +176,37 @@ def check_retreat(state: MatchState) -> list[Event]:
     return events + game_over(evolve_all(state, events))
 
 
-def game_over(state: MatchState) -> list[Event]:
-    """RT-7: the match ends when a player in Retreat! has lost or evacuated
-    its whole army (scenarios that say otherwise are settled at the table)."""
+def battle_over(state: MatchState) -> str | None:
+    """RT-7: the seat whose army, in Retreat!, has lost or evacuated its
+    whole list while the match is still on: the battle is over (scenarios
+    that say otherwise are settled at the table)."""
     if state.phase != PLAYING:
-        return []
-    if any(state.seat(s).retreat and army_gone(state, s) for s in SEATS):
+        return None
+    return next((s for s in SEATS if state.seat(s).retreat and army_gone(state, s)), None)
+
+
+def game_over(state: MatchState) -> list[Event]:
+    """RT-7 where nothing can be a mistake to correct: at a Player Turn's
+    start, and when the army's last trooper leaves the table (RT-6)."""
+    if battle_over(state) is not None:
         return end_match(state, "retreat", rule="RT-7")
     return []
+
+
+@handles(EndBattle)
+def end_battle(state: MatchState, seat: str, command: EndBattle) -> list[Event]:
+    """RT-7 after a loss: the last trooper of an army in Retreat! set Dead,
+    Unconscious or Sepsitorized. The match is over at once by the rule, but
+    ending it reveals every secret left (sealing._revealed_at_end), which no
+    Undo can seal again; so a player ends it with this tap, and until then
+    the player who set that state can still undo it (conditions.UndoLastStep).
+    The next Player Turn's start ends it anyway (check_retreat)."""
+    if battle_over(state) is None:
+        raise NotAllowed(
+            _("The battle goes on: no army in Retreat! has lost all its troopers (RT-7)."),
+            rule="RT-7",
+        )
+    return end_match(state, "retreat", rule="RT-7")
 
 
 TURN_START_HOOKS.append(check_retreat)

@@ -22,7 +22,7 @@ from .orders import impetuous_troopers
 from .process_caches import emptied_by
 from .queries import order_pool, orders_left, secret_visible, surviving_points, trooper_visible
 from .results import organizer_views, result_of
-from .retreat import carries_retreat_marker
+from .retreat import battle_over, carries_retreat_marker
 from .sealing import OWNER, link_is_secret, subject_of
 from .state import (
     HOLOMASK,
@@ -183,6 +183,10 @@ class PlayerView:
     # still deciding on TM-S2 at its end (the Tactical Phase waits for it).
     orders_counted: bool = False
     s2_deciding: str | None = None
+    # RT-7: the seat whose army in Retreat! has no trooper left, while the
+    # match waits for a player to end it (retreat.EndBattle). Public: the
+    # Retreat! and the states that empty the table are.
+    battle_over: str | None = None
     # The viewer's own: the Command Token uses whose window is open now, and
     # per use the troopers (and targets) the server would accept now.
     token_uses: tuple[str, ...] = ()
@@ -477,6 +481,7 @@ def player_view(state: MatchState, viewer: str | None) -> PlayerView:
         order_offers=offers.order,
         second_skill_offers=offers.second,
         report_offers=offers.report,
+        battle_over=battle_over(state),
     )
 
 
