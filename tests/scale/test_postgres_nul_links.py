@@ -2,7 +2,7 @@
 our own 404 on PostgreSQL too. Each text a route carries was looked up in
 the database, and PostgreSQL refuses U+0000 in a text: the match page, a
 seat link, the hand-off, a list's link and the organizer's audit were 500s
-there (tracker/url_words.py). Runs in a scratch database of its own;
+there (tracker/urls.py: Django's `slug` converter). Runs in a scratch database of its own;
 skipped when PostgreSQL is unreachable, unless REQUIRE_SCALE is set."""
 
 from __future__ import annotations

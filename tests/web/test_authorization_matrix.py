@@ -75,35 +75,35 @@ ROWS: dict[str, Row] = {
     ),
     # The match page is for everyone with its link; non-players see the
     # spectator's view (what that view holds is the leak harness's business).
-    "m/<word:code>/": Row(get=every(200)),
+    "m/<slug:code>/": Row(get=every(200)),
     # Seat links and QR codes: only the browser that created the match.
-    "m/<word:code>/host/": Row(get={**every(404), "A": 200}),
+    "m/<slug:code>/host/": Row(get={**every(404), "A": 200}),
     # Handing seat B to a new phone: an organizer, or a host seated nowhere in
     # the match. Its host here is Alice, who plays A: refused (issue 22).
-    "m/<word:code>/hand-off/<word:letter>/": Row(
+    "m/<slug:code>/hand-off/<slug:letter>/": Row(
         get=every(405),
         post={**every(404), "A": 403, "organizer": "302 /organizer/matches/"},
     ),
     # Seat A's link once claimed: its holder goes to the match; the holder of
     # the other seat is refused (issue 22); anyone else gets the PIN form,
     # and a wrong PIN is refused.
-    "m/<word:code>/s/<word:token>/": Row(
+    "m/<slug:code>/s/<slug:token>/": Row(
         get={**every(200), "A": "302 /m/", "B": 403},
         post={**every(403), "A": "302 /m/"},
         data={"pin": "0000"},
     ),
     # Acting, the private draft and the player export: the two players only.
-    "m/<word:code>/act/<word:command>/": Row(get=every(405), post=players(200, 403), htmx=True),
-    "m/<word:code>/draft/add/": Row(get=every(405), post=players(200, 403), htmx=True),
-    "m/<word:code>/draft/remove/": Row(get=every(405), post=players(200, 403), htmx=True),
-    "m/<word:code>/draft/import/": Row(get=every(405), post=players(200, 403), htmx=True),
-    "m/<word:code>/draft/edit/": Row(get=every(405), post=players(200, 403), htmx=True),
-    "m/<word:code>/draft/hand/": Row(get=every(405), post=players(200, 403), htmx=True),
-    "m/<word:code>/blocks/": Row(get=every(200), htmx=True),
+    "m/<slug:code>/act/<slug:command>/": Row(get=every(405), post=players(200, 403), htmx=True),
+    "m/<slug:code>/draft/add/": Row(get=every(405), post=players(200, 403), htmx=True),
+    "m/<slug:code>/draft/remove/": Row(get=every(405), post=players(200, 403), htmx=True),
+    "m/<slug:code>/draft/import/": Row(get=every(405), post=players(200, 403), htmx=True),
+    "m/<slug:code>/draft/edit/": Row(get=every(405), post=players(200, 403), htmx=True),
+    "m/<slug:code>/draft/hand/": Row(get=every(405), post=players(200, 403), htmx=True),
+    "m/<slug:code>/blocks/": Row(get=every(200), htmx=True),
     # Whether a tap of one's own seat landed (app.js, after a one-way stall):
     # the two players only, each of their own seat's taps.
-    "m/<word:code>/tap/<word:action_id>/": Row(get=players(200, 403), post=every(405)),
-    "m/<word:code>/export.json": Row(get=players(200, 403)),
+    "m/<slug:code>/tap/<slug:action_id>/": Row(get=players(200, 403), post=every(405)),
+    "m/<slug:code>/export.json": Row(get=players(200, 403)),
     # Organizers: anyone else is sent to the login page (a logged-in account
     # that is not an organizer gets 403: tests/web/test_organizer_access.py).
     "organizer/login/": Row(
@@ -136,7 +136,7 @@ ROWS: dict[str, Row] = {
         get=every(405), post=organizer("302 /organizer/events/")
     ),
     "organizer/events/<int:pk>/rounds/publish/": Row(get=every(405), post=organizer(400)),
-    "organizer/events/<int:pk>/rounds/<int:number>/clock/<word:action>/": Row(
+    "organizer/events/<int:pk>/rounds/<int:number>/clock/<slug:action>/": Row(
         get=every(405), post=organizer(404)
     ),
     "organizer/events/<int:pk>/audit/": Row(get=organizer(200)),
@@ -146,18 +146,18 @@ ROWS: dict[str, Row] = {
     # The event's public page (standings, pairings) is anyone's; a list link
     # is a private token: the scene's seat token is no list link.
     "e/<int:pk>/": Row(get=every(200)),
-    "e/list/<word:token>/": Row(get=every(404), post=every(404)),
-    "organizer/matches/<word:code>/": Row(get=organizer(200)),
-    "organizer/matches/<word:code>/open/": Row(
+    "e/list/<slug:token>/": Row(get=every(404), post=every(404)),
+    "organizer/matches/<slug:code>/": Row(get=organizer(200)),
+    "organizer/matches/<slug:code>/open/": Row(
         get=every(405), post=organizer("302 /organizer/matches/")
     ),
-    "organizer/matches/<word:code>/sheet/": Row(get=organizer(200)),
+    "organizer/matches/<slug:code>/sheet/": Row(get=organizer(200)),
     # Settling a dispute: organizers only (the probe's empty form is a 400).
-    "organizer/matches/<word:code>/settle/": Row(get=every(405), post=organizer(400)),
+    "organizer/matches/<slug:code>/settle/": Row(get=every(405), post=organizer(400)),
     # In play: the organizer must open the sealed information first (recorded
     # in the match's log), so the JSON export sends them to the audit page.
-    "organizer/matches/<word:code>/export.json": Row(get=organizer("302 /organizer/matches/")),
-    "organizer/matches/<word:code>/export.csv": Row(get=organizer(200)),
+    "organizer/matches/<slug:code>/export.json": Row(get=organizer("302 /organizer/matches/")),
+    "organizer/matches/<slug:code>/export.csv": Row(get=organizer(200)),
     # Language switch: anyone; a GET changes nothing and goes back.
     "i18n/setlang/": Row(get=every("302 /"), post=every("302 /"), data={"language": "en"}),
     # Django's admin: staff only, and none of these roles is staff.
@@ -173,7 +173,7 @@ ADMIN_ROW = Row(get=every(ADMIN_LOGIN), post=every(ADMIN_LOGIN))
 # Websockets: everyone with the match link may watch; a socket shows the
 # view of the seat its session holds, whatever it asks for.
 WS_ROWS = {
-    "ws/m/<word:code>/": {
+    "ws/m/<slug:code>/": {
         "A": "You: Alice",
         "B": "You: Bob",
         "spectator": "You are watching as a spectator.",

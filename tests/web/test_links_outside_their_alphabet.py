@@ -5,7 +5,7 @@ on a socket, with no view reached. Each string a route carries is looked up
 in the database, and PostgreSQL refuses a text holding U+0000: the match
 page, a seat link, the hand-off, a list's link and the organizer's audit
 were 500s there (tests/scale/test_postgres_nul_links.py asks PostgreSQL
-itself). tracker/url_words.py."""
+itself). Django's `slug` converter (tracker/urls.py)."""
 
 from __future__ import annotations
 
@@ -27,15 +27,15 @@ SEGMENT = re.compile(r"<(\w+):(\w+)>")
 ODD = ("\x00", "%00", "é", " ", ".", "'")
 
 
-def test_every_string_a_route_carries_is_a_word():
+def test_every_string_a_route_carries_is_a_slug():
     """A route added with Django's `str` converter lets any character through
-    to its view again: every text segment is a <word:...>. The admin is
+    to its view again: every text segment is a <slug:...>. The admin is
     Django's own, for staff only."""
     loose = [
         route
         for route in [*routes(), *(str(p.pattern) for p in websocket_urlpatterns)]
         for converter, _name in SEGMENT.findall(route)
-        if converter not in ("word", "int") and not route.startswith("admin/")
+        if converter not in ("slug", "int") and not route.startswith("admin/")
     ]
     assert loose == []
 

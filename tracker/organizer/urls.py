@@ -1,7 +1,6 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from tracker import url_words  # noqa: F401 (registers the <word:...> converter)
 from tracker.organizer import event_audit_views, event_views, views
 from tracker.organizer.login import limited_login
 
@@ -45,7 +44,7 @@ urlpatterns = [
         "events/<int:pk>/rounds/publish/", event_views.round_publish, name="organizer-round-publish"
     ),
     path(
-        "events/<int:pk>/rounds/<int:number>/clock/<word:action>/",
+        "events/<int:pk>/rounds/<int:number>/clock/<slug:action>/",
         event_views.round_clock,
         name="organizer-round-clock",
     ),
@@ -65,10 +64,10 @@ urlpatterns = [
     path(
         "events/<int:pk>/results.csv", event_audit_views.results_csv, name="organizer-results-csv"
     ),
-    path("matches/<word:code>/", views.match_audit, name="organizer-audit"),
-    path("matches/<word:code>/open/", views.match_open, name="organizer-audit-open"),
-    path("matches/<word:code>/settle/", views.match_settle, name="organizer-settle"),
-    path("matches/<word:code>/sheet/", views.match_sheet, name="organizer-match-sheet"),
-    path("matches/<word:code>/export.json", views.match_export_json, name="organizer-match-json"),
-    path("matches/<word:code>/export.csv", views.match_export_csv, name="organizer-match-csv"),
+    path("matches/<slug:code>/", views.match_audit, name="organizer-audit"),
+    path("matches/<slug:code>/open/", views.match_open, name="organizer-audit-open"),
+    path("matches/<slug:code>/settle/", views.match_settle, name="organizer-settle"),
+    path("matches/<slug:code>/sheet/", views.match_sheet, name="organizer-match-sheet"),
+    path("matches/<slug:code>/export.json", views.match_export_json, name="organizer-match-json"),
+    path("matches/<slug:code>/export.csv", views.match_export_csv, name="organizer-match-csv"),
 ]
