@@ -26,6 +26,7 @@ from tracker.rules.i18n import _ as mark
 
 from .full_match import FullMatch
 from .phone import Checkbox, Hidden, Phone, Radio, RenderedForm, Select
+from .test_retreat_on_phones import bob_takes_alice_s_last_troopers
 
 pytestmark = pytest.mark.django_db
 
@@ -207,6 +208,14 @@ def _first_field(rendered: RenderedForm, name: str):
 def test_every_rendered_form_is_accepted_and_every_command_has_a_form(monkeypatch):
     walker = Walker(monkeypatch)
     FullMatch(walker).play()
+    # RT-7 after a loss (retreat.EndBattle): the scripted match's Retreat!
+    # ends with survivors, so a short match of its own loses the whole army,
+    # and the card's form is tapped on both phones.
+    for seat, phone in zip(("Alice", "Bob"), bob_takes_alice_s_last_troopers("en"), strict=True):
+        phone.open()
+        [end_battle] = phone.forms("EndBattle")
+        walker.rendered.add(end_battle.command)
+        walker.tap("RT-7: the army in Retreat! lost", seat, phone, end_battle)
 
     assert walker.broken == [], "\n".join(" | ".join(row) for row in walker.broken)
     assert walker.refused_options == [], "\n".join(
