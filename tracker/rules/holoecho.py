@@ -808,6 +808,14 @@ def _delayed_aros_lost(state: MatchState, trooper: Trooper) -> list[Event]:
     return lost
 
 
+def second_short_skill_can_come(skills: tuple[str, ...]) -> bool:
+    """HE-8: an ARO against a Holoecho may wait "hasta que éste declare su
+    segunda Habilidad Corta": while the Order has one Short Skill so far,
+    not an Entire Order (which has no second). The phones' hint reads this
+    too (tracker_tags), so the line and the rule cannot disagree."""
+    return len(skills) == 1 and not SKILLS[skills[0]].entire
+
+
 def _aro_declared(state: MatchState, declaration: Declaration) -> list[Event]:
     """HE-3 (pick one Holoecho as target) and HE-8 (delayed AROs)."""
     if not declaration.aro or not in_order(state):
@@ -829,9 +837,9 @@ def _aro_declared(state: MatchState, declaration: Declaration) -> list[Event]:
                 _("Too late to delay: the Holoecho has declared its second Short Skill (HE-8)."),
                 rule="HE-8",
             )
-        if target.holoechoes and any(SKILLS[s].entire for s in order.skills):
-            # "hasta que éste declare su segunda Habilidad Corta": an Entire
-            # Order has none, so a delay could never be declared.
+        if target.holoechoes and not second_short_skill_can_come(order.skills):
+            # An Entire Order has no second Short Skill, so a delay could
+            # never be declared.
             raise NotAllowed(
                 _(
                     "Nothing to wait for: an Entire Order has no second Short Skill. "

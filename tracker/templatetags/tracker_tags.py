@@ -15,9 +15,9 @@ from django.utils.translation import get_language, gettext, gettext_lazy, ngette
 
 from tracker.labels import label as label_of
 from tracker.rules.classified import DEFAULT_DECK
+from tracker.rules.holoecho import second_short_skill_can_come
 from tracker.rules.i18n import Plural, Text
 from tracker.rules.identity import MARKER_NAME, MASK_PENDING
-from tracker.rules.orders import SKILLS
 from tracker.rules.process_caches import emptied_by
 from tracker.rules.state import CONDITIONS, OUT_OF_ACTION, TOKENS
 
@@ -34,9 +34,8 @@ def label(code):
 
 @register.filter
 def second_short_skill_to_come(order) -> bool:
-    """HE-8: an ARO may wait "hasta que éste declare su segunda Habilidad
-    Corta": the Order has one Short Skill so far, not an Entire Order."""
-    return len(order.skills) == 1 and not SKILLS[order.skills[0]].entire
+    """HE-8's window for a delayed ARO, as the rules decide it."""
+    return second_short_skill_can_come(order.skills)
 
 
 @register.filter
