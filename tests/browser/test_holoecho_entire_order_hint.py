@@ -3,7 +3,8 @@ wait "hasta que éste declare su segunda Habilidad Corta". After a Short
 Skill the opponent's phone offers "Delay the ARO" and says so; after an
 Entire Order (Cautious Movement keeps the Holoecho, HE-C2) there is no second
 Short Skill, the phone offers no delay, and no line on it says "you may delay
-it until its second Short Skill" (it did, the delay itself gone)."""
+it until its second Short Skill" (it did, the delay itself gone). The
+Holoecho's own player reads what the opponent may do, not "you may"."""
 
 import pytest
 from playwright.sync_api import expect
@@ -21,6 +22,14 @@ IN_HOLOECHO = {
 MAY_DELAY = {
     "en": "you may delay it until its second Short Skill (HE-8)",
     "es": "puedes retrasarla hasta su segunda Habilidad Corta (HE-8)",
+}
+OWNER_IN_HOLOECHO = {
+    "en": "Hassassin Ayyar is in Holoecho: your opponent's ARO picks one of what they see",
+    "es": "Hassassin Ayyar está en estado Holoeco: la ORA de tu rival elige uno de los que ve",
+}
+OPPONENT_MAY_DELAY = {
+    "en": "they may delay it until its second Short Skill (HE-8)",
+    "es": "puede retrasarla hasta su segunda Habilidad Corta (HE-8)",
 }
 
 
@@ -46,13 +55,16 @@ def test_he_8_a_delay_is_offered_and_said_only_when_a_second_short_skill_can_com
     alice = open_phone(phone, alice_http, server.url, lang, viewport=NARROW)
     bob = open_phone(phone, bob_http, server.url, lang, viewport=NARROW)
     declare(alice, "Hassassin Ayyar", skill)
-    for page in (alice, bob):
-        expect(page.locator(".rulings")).to_contain_text(IN_HOLOECHO[lang])
+    expect(bob.locator(".rulings")).to_contain_text(IN_HOLOECHO[lang])
+    expect(alice.locator(".rulings")).to_contain_text(OWNER_IN_HOLOECHO[lang])
+    expect(alice.locator(".rulings")).not_to_contain_text(IN_HOLOECHO[lang])
     delay = bob.locator("select[name=skill] option[value=delay_aro]")
     if may_delay:
         expect(delay).to_have_count(1)
         expect(bob.locator(".rulings")).to_contain_text(MAY_DELAY[lang])
+        expect(alice.locator(".rulings")).to_contain_text(OPPONENT_MAY_DELAY[lang])
     else:
         expect(delay).to_have_count(0)
         for page in (alice, bob):
             expect(page.locator(".rulings")).not_to_contain_text(MAY_DELAY[lang])
+            expect(page.locator(".rulings")).not_to_contain_text(OPPONENT_MAY_DELAY[lang])
