@@ -407,6 +407,15 @@ def declare_aro(state: MatchState, seat: str, command: DeclareAro) -> list[Event
         raise NotAllowed(_("AROs are declared against an Order in progress."))
     if seat == turn.seat:
         raise NotAllowed(_("Only the reactive player declares AROs."))
+    if not turn.order.skills:
+        # A Coordinated Order (TM-T1) starts before its first Short Skill:
+        # an ARO answers what an Order declared, so none comes before it.
+        raise NotAllowed(
+            _(
+                "Nothing has been declared in this Order yet: AROs come once it declares "
+                "its first Short Skill."
+            )
+        )
     trooper = visible_trooper(state, seat, command.trooper_id)
     if trooper.seat != seat:
         raise NotAllowed(_("You can only declare AROs for your own troopers."))
