@@ -25,12 +25,28 @@ from .errors import InvalidInput, NotAllowed
 from .events import Event
 from .evolve import applies
 from .i18n import _
-from .state import FINISHED, IMMOBILIZED_A, PLACEMENT, SETUP, MatchState, Trooper
+from .state import (
+    DEAD,
+    FINISHED,
+    IMMOBILIZED_A,
+    PLACEMENT,
+    SEPSITORIZED,
+    SETUP,
+    MatchState,
+    Trooper,
+)
 
 MARKER_MM = 25
 # The usual base diameter of a model of each Silhouette value.
 BASE_MM = {1: 25, 2: 25, 3: 40, 4: 40, 5: 55, 6: 55, 7: 55, 8: 70}
 HOW = ("centre", "edge")
+
+
+def placement_moot(trooper: Trooper) -> bool:
+    """RP-1..RP-3: a model taken off the table (Dead, Sepsitorized) has no
+    placement left to say, nor room to lack; an Unconscious one lies where
+    it was placed."""
+    return trooper.condition in (DEAD, SEPSITORIZED)
 
 
 def base_mm(trooper: Trooper, element: str) -> int:
@@ -173,6 +189,13 @@ def _own_placement(state: MatchState, seat: str, trooper_id: object, rule: str) 
     if trooper.seat != seat:
         raise NotAllowed(
             _("Only its player places a replaced trooper (%(rule_id)s)."), rule=rule, rule_id=rule
+        )
+    if placement_moot(trooper):
+        raise NotAllowed(
+            _("%(name)s is off the table: there is nothing to place (%(rule_id)s)."),
+            name=trooper.name,
+            rule=rule,
+            rule_id=rule,
         )
     return trooper
 

@@ -21,12 +21,14 @@ from .kept_offers import declaration_offers
 from .orders import impetuous_troopers
 from .process_caches import emptied_by
 from .queries import order_pool, orders_left, secret_visible, surviving_points, trooper_visible
+from .replacement import placement_moot
 from .results import organizer_views, result_of
 from .retreat import battle_over, carries_retreat_marker
 from .sealing import OWNER, link_is_secret, subject_of
 from .state import (
     HOLOMASK,
     IRREGULAR,
+    PLACEMENT,
     SEATS,
     MatchSettings,
     MatchState,
@@ -495,6 +497,8 @@ def _choices(state: MatchState, viewer: str | None) -> tuple[ChoiceView, ...]:
         trooper = state.troopers.get(choice.trooper_id)
         if trooper is None or not trooper_visible(trooper, viewer):
             continue
+        if choice.kind == PLACEMENT and placement_moot(trooper):
+            continue  # shot dead before it was placed: nothing left to say (RP-1..RP-3)
         mine = choice.seat == viewer
         found.append(
             ChoiceView(
