@@ -107,7 +107,8 @@ def _naming(trooper) -> tuple | None:
 def header(seen) -> tuple:
     """The header reads of the log only its banners (phone_tags.banners_for:
     lines of a few kinds) and rulings (the HD-/HE-/RP- lines among the last
-    eight), and of the troopers only the names of those rulings.html names;
+    eight), and of the troopers only the names of those rulings.html names
+    and the Holoechoes an ARO against the acting one picks among (HE-3);
     so a State tap, or any line of another kind, leaves it as it was."""
     view = seen.view
     banners = tuple(
@@ -131,7 +132,7 @@ def header(seen) -> tuple:
     acting = None
     if order is not None:
         acting = view.trooper(order.trooper_id)
-        acting = (acting.seat, bool(acting.holoechoes), _naming(acting)) if acting else None
+        acting = (acting.seat, acting.holoechoes, _naming(acting)) if acting else None
     # The title's round and table (tracker_tags.match_title), an event's;
     # its name is the view's.
     table = (seen.match.event_round, seen.match.table_number)

@@ -158,3 +158,40 @@ def test_the_last_decoy_gone_says_the_real_one_is_alone_not_only_out_of_coherenc
     for phone in (a, b):
         phone.open()
         assert LONE[language] in phone.text, phone.text[-3000:]
+
+
+PICKS = {
+    "en": (
+        "an ARO picks one of what you see — Holoecho marker 1 or the model (HE-3)",
+        "your opponent's ARO picks one of what they see — Holoecho marker 1 or the model (HE-3)",
+        "Holoecho marker 2",
+    ),
+    "es": (
+        "una ORA elige uno de los que ves — Marcador de Holoeco 1 o la miniatura (HE-3)",
+        "la ORA de tu rival elige uno de los que ve — Marcador de Holoeco 1 o la miniatura (HE-3)",
+        "Marcador de Holoeco 2",
+    ),
+}
+
+
+def _hint(phone) -> str:
+    return " ".join(" ".join(p.get_text(" ").split()) for p in phone.soup.select(".rulings .hint"))
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_aro_hint_names_only_the_holoechoes_left_he_3(language):
+    """HE-3: an ARO picks one of the Holoechoes the reactive player sees. A
+    decoy removed by its Saving Roll (HE-D3) is no longer one of them, yet
+    both phones' line still named "Holoecho marker 2"."""
+    a, b, ids = started(holoecho="marker1", language_a=language, language_b=language)
+    hassassin = ids["Hassassin Ayyar"]
+    b.open()
+    ok(b, b.submit("ReportOutcome", outcome="saving_roll", trooper_id=hassassin, element="marker2"))
+    a.open()
+    ok(a, a.submit("DeclareSkill", trooper_id=hassassin, skill="move"))
+    reactive, owner, gone = PICKS[language]
+    b.open()
+    assert reactive in _hint(b), _hint(b)
+    a.open()
+    assert owner in _hint(a), _hint(a)
+    assert gone not in _hint(a) + _hint(b)

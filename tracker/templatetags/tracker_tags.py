@@ -19,7 +19,7 @@ from tracker.rules.holoecho import second_short_skill_can_come
 from tracker.rules.i18n import Plural, Text
 from tracker.rules.identity import MARKER_NAME, MASK_PENDING
 from tracker.rules.process_caches import emptied_by
-from tracker.rules.state import CONDITIONS, OUT_OF_ACTION, TOKENS
+from tracker.rules.state import CONDITIONS, HOLOECHO_ELEMENTS, OUT_OF_ACTION, TOKENS
 
 register = template.Library()
 
@@ -78,6 +78,22 @@ def element_of(code, trooper):
     if _as_models(trooper) and code in _AS_MODELS:
         return str(_AS_MODELS[code])
     return label_of(code)
+
+
+# The markers by number, then the model, as the line always read them.
+_MARKERS_FIRST = (*sorted(set(HOLOECHO_ELEMENTS) - {"model"}), "model")
+
+
+@register.filter
+def holoecho_picks(trooper) -> str:
+    """HE-3: what an ARO picks among, named as the trooper's row names them
+    (element_of): the elements still on the table, so a decoy that left is
+    not offered, and a HoloMask trooper's markers read as models (HE-9)."""
+    order = sorted(trooper.holoechoes, key=_MARKERS_FIRST.index)
+    names = [str(element_of(code, trooper)) for code in order]
+    if len(names) < 2:
+        return "".join(names)
+    return gettext("%(some)s or %(last)s") % {"some": ", ".join(names[:-1]), "last": names[-1]}
 
 
 def _as_models(trooper) -> bool:
