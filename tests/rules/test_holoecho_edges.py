@@ -126,3 +126,19 @@ def test_a_delayed_aro_waits_for_the_answer_on_a_second_skill_activate_he_8_he_1
     game.do("A", AnswerActivateRoll(trooper_id=game.id("Hassassin"), answer="roll"))
     events = aro(game, "Fusilier", "bs_attack", target="Hassassin", element="marker1")
     assert of_kind(events, "SkillDeclared")[0].skill == "bs_attack"
+
+
+def test_an_activate_as_first_short_skill_leaves_the_delayed_aro_waiting_he_8_he_1():
+    """HE-8 waits "hasta que éste declare su segunda Habilidad Corta": the
+    answer to a first Short Skill Activate (no roll, HE-1) loses nothing;
+    the delayed ARO waits for the second one."""
+    game = started(real="marker1")
+    to_phase(game, ORDERS)
+    declare(game, "Hassassin", "activate")
+    aro(game, "Fusilier", "delay_aro", target="Hassassin")
+    events = game.do("A", AnswerActivateRoll(trooper_id=game.id("Hassassin"), answer="no_roll"))
+    assert not of_kind(events, "DelayedAroLost")
+    with pytest.raises(NotAllowed, match="declare it after the Holoecho's second Short Skill"):
+        aro(game, "Fusilier", "bs_attack", target="Hassassin", element="marker1")
+    events = declare(game, "Hassassin", "move")
+    assert [e.trooper_name for e in of_kind(events, "DelayedAroLost")] == ["Fusilier"]
