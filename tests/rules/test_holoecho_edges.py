@@ -142,3 +142,16 @@ def test_an_activate_as_first_short_skill_leaves_the_delayed_aro_waiting_he_8_he
         aro(game, "Fusilier", "bs_attack", target="Hassassin", element="marker1")
     events = declare(game, "Hassassin", "move")
     assert [e.trooper_name for e in of_kind(events, "DelayedAroLost")] == ["Fusilier"]
+
+
+@pytest.mark.parametrize("skill", ["cautious_move", "suppressive_fire"])
+def test_a_delay_against_an_entire_order_is_refused_by_he_8(skill):
+    """HE-8: "hasta que éste declare su segunda Habilidad Corta"; an Entire
+    Order has none, so the delay is refused and cites HE-8 alone (the phone
+    adds the refusal's rule when its text does not cite it)."""
+    game = started(real="marker1")
+    to_phase(game, ORDERS)
+    declare(game, "Hassassin", skill)
+    with pytest.raises(NotAllowed, match="an Entire Order has no second Short Skill") as refused:
+        aro(game, "Fusilier", "delay_aro", target="Hassassin")
+    assert refused.value.rule == "HE-8"
