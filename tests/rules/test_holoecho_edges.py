@@ -155,3 +155,19 @@ def test_a_delay_against_an_entire_order_is_refused_by_he_8(skill):
     with pytest.raises(NotAllowed, match="an Entire Order has no second Short Skill") as refused:
         aro(game, "Fusilier", "delay_aro", target="Hassassin")
     assert refused.value.rule == "HE-8"
+
+
+def test_no_roll_for_a_second_skill_activate_loses_the_delayed_aro_he_8_he_1():
+    """HE-8 with HE-1: the Holoecho's player says its second Short Skill, an
+    Activate, needs no roll; it is not revealed, so the delayed ARO is lost
+    at that answer."""
+    game = started(real="marker1")
+    to_phase(game, ORDERS)
+    declare(game, "Hassassin", "move")
+    aro(game, "Fusilier", "delay_aro", target="Hassassin")
+    declare(game, "Hassassin", "activate")
+    events = game.do("A", AnswerActivateRoll(trooper_id=game.id("Hassassin"), answer="no_roll"))
+    assert [e.trooper_name for e in of_kind(events, "DelayedAroLost")] == ["Fusilier"]
+    with pytest.raises(NotAllowed, match="this ARO is lost") as refused:
+        aro(game, "Fusilier", "bs_attack", target="Hassassin", element="marker1")
+    assert refused.value.rule == "HE-8"
