@@ -158,3 +158,24 @@ def test_rt_7_a_mis_tapped_last_loss_is_undone_and_the_battle_goes_on(language):
         assert card_text(phone) == ""
         assert not phone.can("EndBattle")
         assert MATCH_OVER[language] not in phone.text
+
+
+ENDING_REVEALS = {
+    "en": "Ending the match reveals every secret left. If the last change was a mistake, "
+    "whoever made it can undo it first.",
+    "es": "Terminar la partida revela todos los secretos que queden. Si el último cambio fue "
+    "un error, quien lo hizo puede deshacerlo antes.",
+}
+END_THE_MATCH = {"en": "End the match (RT-7)", "es": "Terminar la partida (RT-7)"}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_rt_7_the_card_says_what_ending_does_before_the_tap(language):
+    """The card waits for a tap because ending reveals every secret left:
+    both phones say so, and what the button does, in their language, before
+    either player taps it."""
+    a, b = bob_takes_alice_s_last_troopers(language)
+    for phone in (a, b):
+        phone.open()
+        assert ENDING_REVEALS[language] in card_text(phone)
+        assert phone.form("EndBattle").text == END_THE_MATCH[language]
