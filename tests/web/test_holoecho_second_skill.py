@@ -195,3 +195,39 @@ def test_the_aro_hint_names_only_the_holoechoes_left_he_3(language):
     a.open()
     assert owner in _hint(a), _hint(a)
     assert gone not in _hint(a) + _hint(b)
+
+
+IN_HOLOECHO = {
+    "en": "Hassassin Ayyar is in Holoecho: an ARO picks one of what you see",
+    "es": "Hassassin Ayyar está en estado Holoeco: una ORA elige uno de los que ves",
+}
+MAY_DELAY = {
+    "en": "you may delay it until its second Short Skill (HE-8)",
+    "es": "puedes retrasarla hasta su segunda Habilidad Corta (HE-8)",
+}
+
+
+def _rulings(phone) -> str:
+    return " ".join(phone.soup.select_one(".rulings").get_text(" ").split())
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_once_the_second_short_skill_is_declared_no_phone_says_an_aro_may_wait_for_it_he_8(
+    language,
+):
+    """HE-8: the delay lasts "hasta que éste declare su segunda Habilidad
+    Corta". After the first Short Skill both phones say an ARO may wait; once
+    the second is declared there is nothing left to wait for, and the line
+    says only how an ARO picks its target (HE-3)."""
+    a, b, ids = started(holoecho="marker1", language_a=language, language_b=language)
+    hassassin = ids["Hassassin Ayyar"]
+    ok(a, a.submit("DeclareSkill", trooper_id=hassassin, skill="move"))
+    for phone in (a, b):
+        phone.open()
+        assert MAY_DELAY[language] in _rulings(phone)
+    a.open()
+    ok(a, a.submit("DeclareSkill", trooper_id=hassassin, skill="move"))
+    for phone in (a, b):
+        phone.open()
+        assert IN_HOLOECHO[language] in _rulings(phone)
+        assert MAY_DELAY[language] not in _rulings(phone)
