@@ -231,3 +231,18 @@ def test_once_the_second_short_skill_is_declared_no_phone_says_an_aro_may_wait_f
         phone.open()
         assert IN_HOLOECHO[language] in _rulings(phone)
         assert MAY_DELAY[language] not in _rulings(phone)
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_coordinated_order_carried_by_a_holoecho_before_its_first_skill_he_8_tm_t1(language):
+    """TM-T1: a Coordinated Order starts with no Short Skill declared yet,
+    carried by the first trooper of the list, here the one in Holoecho. Both
+    phones still show the page, and no ARO can wait for a second Short Skill
+    that follows no first one yet (HE-8)."""
+    a, b, _ids = started(holoecho="marker1", language_a=language, language_b=language)
+    a.open()
+    ok(a, a.submit("CoordinatedOrder", trooper_ids=["Hassassin Ayyar", "Kaplan"]))
+    for phone in (a, b):
+        phone.open()
+        assert IN_HOLOECHO[language] in _rulings(phone)
+        assert MAY_DELAY[language] not in _rulings(phone)
