@@ -1,7 +1,9 @@
 """RT-7 on two phones, one in Spanish and one in English: when the army in
 Retreat! loses its last trooper, "concluye la batalla". Both phones say so
 at once (the match waited for the next Player Turn's start before), and a
-tap on either ends the match: both phones then read that it is over."""
+tap on either ends the match: both phones then read that it is over. At a
+glance (issue 19) the card is each phone's decision: before the last things
+that happened, within the first screen of a 360 px phone."""
 
 import re
 
@@ -31,6 +33,16 @@ OPPONENT_LINE = {
 }
 END_IT = {"en": "End the match (RT-7)", "es": "Terminar la partida (RT-7)"}
 OVER = {"en": "The match is over.", "es": "La partida ha terminado."}
+BATTLE_OVER = {
+    "en": "has no troopers left on the table: the battle is over (RT-7)",
+    "es": "tropas en la mesa: la batalla ha concluido (RT-7)",
+}
+FIRST_SCREEN_JS = """(selector) => {
+  window.scrollTo(0, 0);
+  const shown = [...document.querySelectorAll(selector)].filter(n => n.getClientRects().length);
+  if (!shown.length) { return null; }
+  return shown[0].getBoundingClientRect().bottom;
+}"""
 
 
 def ok(reply) -> None:
@@ -87,3 +99,21 @@ def test_rt_7_both_phones_say_the_battle_is_over_and_a_tap_ends_the_match(server
     for page, language in ((alice, lang), (bob, other)):
         expect(page.locator("#blk-controls")).to_contain_text(OVER[language])
         expect(page.locator("#battle-over")).to_have_count(0)
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_rt_7_the_end_the_match_card_is_within_the_first_screen(server, phone, lang):
+    alice_http, bob_http = alice_s_army_lost(server.url)
+    for player in (alice_http, bob_http):
+        page = open_phone(phone, player, server.url, lang, viewport=NARROW)
+        card = page.locator("#battle-over")
+        expect(card).to_contain_text(BATTLE_OVER[lang])
+        page.wait_for_function("() => !document.querySelector('.htmx-request')")
+        strip = page.locator(".banners [data-banner-bar]:not([hidden])")
+        if strip.count():
+            strip.locator("button[data-ack]").click()
+            expect(strip).to_have_count(0)
+        bottom = page.evaluate(FIRST_SCREEN_JS, "#battle-over")
+        assert bottom is not None and bottom <= NARROW["height"], bottom
+        recent = page.evaluate(FIRST_SCREEN_JS, "#recent")
+        assert recent is None or recent > bottom, (recent, bottom)
