@@ -205,6 +205,15 @@ MAY_DELAY = {
     "en": "you may delay it until its second Short Skill (HE-8)",
     "es": "puedes retrasarla hasta su segunda Habilidad Corta (HE-8)",
 }
+# The Holoecho's own player reads what the opponent's ARO may do.
+OWNER_IN_HOLOECHO = {
+    "en": "Hassassin Ayyar is in Holoecho: your opponent's ARO picks one of what they see",
+    "es": "Hassassin Ayyar está en estado Holoeco: la ORA de tu rival elige uno de los que ve",
+}
+OWNER_MAY_DELAY = {
+    "en": "they may delay it until its second Short Skill (HE-8)",
+    "es": "puede retrasarla hasta su segunda Habilidad Corta (HE-8)",
+}
 
 
 def _rulings(phone) -> str:
@@ -222,15 +231,16 @@ def test_once_the_second_short_skill_is_declared_no_phone_says_an_aro_may_wait_f
     a, b, ids = started(holoecho="marker1", language_a=language, language_b=language)
     hassassin = ids["Hassassin Ayyar"]
     ok(a, a.submit("DeclareSkill", trooper_id=hassassin, skill="move"))
-    for phone in (a, b):
+    for phone, may_delay in ((a, OWNER_MAY_DELAY), (b, MAY_DELAY)):
         phone.open()
-        assert MAY_DELAY[language] in _rulings(phone)
+        assert may_delay[language] in _rulings(phone)
     a.open()
     ok(a, a.submit("DeclareSkill", trooper_id=hassassin, skill="move"))
-    for phone in (a, b):
+    for phone, in_holoecho in ((a, OWNER_IN_HOLOECHO), (b, IN_HOLOECHO)):
         phone.open()
-        assert IN_HOLOECHO[language] in _rulings(phone)
+        assert in_holoecho[language] in _rulings(phone)
         assert MAY_DELAY[language] not in _rulings(phone)
+        assert OWNER_MAY_DELAY[language] not in _rulings(phone)
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
@@ -242,7 +252,8 @@ def test_a_coordinated_order_carried_by_a_holoecho_before_its_first_skill_he_8_t
     a, b, _ids = started(holoecho="marker1", language_a=language, language_b=language)
     a.open()
     ok(a, a.submit("CoordinatedOrder", trooper_ids=["Hassassin Ayyar", "Kaplan"]))
-    for phone in (a, b):
+    for phone, in_holoecho in ((a, OWNER_IN_HOLOECHO), (b, IN_HOLOECHO)):
         phone.open()
-        assert IN_HOLOECHO[language] in _rulings(phone)
+        assert in_holoecho[language] in _rulings(phone)
         assert MAY_DELAY[language] not in _rulings(phone)
+        assert OWNER_MAY_DELAY[language] not in _rulings(phone)
