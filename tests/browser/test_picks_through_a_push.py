@@ -25,6 +25,8 @@ NARROW = {"width": 360, "height": 740}
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
+    # Its own server (tests.scale's LiveServer): the Classified test opens the
+    # seat links at this machine's LAN address, which make run's 127.0.0.1 is not.
     live = start_server(tmp_path_factory.mktemp("picks-through"))
     yield live
     live.stop()
