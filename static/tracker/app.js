@@ -692,26 +692,6 @@
   function fieldsOf(form, name) {
     return Array.prototype.filter.call(form.querySelectorAll(TYPED), function (f) { return f.name === name; });
   }
-  /* The player's choices in a form (an ARO's trooper and skill, the
-     Classified cards to keep, the real Holoecho): carried over a swap as
-     typed text is, so a tap made after the opponent's change sends what
-     the phone shows the player picked, not the list's first option. */
-  var PICKED = "select, input[type=checkbox], input[type=radio]";
-  function chosen(select, which) {
-    return Array.prototype.filter.call(select.options, function (o) { return o[which]; })
-      .map(function (o) { return o.value; }).join("\n");
-  }
-  function sameAsSent(field) {
-    return field.options ? chosen(field, "selected") === chosen(field, "defaultSelected")
-      : field.checked === field.defaultChecked;
-  }
-  /* A list by its name (box: null) and place among the form's lists of
-     that name; a box or a choice by its name and value. */
-  function pickedOf(form, name, box) {
-    return Array.prototype.filter.call(form.querySelectorAll(PICKED), function (f) {
-      return f.name === name && (f.options ? box === null : f.value === box);
-    });
-  }
   function summaryOf(details) {
     var summary = details.querySelector(":scope > summary");
     return summary ? summary.textContent.trim() : "";
@@ -752,21 +732,6 @@
         typed.push(kept);
       });
     });
-    var picked = [];
-    Array.prototype.forEach.call(block.querySelectorAll("form[hx-post]"), function (form) {
-      if (justSent(form)) { return; }
-      var path = form.getAttribute("hx-post");
-      Array.prototype.forEach.call(form.querySelectorAll(PICKED), function (field) {
-        if (!field.name || sameAsSent(field)) { return; }
-        picked.push({
-          path: path, about: aboutOf(form), form: placeAmong(formsOf(block, path, aboutOf(form)), form),
-          name: field.name, box: field.options ? null : field.value,
-          field: placeAmong(pickedOf(form, field.name, field.options ? null : field.value), field),
-          value: field.options ? chosen(field, "selected") : field.checked,
-          was: field.options ? chosen(field, "defaultSelected") : field.defaultChecked
-        });
-      });
-    });
     var sections = Array.prototype.filter.call(block.querySelectorAll("details[data-toggled]"), function (d) {
       var forms = Array.prototype.slice.call(d.querySelectorAll("form[hx-post]"));
       if (d.closest("form[hx-post]")) { forms.push(d.closest("form[hx-post]")); }
@@ -787,8 +752,8 @@
       delete form.deferredPairs;
     });
     delete carried[block.id];
-    if (typed.length || picked.length || toggled.length || deferred.length) {
-      carried[block.id] = { old: block, typed: typed, picked: picked, toggled: toggled, deferred: deferred };
+    if (typed.length || toggled.length || deferred.length) {
+      carried[block.id] = { old: block, typed: typed, toggled: toggled, deferred: deferred };
     }
   });
 
@@ -837,22 +802,6 @@
           field.focus();
           try { field.setSelectionRange(t.start, t.end); } catch (e) { /* a number */ }
         }
-      });
-      kept.picked.forEach(function (t) {
-        var form = formsOf(block, t.path, t.about)[t.form];
-        var field = form && pickedOf(form, t.name, t.box)[t.field];
-        if (!field) { return; }
-        if (!field.options) {
-          if (field.defaultChecked === t.was) { field.checked = t.value; }
-          return;
-        }
-        // Only into the same list as sent (the server changed neither what
-        // it offers first nor what the player picked from).
-        if (chosen(field, "defaultSelected") !== t.was) { return; }
-        var values = t.value.split("\n");
-        var offered = Array.prototype.map.call(field.options, function (o) { return o.value; });
-        if (!values.every(function (v) { return offered.indexOf(v) >= 0; })) { return; }
-        Array.prototype.forEach.call(field.options, function (o) { o.selected = values.indexOf(o.value) >= 0; });
       });
       kept.deferred.forEach(function (t) {
         var form = formsOf(block, t.path, t.about)[t.form];
