@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from tests.scale.servers import seat_players
 
-from .pages import open_phone
+from .pages import open_phone, open_state
 
 pytestmark = pytest.mark.browser
 
@@ -59,9 +59,10 @@ def end_turn(player, other) -> None:
             ok(player.act("AdvancePhase", f"end-{player.letter}-{step}-{phase}", expected=phase))
 
 
-def alice_s_army_lost(url):
-    """Big falls in Round 1; Alice's Round 2 Turn starts in Retreat! (RT-A),
-    and Bob's ARO takes Kaplan, her last trooper: all set over HTTP."""
+def alice_in_retreat(url):
+    """Big falls in Round 1; Alice's Round 2 Turn starts in Retreat! (RT-A):
+    set over HTTP, as pages.playing sets a match up. Returns the players and
+    Kaplan's id, her last trooper on the table."""
     alice, bob = seat_players(url)
     for player in (alice, bob):
         for name, cost, traits in LISTS[player.letter]:
@@ -80,16 +81,23 @@ def alice_s_army_lost(url):
     end_turn(alice, bob)
     end_turn(bob, alice)
     assert 'id="retreat"' in alice.page()
-    ok(bob.act("SetTrooperState", "kaplan-dead", trooper_id=ids["Kaplan"], condition="dead"))
-    return alice, bob
+    return alice, bob, ids["Kaplan"]
+
+
+def takes_the_last_trooper(bob, kaplan) -> None:
+    """Bob's ARO takes Kaplan: he sets it Dead from its row on his phone."""
+    dialog = open_state(bob, f"#trooper-{kaplan}")
+    dialog.locator("select[name=condition]").select_option("dead")
+    dialog.locator("button:not([type=button])").click()
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_rt_7_both_phones_say_the_battle_is_over_and_a_tap_ends_the_match(server, phone, lang):
     other = "en" if lang == "es" else "es"
-    alice_http, bob_http = alice_s_army_lost(server.url)
+    alice_http, bob_http, kaplan = alice_in_retreat(server.url)
     alice = open_phone(phone, alice_http, server.url, lang, viewport=NARROW)
     bob = open_phone(phone, bob_http, server.url, other, viewport=NARROW)
+    takes_the_last_trooper(bob, kaplan)
     expect(alice.locator("#battle-over")).to_contain_text(OWN_LINE[lang])
     expect(bob.locator("#battle-over")).to_contain_text(OPPONENT_LINE[other])
     for page in (alice, bob):
@@ -103,7 +111,8 @@ def test_rt_7_both_phones_say_the_battle_is_over_and_a_tap_ends_the_match(server
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_rt_7_the_end_the_match_card_is_within_the_first_screen(server, phone, lang):
-    alice_http, bob_http = alice_s_army_lost(server.url)
+    alice_http, bob_http, kaplan = alice_in_retreat(server.url)
+    takes_the_last_trooper(open_phone(phone, bob_http, server.url, lang, viewport=NARROW), kaplan)
     for player in (alice_http, bob_http):
         page = open_phone(phone, player, server.url, lang, viewport=NARROW)
         card = page.locator("#battle-over")
