@@ -376,11 +376,17 @@ def test_rt_7_the_match_ends_when_the_whole_retreating_army_is_evacuated_or_lost
     assert game.state.phase == FINISHED
 
 
-def test_rt_7_losses_in_the_opponents_turn_end_the_match_at_the_next_turn_start():
+def lost_in_bob_s_turn():
+    """Alice in Retreat!; in Bob's Turn her last two troopers are set Dead."""
     game = in_retreat()
     end_turn(game)
     set_state(game, "Other", DEAD, by="B")
     set_state(game, "Lieutenant", DEAD, by="B")
+    return game
+
+
+def test_rt_7_losses_in_the_opponents_turn_end_the_match_at_the_next_turn_start():
+    game = lost_in_bob_s_turn()
     end_turn(game)
     assert game.state.phase == FINISHED
     assert game.events[-1].kind == "MatchEnded" and game.events[-1].rule == "RT-7"
@@ -412,10 +418,7 @@ def test_rt_7_the_opponent_may_end_the_battle_too():
 
 
 def test_rt_7_a_mis_tapped_last_loss_is_undone_before_anything_is_revealed():
-    game = in_retreat()
-    end_turn(game)
-    set_state(game, "Other", DEAD, by="B")
-    set_state(game, "Lieutenant", DEAD, by="B")
+    game = lost_in_bob_s_turn()
     game.do("B", UndoLastStep())
     assert game.view("A").battle_over is None
     assert not any(e.kind == "MatchEnded" for e in game.events)
