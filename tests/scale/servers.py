@@ -18,6 +18,7 @@ import json
 import os
 import re
 import resource
+import secrets
 import signal
 import socket
 import subprocess
@@ -60,6 +61,28 @@ def _python(env: dict, *args: str, timeout: float) -> str:
 
 def manage(env: dict, *args: str) -> str:
     return _python(env, "manage.py", *args, timeout=120)
+
+
+def shell_on_scratch_postgres(postgres_admin, tmp: Path, prefix: str, code: str, **env) -> object:
+    """Run `code` in `manage.py shell` on a migrated scratch PostgreSQL
+    database of its own (dropped after), and return the JSON its last line
+    prints. `env`: settings of the run (DEBUG, ALLOWED_HOSTS...)."""
+    admin_url, admin = postgres_admin
+    name = f"{prefix}_{secrets.token_hex(4)}"
+    admin.execute(f'CREATE DATABASE "{name}"')
+    run = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tracker.settings",
+        "DATABASE_URL": f"{admin_url.rsplit('/', 1)[0]}/{name}",
+        "TRACKER_VAR_DIR": str(tmp / "var"),
+        **env,
+    }
+    run.pop("REDIS_URL", None)
+    try:
+        manage(run, "migrate", "--noinput", "-v0")
+        return json.loads(manage(run, "shell", "-c", code).strip().splitlines()[-1])
+    finally:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def make_matches(env: dict, count: int) -> list[dict]:

@@ -5,13 +5,9 @@ PostgreSQL is unreachable, unless REQUIRE_SCALE is set."""
 
 from __future__ import annotations
 
-import json
-import os
-import secrets
-
 import pytest
 
-from tests.scale.servers import manage
+from tests.scale.servers import shell_on_scratch_postgres
 
 pytestmark = pytest.mark.scale
 
@@ -33,23 +29,7 @@ print(json.dumps(found))
 
 
 def test_player_filter_is_accent_insensitive_on_postgresql(postgres_admin, tmp_path):
-    admin_url, admin = postgres_admin
-    name = f"tracker_i10phone_{secrets.token_hex(4)}"
-    admin.execute(f'CREATE DATABASE "{name}"')
-    base = admin_url.rsplit("/", 1)[0]
-    env = {
-        "DJANGO_SETTINGS_MODULE": "tracker.settings",
-        "DATABASE_URL": f"{base}/{name}",
-        "TRACKER_VAR_DIR": str(tmp_path / "var"),
-    }
-    try:
-        env = {**os.environ, **env}
-        env.pop("REDIS_URL", None)
-        manage(env, "migrate", "--noinput", "-v0")
-        out = manage(env, "shell", "-c", SEARCH)
-        found = json.loads(out.strip().splitlines()[-1])
-    finally:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    found = shell_on_scratch_postgres(postgres_admin, tmp_path, "tracker_i10phone", SEARCH)
     assert found["Martinez"] == ["Game of Jordi Martínez"]
     assert found["lopez"] == ["Game of Ana López"]
     assert found["íñigo"] == ["Game of ÍÑIGO PÉREZ"]

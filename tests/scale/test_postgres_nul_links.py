@@ -7,13 +7,9 @@ skipped when PostgreSQL is unreachable, unless REQUIRE_SCALE is set."""
 
 from __future__ import annotations
 
-import json
-import os
-import secrets
-
 import pytest
 
-from tests.scale.servers import manage
+from tests.scale.servers import shell_on_scratch_postgres
 
 pytestmark = pytest.mark.scale
 
@@ -48,23 +44,7 @@ print(json.dumps(found))
 
 
 def test_links_with_a_nul_are_our_own_404_on_postgresql(postgres_admin, tmp_path):
-    admin_url, admin = postgres_admin
-    name = f"tracker_nul_links_{secrets.token_hex(4)}"
-    admin.execute(f'CREATE DATABASE "{name}"')
-    base = admin_url.rsplit("/", 1)[0]
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tracker.settings",
-        "DATABASE_URL": f"{base}/{name}",
-        "TRACKER_VAR_DIR": str(tmp_path / "var"),
-        "ALLOWED_HOSTS": "testserver",
-        "DEBUG": "0",
-    }
-    env.pop("REDIS_URL", None)
-    try:
-        manage(env, "migrate", "--noinput", "-v0")
-        out = manage(env, "shell", "-c", ASK)
-        found = json.loads(out.strip().splitlines()[-1])
-    finally:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    found = shell_on_scratch_postgres(
+        postgres_admin, tmp_path, "tracker_nul_links", ASK, ALLOWED_HOSTS="testserver", DEBUG="0"
+    )
     assert found == dict.fromkeys(found, [404, True]), found
