@@ -647,17 +647,21 @@
   /* A block is swapped whole when it changed (the opponent declared an
      Order: the controls now show an ARO form). What the player had typed
      in it, and the sections they had opened or closed, are carried over to
-     the new block: the text of each field they changed (its value against
-     the default the page was sent) into the same field of the same form
-     (by its hx-post, what it is about and its place among such forms),
-     where the new block still has it with the same default; each <details> they toggled,
-     by its summary. A form whose tap is on its way or just answered is not
+     the new block: each field they changed (the text typed, the trooper
+     picked, the box ticked, against what the page was sent) into the same
+     field of the same form (by its hx-post, what it is about and its place
+     among such forms), where the new block still has it as it was sent
+     (else the server changed it); each <details> they toggled, by its
+     summary. Picks too: an ARO's trooper and skill picked while the
+     opponent declares must not go back to the list's first options, or
+     "Declare ARO" sends an ARO the player never chose. A form whose tap is on its way or just answered is not
      carried, nor a section around or inside one: the new block shows what
      became of it, as the server renders it. Written here rather
      than with idiomorph: morphing would change every swap (the State
      dialog, the lists, the digests), and only this needs keeping. */
   var TYPED = "input:not([type]), input[type=text], input[type=search], input[type=number], " +
     "input[type=email], input[type=url], input[type=tel], textarea";
+  var FILLED = TYPED + ", select, input[type=checkbox], input[type=radio]";
   var carried = {};  // block id -> { old: the block swapped out, typed: [...], toggled: [...] }
 
   function placeAmong(list, item) { return Array.prototype.indexOf.call(list, item); }
@@ -689,8 +693,28 @@
       return f.getAttribute("hx-post") === path && aboutOf(f) === about;
     });
   }
-  function fieldsOf(form, name) {
-    return Array.prototype.filter.call(form.querySelectorAll(TYPED), function (f) { return f.name === name; });
+  /* A box is its name and value (a Classified card); any other field, its
+     name and place among the form's fields of that name. */
+  function keyOf(field) { return field.type === "checkbox" || field.type === "radio" ? field.name + "=" + field.value : field.name; }
+  function fieldsOf(form, key) {
+    return Array.prototype.filter.call(form.querySelectorAll(FILLED), function (f) { return keyOf(f) === key; });
+  }
+  /* What a field shows now, or as the page was sent (`sent`): a list with
+     no option marked shows its first (pickFirst, below). */
+  function shown(field, sent) {
+    if (field.type === "checkbox" || field.type === "radio") { return sent ? field.defaultChecked : field.checked; }
+    if (!field.options) { return sent ? field.defaultValue : field.value; }
+    var values = Array.prototype.filter.call(field.options, function (o) { return sent ? o.defaultSelected : o.selected; })
+      .map(function (o) { return o.value; });
+    return (values.length || field.multiple || !field.options.length ? values : [field.options[0].value]).join("\n");
+  }
+  function show(field, value) {
+    if (field.type === "checkbox" || field.type === "radio") { field.checked = value; return; }
+    if (!field.options) { field.value = value; return; }
+    var values = value.split("\n");
+    var offered = Array.prototype.map.call(field.options, function (o) { return o.value; });
+    if (values.some(function (v) { return offered.indexOf(v) < 0; })) { return; }
+    Array.prototype.forEach.call(field.options, function (o) { o.selected = values.indexOf(o.value) >= 0; });
   }
   function summaryOf(details) {
     var summary = details.querySelector(":scope > summary");
@@ -721,12 +745,12 @@
     Array.prototype.forEach.call(block.querySelectorAll("form[hx-post]"), function (form) {
       if (justSent(form)) { return; }
       var path = form.getAttribute("hx-post");
-      Array.prototype.forEach.call(form.querySelectorAll(TYPED), function (field) {
-        if (!field.name || field.value === field.defaultValue) { return; }
+      Array.prototype.forEach.call(form.querySelectorAll(FILLED), function (field) {
+        if (!field.name || shown(field) === shown(field, true)) { return; }
         var kept = {
           path: path, about: aboutOf(form), form: placeAmong(formsOf(block, path, aboutOf(form)), form),
-          name: field.name, field: placeAmong(fieldsOf(form, field.name), field),
-          value: field.value, was: field.defaultValue, focused: field === document.activeElement
+          key: keyOf(field), field: placeAmong(fieldsOf(form, keyOf(field)), field),
+          value: shown(field), was: shown(field, true), focused: field === document.activeElement
         };
         try { kept.start = field.selectionStart; kept.end = field.selectionEnd; } catch (e) { /* a number */ }
         typed.push(kept);
@@ -795,9 +819,9 @@
       });
       kept.typed.forEach(function (t) {
         var form = formsOf(block, t.path, t.about)[t.form];
-        var field = form && fieldsOf(form, t.name)[t.field];
-        if (!field || field.defaultValue !== t.was) { return; }  // gone, or the server changed it
-        field.value = t.value;
+        var field = form && fieldsOf(form, t.key)[t.field];
+        if (!field || shown(field, true) !== t.was) { return; }  // gone, or the server changed it
+        show(field, t.value);
         if (t.focused) {
           field.focus();
           try { field.setSelectionRange(t.start, t.end); } catch (e) { /* a number */ }
