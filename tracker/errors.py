@@ -130,14 +130,23 @@ def method_not_allowed(request, response: HttpResponse) -> HttpResponse:
     return page
 
 
+# The methods any address of ours may take. Any other (PUT, DELETE, a
+# made-up one) is refused here, before the CSRF check would call it an
+# expired form.
+METHODS = ("GET", "HEAD", "POST", "OPTIONS")
+
+
 class NotAllowedMiddleware:
     """Django's own 405s (HttpResponseNotAllowed, an empty body) become
-    method_not_allowed's card, in the language LocaleMiddleware chose."""
+    method_not_allowed's card, in the language LocaleMiddleware chose; so
+    does a method no address takes."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
+        if request.method not in METHODS:
+            return method_not_allowed(request, HttpResponseNotAllowed(["GET", "HEAD", "POST"]))
         response = self.get_response(request)
         if (
             response.status_code == 405

@@ -338,4 +338,9 @@ def _too_large_body(request) -> str:
         language = None
     with translation.override(language):
         message = escape(_("That is more than the tracker takes in one request."))
-    return f'<!doctype html><title>{message}</title><main><p role="alert">{message}</p></main>'
+        # Said in which language, as every page of ours is (a screen reader reads it so).
+        lang = escape(translation.get_language() or "en")
+    return (
+        f'<!doctype html><html lang="{lang}"><title>{message}</title>'
+        f'<main><p role="alert">{message}</p></main>'
+    )

@@ -140,6 +140,7 @@ def test_a_body_far_over_the_cap_is_refused_before_it_is_buffered(tmp_path, stop
     assert reply.startswith(b"HTTP/1.1 413"), reply[:200]
     assert time.monotonic() - started < 4, "the answer waited for the body"
     assert "Eso es más de lo que la app acepta en una sola petición." in reply.decode()
+    assert '<html lang="es">' in reply.decode()  # said in which language it is
 
     chunk = b"a" * MB
     sent = 0

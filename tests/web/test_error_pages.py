@@ -356,3 +356,22 @@ def test_a_post_to_a_page_that_is_only_read_is_our_405(language):
         language,
     )
     assert response["Allow"] == "GET"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("method", ["PUT", "DELETE", "BREW"])
+def test_a_method_no_address_takes_is_our_405_not_an_expired_form(language, method):
+    """A raw client's PUT or made-up method was answered "This form has
+    expired" (the CSRF check's page): untrue, as no form was sent. It is
+    the 405 card, in the phone's language, naming what the app does take."""
+    code = a_match_code()
+    for url in (f"/m/{code}/", f"/m/{code}/act/DeclareSkill/", "/"):
+        response = phone(language).generic(method, url)
+        assert_page(
+            response,
+            405,
+            "Not available this way",
+            "This page does not take that request. Reload it and try again.",
+            language,
+        )
+        assert response["Allow"] == "GET, HEAD, POST"
