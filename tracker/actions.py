@@ -75,11 +75,12 @@ class TooLate(Exception):
     player's consent. Nothing was written."""
 
 
-def _status_for(state: MatchState, current: str) -> str:
-    # DISPUTED is sticky: once the players disagreed, only an organizer settles it.
+def _status_for(state: MatchState) -> str:
+    # Disputed while the result is: a new proposal after a dispute (the
+    # players agreeing after all) takes the match off the organizers' list.
     if results.is_settled(state) and state.phase == FINISHED:
         return Match.Status.FINISHED
-    if current == Match.Status.DISPUTED or results.is_disputed(state):
+    if results.is_disputed(state):
         return Match.Status.DISPUTED
     if state.phase == FINISHED:
         return Match.Status.FINISHED
@@ -200,7 +201,7 @@ def _append_once(
         row = {
             "seq": seq,
             "last_hash": prev_hash,
-            "status": _status_for(new_state, match.status),
+            "status": _status_for(new_state),
             "result": results.result_of(new_state),
         }
         _UPDATE_MATCH.run(match.pk, row)

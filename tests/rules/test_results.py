@@ -5,7 +5,7 @@ match. Only the opponent agrees, and only to the proposal its phone showed."""
 import pytest
 
 from tracker.rules.errors import NotAllowed
-from tracker.rules.results import ConfirmResult, ProposeResult, result_of
+from tracker.rules.results import ConfirmResult, DisputeResult, ProposeResult, result_of
 from tracker.rules.state import FINISHED, PLAYING
 
 from .game import Game, trooper
@@ -45,3 +45,34 @@ def test_a_stale_tap_never_confirms_a_proposal_replaced_since():
     game.do("B", ConfirmResult(proposal=second))
     record = result_of(game.state)
     assert record["status"] == "confirmed" and record["objective_points"]["A"] == 5
+
+
+def test_after_a_dispute_either_player_proposes_again():
+    """A dispute no longer ends the players' say: the disputed numbers are
+    not confirmed, a new proposal replaces them, and the opponent confirms
+    that one. The proposer insisting on the same numbers is a new proposal
+    too, to confirm or dispute again."""
+    game = playing()
+    first = propose(game, "A", objective_a=3)
+    game.do("B", DisputeResult(proposal=first))
+    assert result_of(game.state)["status"] == "disputed"
+    with pytest.raises(NotAllowed, match="disputed"):
+        game.do("B", ConfirmResult(proposal=first))
+    again = propose(game, "A", objective_a=3)
+    assert again != first and result_of(game.state)["status"] == "proposed"
+    game.do("B", DisputeResult(proposal=again))
+    other = propose(game, "B", objective_a=2)
+    assert result_of(game.state)["proposed_by"] == "B"
+    game.do("A", ConfirmResult(proposal=other))
+    record = result_of(game.state)
+    assert record["status"] == "confirmed" and record["objective_points"]["A"] == 2
+    assert game.state.phase == FINISHED
+
+
+def test_the_player_who_disputed_entering_the_same_numbers_agrees():
+    game = playing()
+    first = propose(game, "A", objective_a=3)
+    game.do("B", DisputeResult(proposal=first))
+    propose(game, "B", objective_a=3)
+    assert result_of(game.state)["status"] == "confirmed"
+    assert game.state.phase == FINISHED

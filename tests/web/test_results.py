@@ -3,10 +3,11 @@ their phones; a disagreement marks the match disputed for the organizer."""
 
 import pytest
 from bs4 import BeautifulSoup
+from django.utils import translation
 
 from tests.rules.game import Game, trooper
 from tests.rules.steps import advance
-from tests.web.organizer_table import fresh, open_sealed, playing, text_of
+from tests.web.organizer_table import fresh, playing, text_of
 from tests.web.organizer_table import play_out as play_out_phones
 from tests.web.rendered_forms import submit_on
 from tests.web.table import error_of
@@ -85,13 +86,17 @@ def test_a_counter_proposal_replaces_the_pending_one():
     assert record["objective_points"] == {"A": 5, "B": 5}
 
 
-def test_disputing_closes_the_result_to_further_proposals():
+def test_disputing_closes_the_disputed_numbers_not_the_result():
     game = started_game()
     propose(game, "A")
-    game.do("B", DisputeResult(proposal=result_of(game.state)["proposal_seq"], reason="No"))
+    disputed = result_of(game.state)["proposal_seq"]
+    game.do("B", DisputeResult(proposal=disputed, reason="No"))
     assert result_of(game.state)["status"] == "disputed"
-    with pytest.raises(NotAllowed):
-        propose(game, "B")
+    for command in (ConfirmResult(proposal=disputed), DisputeResult(proposal=disputed)):
+        with pytest.raises(NotAllowed, match="disputed"):
+            game.do("B", command)
+    propose(game, "B", op=(5, 3))
+    assert result_of(game.state)["status"] == "proposed"
 
 
 @pytest.mark.parametrize(
@@ -125,6 +130,11 @@ def test_a_result_after_the_last_round_keeps_the_match_finished():
 
 
 # ------------------------------------------------------ through the phones
+
+
+def translated(msgid: str, language: str) -> str:
+    with translation.override(language):
+        return translation.gettext(msgid)
 
 
 def propose_on_phone(phone, op=(7, 3), ap=(90, 25)):
@@ -175,7 +185,7 @@ def test_a_disagreement_marks_the_match_disputed_on_the_organizers_list(alice, b
     assert match.status == Match.Status.DISPUTED
     assert match.result["status"] == "disputed" and match.result["disputed_by"] == "B"
     for phone in (a, b):
-        assert "The result is disputed; the organizer will settle it." in text_of(phone.page())
+        assert "The result is disputed. Talk it over" in text_of(phone.page())
     listed = carol.get("/organizer/", {"status": "disputed"}).content.decode()
     assert f"/organizer/matches/{match.code}/" in listed
     assert "1 disputed match waits for you." in text_of(carol.get("/organizer/").content.decode())
@@ -184,17 +194,44 @@ def test_a_disagreement_marks_the_match_disputed_on_the_organizers_list(alice, b
 
 
 @pytest.mark.django_db
-def test_disputed_stays_disputed_and_a_forged_proposal_is_refused(alice, bob, carol):
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_after_a_dispute_the_players_propose_again_and_agree(alice, bob, carol, language):
+    """A dispute left the match disputed for good: neither player could
+    propose again, and at a casual night with no organizer the match never
+    had a result. The disputed numbers can no longer be confirmed, but
+    either player proposes again from the page, the match leaves the
+    organizers' list, and the opponent confirms the new numbers."""
+    for client in (alice, bob):
+        client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
     a, b = playing(alice, bob, rounds=3)
     assert error_of(propose_on_phone(a)) is None
     assert error_of(b.submit("DisputeResult")) is None
-    open_sealed(carol, a.match)
     play_out_phones(a, b)
     assert load_state(fresh(a.match)).phase == FINISHED
     assert fresh(a.match).status == Match.Status.DISPUTED
-    assert not b.phone.can("ProposeResult")  # the page offers no new proposal
-    forged = b.raw_post("ProposeResult", objective_a=7, objective_b=3, army_a=90, army_b=25)
-    assert "disputed" in error_of(forged)
+    said = translated(
+        "The result is disputed. Talk it over: either of you may propose it again below, "
+        "or call an organizer to settle it.",
+        language,
+    )
+    for phone in (a, b):
+        assert said in text_of(phone.page())
+        assert phone.phone.can("ProposeResult") and not phone.phone.can("ConfirmResult")
+    stale = b.raw_post("ConfirmResult", proposal=fresh(a.match).result["proposal_seq"])
+    assert error_of(stale) == translated(
+        "The result is disputed: propose it again once you agree, or an organizer settles it.",
+        language,
+    )
+
+    assert error_of(propose_on_phone(b, op=(5, 3))) is None
+    assert fresh(a.match).status == Match.Status.FINISHED  # off the organizers' list
+    listed = carol.get("/organizer/", {"status": "disputed"}).content.decode()
+    assert f"/organizer/matches/{a.match.code}/" not in listed
+    assert error_of(a.submit("ConfirmResult")) is None
+    match = fresh(a.match)
+    assert match.status == Match.Status.FINISHED
+    assert match.result["status"] == "confirmed"
+    assert match.result["objective_points"] == {"A": 5, "B": 3}
 
 
 @pytest.mark.django_db

@@ -3,8 +3,11 @@
 At the end of the match (or when time is called at a tournament) one player
 proposes the result: objective points and army points alive for both seats.
 The opponent confirms it or disputes it from their own phone. A confirmed
-result ends the match; a disputed one marks the match disputed for the
-organizer to settle (no more proposals: the players disagree). Either player
+result ends the match; a disputed one marks the match disputed, on the
+organizers' list to settle. The players may still agree: either of them
+proposes again (at a casual night there may be no organizer at all, and a
+dispute that only an organizer could end left the match without a result),
+and the new proposal is confirmed or disputed as the first was. Either player
 may replace a pending proposal with a new one; entering exactly the numbers
 the opponent proposed is a confirmation. Nothing here is secret.
 
@@ -94,7 +97,10 @@ class ResultDisputed(Event):
     seat: str
     proposal_seq: int
     reason: str = ""
-    describe_as = _("%(seat_name)s disputed the proposed result; the organizer will settle it.")
+    describe_as = _(
+        "%(seat_name)s disputed the proposed result: propose it again once you agree, "
+        "or an organizer settles it."
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -214,8 +220,6 @@ def _open_for_results(state: MatchState) -> dict | None:
     record = result_of(state)
     if record and record["status"] == CONFIRMED:
         raise NotAllowed(_("The result is already confirmed."))
-    if record and record["status"] == DISPUTED:
-        raise NotAllowed(_("The result is disputed; the organizer will settle it."))
     if record and record["status"] == SETTLED:
         raise NotAllowed(_("The organizer settled the result."))
     return record
@@ -225,6 +229,12 @@ def _pending_for(state: MatchState, seat: str, proposal: object) -> dict:
     record = _open_for_results(state)
     if not record:
         raise NotAllowed(_("There is no proposed result yet."))
+    if record["status"] == DISPUTED:
+        raise NotAllowed(
+            _(
+                "The result is disputed: propose it again once you agree, or an organizer settles it."
+            )
+        )
     if record["proposed_by"] == seat:
         raise NotAllowed(_("Your opponent confirms or disputes the result you proposed."))
     if str(proposal) != str(record["proposal_seq"]):
@@ -263,9 +273,10 @@ def propose_result(state: MatchState, seat: str, command: ProposeResult) -> list
         record and record["objective_points"] == objective and record["army_points"] == army
     )
     if same_numbers and record["proposed_by"] == other_seat(seat):
-        # Both players entered the same numbers: that is agreement.
+        # Both players entered the same numbers: that is agreement (also
+        # the player who disputed them, thinking it over).
         return _confirmed(state, seat, record)
-    if same_numbers:
+    if same_numbers and record["status"] == PROPOSED:
         # The proposer's own numbers again (a second tab, or a page behind):
         # nothing changes. A new proposal would change its seq, and the
         # opponent's Confirm of the very same numbers would be refused as
