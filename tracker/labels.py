@@ -52,7 +52,13 @@ LABELS = {
     "marker1": _("Holoecho marker 1"),
     "marker2": _("Holoecho marker 2"),
     "marker": _("its marker"),
-    # match and turn phases
+    "owner": _("by its owner"),
+}
+
+# Match and turn phases, apart from LABELS: the Impetuous Phase and the
+# Impetuous trait (and the "Becomes Impetuous" outcome) share one code, and a
+# trooper's trait read "Impetuous Phase" when they shared one table.
+PHASES = {
     s.SETUP: _("Setting up"),
     s.DEPLOYMENT: _("Deployment Phase"),
     s.PLAYING: _("In play"),
@@ -61,7 +67,6 @@ LABELS = {
     s.IMPETUOUS_PHASE: _("Impetuous Phase"),
     s.ORDERS: _("Orders"),
     s.STATES: _("States Phase"),
-    "owner": _("by its owner"),
 }
 
 
@@ -72,6 +77,8 @@ def label(code: str | None) -> str:
         return ""
     if code in LABELS:
         return str(LABELS[code])
+    if code in PHASES:
+        return str(PHASES[code])
     if code in SKILLS:
         return gettext(SKILLS[code].label)
     if code in OUTCOME_KINDS:
@@ -80,3 +87,18 @@ def label(code: str | None) -> str:
         # A secret kind names itself in its registration (#20).
         return gettext(str(SECRET_KINDS[code].label))
     return code
+
+
+def phase_label(code: str | None) -> str:
+    """The name of a match or turn phase ("impetuous" is the Impetuous Phase
+    here, the Impetuous trait to label())."""
+    if code in PHASES:
+        return str(PHASES[code])
+    return label(code)
+
+
+def outcome_label(code: str | None) -> str:
+    """The name of what the table decided ("impetuous": Becomes Impetuous)."""
+    if code in OUTCOME_KINDS:
+        return gettext(OUTCOME_KINDS[code])
+    return label(code)

@@ -30,7 +30,7 @@ from django.utils.safestring import mark_safe
 from tracker import block_inputs
 from tracker.audit import receipt_code
 from tracker.handed_lists import hand_in_open, handed_for
-from tracker.labels import label
+from tracker.labels import label, outcome_label
 from tracker.models import Match, MatchEvent, Seat
 from tracker.reading import Seen, seen_by
 from tracker.row_ids import row_id
@@ -148,7 +148,7 @@ def _choices(language: str) -> dict[str, tuple[tuple[str, str], ...]]:
             if not skill.entire and not skill.aro_only
         ),
         "aro_skills": tuple((name, label(name)) for name in ARO_SKILLS),
-        "outcomes": tuple((name, label(name)) for name in OUTCOME_KINDS),
+        "outcomes": tuple((name, outcome_label(name)) for name in OUTCOME_KINDS),
     }
 
 

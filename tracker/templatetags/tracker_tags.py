@@ -14,6 +14,7 @@ from django.utils.timezone import template_localtime
 from django.utils.translation import get_language, gettext, gettext_lazy, ngettext
 
 from tracker.labels import label as label_of
+from tracker.labels import outcome_label, phase_label
 from tracker.rules.classified import DEFAULT_DECK
 from tracker.rules.holoecho import second_short_skill_can_come
 from tracker.rules.i18n import Plural, Text
@@ -30,6 +31,11 @@ PARTS = "_block_parts"
 @register.filter
 def label(code):
     return label_of(code)
+
+
+@register.filter(name="phase_label")
+def phase_label_filter(code):
+    return phase_label(code)
 
 
 @register.filter
@@ -171,9 +177,13 @@ def log_text(line, view):
         if params.get(key) in ("A", "B"):
             params[f"{key}_name"] = seat_name(view, params[key])
     raw = dict(params)
-    for key in ("phase", "condition", "secret_kind", "skill", "outcome", "element", "real"):
+    for key in ("condition", "secret_kind", "skill", "element", "real"):
         if key in params:
             params[key] = label_of(params[key])
+    if "phase" in params:
+        params["phase"] = phase_label(params["phase"])
+    if "outcome" in params:
+        params["outcome"] = outcome_label(params["outcome"])
     # HE-9: a HoloMask bearer's elements are named as models, as on its forms.
     find = getattr(view, "trooper", None)
     holder = find(str(raw["trooper_id"])) if find and raw.get("trooper_id") else None
