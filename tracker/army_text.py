@@ -32,6 +32,7 @@ from tracker.rules.setup import MAX_COST, MAX_GROUP_SIZE, MAX_GROUPS, MAX_NAME, 
 from tracker.rules.state import (
     CAMOUFLAGE,
     HIDDEN_DEPLOYMENT,
+    HOLOMASK,
     HOLOPROJECTOR,
     INFILTRATION,
     LIEUTENANT_CANDIDATE,
@@ -62,6 +63,10 @@ _TRAIT_WORDS = {
     "camuflaje": CAMOUFLAGE,
     "infiltration": INFILTRATION,
     "infiltración": INFILTRATION,
+    # HE-9: without it a pasted HoloMask trooper sealed no mask at deployment.
+    "holomask": HOLOMASK,
+    "holomáscara": HOLOMASK,
+    "holomascara": HOLOMASK,
 }
 
 

@@ -4,7 +4,7 @@ are written here in the builder's shape; no database."""
 from __future__ import annotations
 
 from tracker.army_text import parse
-from tracker.rules.state import HIDDEN_DEPLOYMENT, LIEUTENANT_CANDIDATE
+from tracker.rules.state import HIDDEN_DEPLOYMENT, HOLOMASK, LIEUTENANT_CANDIDATE
 
 TWO_GROUPS = """\
 Military Orders
@@ -181,3 +181,12 @@ def test_a_paste_with_no_trooper_line_is_refused_whole_with_why():
     parsed = parse("Haqqislam\n6 SWC | 272 Points\nOpen with Army…\n")
     assert not parsed.ok
     assert parsed.skipped[-1].reason == "No trooper lines were found in the pasted text."
+
+
+def test_holomask_in_either_language_is_the_holomask_trait():
+    """HE-9: a pasted HoloMask trooper came in without the trait, so its
+    deployment sealed no mask and the opponent read its true type."""
+    english = parse("GROUP 1\nZHAYEDAN (HoloMask) Combi Rifle / Pistol. (0 | 25)\n")
+    spanish = parse("GRUPO 1\nZHAYEDAN (Holomáscara) Fusil Combi / Pistola. (0 | 25)\n")
+    assert english.rows[0].traits == (HOLOMASK,)
+    assert spanish.rows[0].traits == (HOLOMASK,)
