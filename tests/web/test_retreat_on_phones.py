@@ -147,9 +147,9 @@ def test_rt_7_both_phones_read_the_battle_is_over_at_the_last_loss(language):
 
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_rt_7_a_mis_tapped_last_loss_is_undone_and_the_battle_goes_on(language):
-    """Ending the match reveals every secret left, which no Undo can seal
-    again; so the card waits for a tap, and the player whose last change it
-    was can undo it first: the card leaves both phones, the match goes on."""
+    """Ending the match cannot be undone; so the card waits for a tap, and
+    the player whose last change it was can undo it first: the card leaves
+    both phones, the match goes on."""
     a, b = bob_takes_alice_s_last_troopers(language)
     b.open()
     ok(b, b.submit("UndoLastStep"))
@@ -160,22 +160,43 @@ def test_rt_7_a_mis_tapped_last_loss_is_undone_and_the_battle_goes_on(language):
         assert MATCH_OVER[language] not in phone.text
 
 
-ENDING_REVEALS = {
-    "en": "Ending the match reveals every secret left. If the last change was a mistake, "
+ENDING_IS_FINAL = {
+    "en": "Ending the match cannot be undone. If the last change was a mistake, "
     "whoever made it can undo it first.",
-    "es": "Terminar la partida revela todos los secretos que queden. Si el último cambio fue "
+    "es": "Terminar la partida no se puede deshacer. Si el último cambio fue "
     "un error, quien lo hizo puede deshacerlo antes.",
 }
 END_THE_MATCH = {"en": "End the match (RT-7)", "es": "Terminar la partida (RT-7)"}
 
 
+def lieutenant_line(phone: Phone) -> str:
+    """Alice's Lieutenant seal as this phone's row of her secrets shows it."""
+    phone.open()
+    lines = [
+        " ".join(li.get_text(" ").split())
+        for li in phone.soup.select("#blk-seat_A li.secret")
+        if li.select_one(".kind").get_text(strip=True) in ("Lieutenant", "Teniente")
+    ]
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_rt_7_the_card_says_what_ending_does_before_the_tap(language):
-    """The card waits for a tap because ending reveals every secret left:
-    both phones say so, and what the button does, in their language, before
-    either player taps it."""
+    """The card waits for a tap because ending cannot be undone, while a
+    mis-tapped last loss still can: both phones say so, and what the button
+    does, in their language, before either player taps it. It used to say
+    that ending reveals every secret left, which it does not: no kind of
+    secret ends with the match (the Lieutenant is the owner's to reveal),
+    and Bob's phone still shows Alice's Lieutenant sealed once it is over."""
     a, b = bob_takes_alice_s_last_troopers(language)
     for phone in (a, b):
         phone.open()
-        assert ENDING_REVEALS[language] in card_text(phone)
+        assert ENDING_IS_FINAL[language] in card_text(phone)
         assert phone.form("EndBattle").text == END_THE_MATCH[language]
+    sealed = lieutenant_line(b)
+    assert "Kaplan" not in sealed, sealed
+    a.open()
+    ok(a, a.submit("EndBattle"))
+    assert lieutenant_line(b) == sealed
+    assert not a.can("UndoLastStep") and not b.can("UndoLastStep")

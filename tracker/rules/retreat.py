@@ -197,8 +197,9 @@ def game_over(state: MatchState) -> list[Event]:
 def end_battle(state: MatchState, seat: str, command: EndBattle) -> list[Event]:
     """RT-7 after a loss: the last trooper of an army in Retreat! set Dead,
     Unconscious or Sepsitorized. The match is over at once by the rule, but
-    ending it reveals every secret left (sealing._revealed_at_end), which no
-    Undo can seal again; so a player ends it with this tap, and until then
+    no Undo takes an ended match back (and it reveals the secrets of the kinds
+    registered to end with it, sealing._revealed_at_end: none of the game's
+    own); so a player ends it with this tap, and until then
     the player who set that state can still undo it (conditions.UndoLastStep).
     The next Player Turn's start ends it anyway (check_retreat)."""
     if battle_over(state) is None:
