@@ -282,3 +282,36 @@ def test_an_exchange_deals_an_unseen_card_and_the_audit_verifies_it(alice, bob, 
     assert opened.status_code == 302
     block = re.search(r'id="classified-draw-A">(.*?)</li>', audit_page(carol, match), re.S)
     assert "draw verified" in block.group(1) and all(c in block.group(1) for c in drawn)
+
+
+def test_a_card_shows_its_name_and_no_stray_number(alice, bob):
+    """A Classified seal's payload keeps the card's place in the draw
+    ("position": 2) for the proof; the payload template read it as a Hidden
+    Deployment's written position and put a bare "2" before the card's name,
+    "2 HVT: Espionage", on both phones (a number a player takes for the
+    card's points). Each phone shows the card's name alone."""
+    match = drawn_by_alice(alice, bob)
+    state = load_state(fresh(match))
+    drawn = list(state.secrets[hand_of(state, "A")["draw"]].payload["drawn"])
+    ok(submit(alice, page(alice, match), "/act/KeepClassified/", keep=["1", "2"]))
+    ok(submit(alice, page(alice, match), "/act/SetInitiative/"))
+    ok(submit(alice, page(alice, match), "/act/SealDeployment/"))
+    ok(submit(bob, page(bob, match), "/act/SealDeployment/"))
+    state = load_state(fresh(match))
+    held = {state.secrets[i].payload["card"]: i for i in hand_of(state, "A")["held"]}
+    card = drawn[2]
+    ok(
+        submit(
+            alice,
+            page(alice, match),
+            "/act/AccomplishClassified/",
+            within=f"#held-{held[card]}",
+            proof=PROOF,
+        )
+    )
+    for client in (alice, bob):
+        shown = page(client, match)
+        payload = re.search(
+            rf'id="secret-{held[card]}">.*?<div class="payload">(.*?)</div>', shown, re.S
+        ).group(1)
+        assert " ".join(re.sub(r"<[^>]+>", " ", payload).split()) == card
