@@ -335,6 +335,19 @@ def event_scoring(request, event: TournamentEvent, form: ScoringForm):
 @organizer_required
 def lists_deadline(request, pk: int):
     event = _event(pk)
+    if event_running.lists_locked(event):
+        # The page offers no unlock once the lists lock: a deadline form from
+        # a page before the lock (a second laptop, Back) would reopen every
+        # list after the pairings are out, and "Lock now" tapped twice would
+        # move the moment they locked.
+        messages.error(
+            request,
+            _(
+                "The army lists are already locked: nothing changed. "
+                "For a player without a list, use “Take a late list”."
+            ),
+        )
+        return redirect("organizer-event-run", pk=event.pk)
     if "now" in request.POST:
         event.lists_deadline = timezone.now()
     else:
@@ -441,17 +454,47 @@ def round_draw(request, event: TournamentEvent, form: DrawRoundForm):
 @organizer_required
 def round_swap(request, pk: int):
     event = _event(pk)
-    pending = _pending(event)
-    if pending is None:
-        messages.error(request, _("There is no drawn round to change."))
-        return redirect("organizer-event-run", pk=event.pk)
-    names = dict(event.roster.values_list("pk", "name"))
-    form = SwapForm(request.POST, choices=_swap_choices(pending, names))
-    if not form.is_valid():
-        return _run_page(request, event, 400, swap_form=form)
-    event_running.swap_players(pending, form.cleaned_data["one"], form.cleaned_data["two"])
+    with transaction.atomic():
+        # Locked: a swap sent twice (a double tap, a stalled answer) is
+        # checked against the first one's pairings, not read beside it.
+        pending = (
+            EventRound.objects.select_for_update()
+            .filter(event=event, published_at__isnull=True)
+            .first()
+        )
+        stale = _swap_refusal(request, event, pending)
+        if stale:
+            messages.error(request, stale)
+            return redirect("organizer-event-run", pk=event.pk)
+        names = dict(event.roster.values_list("pk", "name"))
+        form = SwapForm(request.POST, choices=_swap_choices(pending, names))
+        if not form.is_valid():
+            return _run_page(request, event, 400, swap_form=form)
+        event_running.swap_players(pending, form.cleaned_data["one"], form.cleaned_data["two"])
     messages.success(request, _("Swapped. Check the pairings, then publish the round."))
     return redirect("organizer-event-run", pk=event.pk)
+
+
+def _swap_refusal(request, event: TournamentEvent, pending: EventRound | None) -> str | None:
+    """Why the swap the page showed cannot be made: a swap trades two
+    players wherever they stand, so the same swap sent again (a double tap,
+    a tap sent again after a stalled answer, Back) would trade them back,
+    and one from a page behind a redraw would trade them in pairings the
+    organizer never saw. The form names the round and the pairings it
+    showed (as the publish form does)."""
+    published = _published_number(event, request.POST.get("round"))
+    if published is not None:
+        return _already_published(published)
+    if pending is None:
+        return _("There is no drawn round to change.")
+    shown = request.POST.get("pairing")
+    if shown is not None and shown != event_running.pairing_mark(pending):
+        return _(
+            "The pairings of round %(round)s changed since this page showed them "
+            "(a swap sent twice, or another device): nothing was swapped. "
+            "Check them, then swap."
+        ) % {"round": pending.number}
+    return None
 
 
 @run_form(PublishRoundForm, "publish_form")
