@@ -547,7 +547,7 @@ def test_the_run_page_follows_a_clock_and_standings_changed_on_another_device(ca
     poller = page.select_one("#run-live")
     assert poller["hx-trigger"] == "every 10s" and poller["hx-swap"] == "none"
     ids = poller["hx-select-oob"].split(",")
-    assert ids == ["#clock-1", "#tables-1", "#standings-live", "#run-newer"]
+    assert ids[:4] == ["#clock-1", "#tables-1", "#standings-live", "#run-newer"]
     assert all(page.select_one(i) is not None for i in ids)
     assert "not started" in page.select_one("#clock-1").get_text()
 

@@ -97,19 +97,30 @@ def _live(event: TournamentEvent, names: dict, now) -> dict:
     }
 
 
+def _list_states(event: TournamentEvent, roster: list[EventPlayer]) -> dict:
+    """Who has handed a list in, per roster row, and how many have not:
+    the run page's poll swaps these in too (event_run_live), so a list
+    handed in through a player's link shows without a reload, and the
+    organizer does not lock the lists on a count that is no longer true."""
+    missing = {p.pk for p in event_running.who_has_not_submitted(event)}
+    return {
+        "missing_lists": missing,
+        "lists_locked": event_running.lists_locked(event),
+        "list_links": [{"player": p, "missing": p.pk in missing} for p in roster],
+    }
+
+
 def _run_page(request, event: TournamentEvent, status: int = 200, **bound):
     now = timezone.now()
     if status == 400:
         refusals_on_top(request, bound.values())
     roster = list(event.roster.all())
     names = {p.pk: p.name for p in roster}
-    missing = {p.pk for p in event_running.who_has_not_submitted(event)}
     pending = _pending(event)
     context = {
         "event": event,
         "roster": roster,
-        "missing_lists": missing,
-        "lists_locked": event_running.lists_locked(event),
+        **_list_states(event, roster),
         "player_form": bound.get("player_form") or PlayerForm(event=event),
         "paste_form": bound.get("paste_form") or RosterPasteForm(event=event),
         "scoring_form": bound.get("scoring_form") or ScoringForm(event=event),
@@ -142,11 +153,12 @@ def _run_page(request, event: TournamentEvent, status: int = 200, **bound):
             ),
             "#standings-live",
             "#run-newer",
+            "#lists-missing",
+            *(f"#list-{p.pk}" for p in roster),
         ]
     )
-    context["list_links"] = [
-        {"player": p, "url": context["list_url"](p), "missing": p.pk in missing} for p in roster
-    ]
+    for link in context["list_links"]:
+        link["url"] = context["list_url"](link["player"])
     return render(request, "organizer/run.html", context, status=status)
 
 
@@ -204,12 +216,18 @@ def event_run_live(request, pk: int):
     the run page itself: that would lose nothing typed (only these ids are
     swapped) but would take the messages meant for the page's next load."""
     event = _event(pk)
-    names = dict(event.roster.values_list("pk", "name"))
+    roster = list(event.roster.all())
+    names = {p.pk: p.name for p in roster}
     live = _live(event, names, timezone.now())
     return render(
         request,
         "organizer/_run_live.html",
-        {"event": event, "newer_round": _newer_round(request, live["rounds"]), **live},
+        {
+            "event": event,
+            "newer_round": _newer_round(request, live["rounds"]),
+            **live,
+            **_list_states(event, roster),
+        },
     )
 
 
