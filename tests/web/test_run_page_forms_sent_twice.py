@@ -114,3 +114,51 @@ def test_a_deadline_from_a_page_before_the_lock_does_not_reopen_the_lists(carol,
     assert submit(carol, before, "/lists/", within=".lock-now").status_code == 302
     event.refresh_from_db()
     assert event.lists_deadline == locked_at
+
+
+SCORING_CHANGED = {
+    "en": (
+        "The scoring table was changed on another device since this page showed it "
+        "(Tournament Points for a win: 3): nothing was saved. Check it, then save."
+    ),
+    "es": (
+        "La tabla de puntuación se cambió en otro dispositivo desde que esta página la "
+        "mostró (Puntos de Torneo por una victoria: 3): no se ha guardado nada. "
+        "Revísala y luego guarda."
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_scoring_form_from_a_page_behind_does_not_undo_another_device_s_change(carol, lang):
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    org = organizer(carol, lang)
+    behind = org.page()  # the first tab
+    second = Client()
+    second.force_login(User.objects.get(username="carol"))
+    assert Organizer(second, org.event).submit("/scoring/", win=3).status_code == 302
+
+    # The first tab changes the bye alone: its form still says 4 for a win.
+    response = submit(carol, behind, "/scoring/", bye_tp=3)
+    assert response.status_code == 400
+    event = TournamentEvent.objects.get(pk=org.event.pk)
+    assert event.scoring["win"] == 3 and event.scoring["bye_tp"] == 4
+    text = " ".join(BeautifulSoup(response.content.decode(), "lxml").get_text(" ").split())
+    assert SCORING_CHANGED[lang] in text
+    # What was typed is kept; from the page as it is now, the change saves.
+    form = BeautifulSoup(response.content.decode(), "lxml").select_one("#scoring")
+    assert form.select_one("input[name=bye_tp]")["value"] == "3"
+    assert org.submit("/scoring/", bye_tp=3).status_code == 302
+    event.refresh_from_db()
+    assert event.scoring["win"] == 3 and event.scoring["bye_tp"] == 3
+
+
+def test_a_scoring_form_sent_twice_saves_once_without_a_refusal(carol):
+    org = organizer(carol, "en")
+    page = org.page()
+    assert submit(carol, page, "/scoring/", win=5).status_code == 302
+    assert submit(carol, page, "/scoring/", win=5).status_code == 302
+    assert TournamentEvent.objects.get(pk=org.event.pk).scoring["win"] == 5
+    assert "Scoring table saved; the standings use it." in org.text()

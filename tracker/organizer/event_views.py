@@ -25,6 +25,7 @@ from tracker.event_clock import announce_clock
 from tracker.models import EventPlayer, EventRound, Match, TournamentEvent
 from tracker.organizer.access import organizer_required
 from tracker.organizer.event_forms import (
+    SCORING_LABELS,
     DrawRoundForm,
     ListsDeadlineForm,
     PlayerForm,
@@ -36,6 +37,7 @@ from tracker.organizer.event_forms import (
 from tracker.organizer.refusals import refusals_on_top
 from tracker.organizer.views import create_pairings, event_matches
 from tracker.rules.results import CONFIRMED, SETTLED
+from tracker.tournament.scoring import DEFAULT_SCORING, scoring_table
 
 CLOCK_ACTIONS = ("start", "pause", "call")
 
@@ -138,6 +140,7 @@ def _run_page(request, event: TournamentEvent, status: int = 200, **bound):
         "swap_form": bound.get("swap_form")
         or (SwapForm(choices=_swap_choices(pending, names)) if pending else None),
         "publish_form": bound.get("publish_form") or PublishRoundForm(),
+        "scoring_mark": scoring_mark(event),
         **_live(event, names, now),
         # Handed to the player's phone, like a seat link: the address phones reach.
         "list_url": lambda player: links.phone_url(
@@ -341,8 +344,43 @@ def roster_late_list(request, pk: int, player: int):
     return redirect("organizer-event-run", pk=event.pk)
 
 
+def scoring_mark(event: TournamentEvent) -> str:
+    """The scoring table as the run page shows it, in one line: the form
+    carries it, so a form from a page behind the table is seen to be."""
+    table = scoring_table(event.scoring)
+    return ",".join(str(table[key]) for key in DEFAULT_SCORING)
+
+
+def _scoring_changed(request, event: TournamentEvent, form: ScoringForm) -> str | None:
+    """A table saved on another device (a second tab, a co-organizer's
+    laptop) since this page showed it: saving the whole form would put back
+    every value the page showed, silently undoing that change. Unless the
+    form asks for the table as it is now (a save sent twice), it is not
+    saved and the page names what changed."""
+    shown = request.POST.get("shown")
+    if shown is None or shown == scoring_mark(event):
+        return None
+    current = scoring_table(event.scoring)
+    if dict(form.cleaned_data) == current:
+        return None
+    before = dict(zip(DEFAULT_SCORING, shown.split(","), strict=False))
+    changes = "; ".join(
+        f"{SCORING_LABELS[key]}: {current[key]}"
+        for key in DEFAULT_SCORING
+        if before.get(key) != str(current[key])
+    )
+    return _(
+        "The scoring table was changed on another device since this page showed it "
+        "(%(changes)s): nothing was saved. Check it, then save."
+    ) % {"changes": changes}
+
+
 @run_form(ScoringForm, "scoring_form", of_event=True)
 def event_scoring(request, event: TournamentEvent, form: ScoringForm):
+    changed = _scoring_changed(request, event, form)
+    if changed:
+        form.add_error(None, changed)
+        return _run_page(request, event, 400, scoring_form=form)
     event.scoring = dict(form.cleaned_data)
     event.save(update_fields=["scoring"])
     messages.success(request, _("Scoring table saved; the standings use it."))
