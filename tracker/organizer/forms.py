@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from django import forms
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from tracker.forms import MatchSettingsForm
@@ -31,6 +32,25 @@ class EventForm(forms.ModelForm):
         model = TournamentEvent
         fields = ["name", "date", "location"]
         widgets = {"date": date_picker()}
+
+    def clean(self):
+        """One event per name and date: the same form sent again (a tap
+        repeated after a stalled answer, Back and send) made a second,
+        empty event of the same name, and the organizer ran the night on
+        one of two look-alikes in the list."""
+        cleaned = super().clean()
+        name, date = " ".join(str(cleaned.get("name") or "").split()), cleaned.get("date")
+        if name and date:
+            twin = TournamentEvent.objects.filter(name__iexact=name, date=date).first()
+            if twin is not None:
+                raise forms.ValidationError(
+                    _(
+                        "The event %(name)s on %(date)s already exists: open it from the "
+                        "list below, or give this one another name."
+                    )
+                    % {"name": twin.name, "date": date_format(date, "DATE_FORMAT")}
+                )
+        return cleaned
 
 
 @dataclass(frozen=True)
