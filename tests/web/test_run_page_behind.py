@@ -89,8 +89,14 @@ def test_publish_from_a_page_drawn_before_a_swap_elsewhere_publishes_nothing(car
 
 
 DRAWN_ELSEWHERE = {
-    "en": "Round 1 is already drawn on another device: check its pairings before drawing it again.",
-    "es": "La ronda 1 ya está sorteada en otro dispositivo: revisa sus emparejamientos antes de volver a sortearla.",
+    "en": (
+        "Round 1 is already drawn (by a tap sent twice, or on another device): "
+        "check its pairings before drawing it again."
+    ),
+    "es": (
+        "La ronda 1 ya está sorteada (por un toque enviado dos veces, o en otro dispositivo): "
+        "revisa sus emparejamientos antes de volver a sortearla."
+    ),
 }
 
 
@@ -163,3 +169,18 @@ def test_a_player_dropped_before_the_first_round_is_not_said_to_have_played_roun
     assert BEFORE_ROUND_1[lang] in row
     # (The row also holds her list link, whose random code may hold a 0.)
     assert not re.search(r"\b(round|ronda) 0\b", row), row
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_draw_sent_twice_from_one_page_keeps_the_first_draw_and_says_why(carol, lang):
+    """ "Draw the next round" tapped again after a stalled answer (or Back
+    and send): the second tap is refused, and the refusal no longer says
+    "on another device" to an organizer with one laptop."""
+    carol.defaults["HTTP_ACCEPT_LANGUAGE"] = lang
+    org = four_players(carol)
+    page = org.page()
+    assert submit(carol, page, "/rounds/draw/", seed=7).status_code == 302
+    drawn = EventRound.objects.get(event=org.event, number=1).pairs
+    assert submit(carol, page, "/rounds/draw/", seed=8).status_code == 302
+    assert EventRound.objects.get(event=org.event, number=1).pairs == drawn
+    assert DRAWN_ELSEWHERE[lang] in org.text()

@@ -446,8 +446,8 @@ def _already_published(number: int) -> str:
 
 def _drawn_elsewhere(number: int) -> str:
     return _(
-        "Round %(round)s is already drawn on another device: check its pairings "
-        "before drawing it again."
+        "Round %(round)s is already drawn (by a tap sent twice, or on another device): "
+        "check its pairings before drawing it again."
     ) % {"round": number}
 
 
