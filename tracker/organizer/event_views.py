@@ -651,6 +651,18 @@ def round_clock(request, pk: int, number: int, action: str):
         if state == "called":
             messages.error(request, _("Time is already called in this round."))
             return redirect("organizer-event-run", pk=event.pk)
+        if action == "start" and state == "paused" and request.POST.get("shown") == "ready":
+            # A Start from a page from before the clock ran (a second
+            # laptop, Back) would resume a clock another device paused.
+            messages.error(
+                request,
+                _(
+                    "The clock of round %(round)s was started and paused since this page "
+                    "showed it: it stays paused. Check it, then resume it."
+                )
+                % {"round": number},
+            )
+            return redirect("organizer-event-run", pk=event.pk)
         if action == "start" and state != "running":
             event_round.clock_started_at = now
         elif action == "pause" and state == "running":
