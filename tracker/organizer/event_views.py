@@ -246,12 +246,29 @@ def _newer_round(request, rounds: list[dict]):
     return rounds[-1]["round"]
 
 
+def _checked_again(form_class, request, event: TournamentEvent):
+    """The posted form checked against the roster as it is now (it names
+    the player added meanwhile)."""
+    form = form_class(request.POST, event=event)
+    form.is_valid()
+    return form
+
+
 @run_form(PlayerForm, "player_form", of_event=True)
 def roster_add(request, event: TournamentEvent, form: PlayerForm):
     player = form.save(commit=False)
     player.event, player.key = event, event_running.player_key(player.name)
     player.joined_round = _joining_round(event)
-    player.save()
+    try:
+        with transaction.atomic():
+            player.save()
+    except IntegrityError:
+        # Another laptop added the same player between this form's check
+        # and its write (one roster entry per name): the form, checked
+        # again, says so, rather than a 500.
+        return _run_page(
+            request, event, 400, player_form=_checked_again(PlayerForm, request, event)
+        )
     _redraw_pending(request, event)
     messages.success(request, _("%(name)s is on the roster.") % {"name": player.name})
     return redirect("organizer-event-run", pk=event.pk)
@@ -260,12 +277,18 @@ def roster_add(request, event: TournamentEvent, form: PlayerForm):
 @run_form(RosterPasteForm, "paste_form", of_event=True)
 def roster_paste(request, event: TournamentEvent, form: RosterPasteForm):
     joined = _joining_round(event)
-    with transaction.atomic():
-        EventPlayer.objects.bulk_create(
-            [
-                EventPlayer(event=event, joined_round=joined, **p)
-                for p in form.cleaned_data["players"]
-            ]
+    try:
+        with transaction.atomic():
+            EventPlayer.objects.bulk_create(
+                [
+                    EventPlayer(event=event, joined_round=joined, **p)
+                    for p in form.cleaned_data["players"]
+                ]
+            )
+    except IntegrityError:
+        # As roster_add: a name added elsewhere meanwhile; nothing is added.
+        return _run_page(
+            request, event, 400, paste_form=_checked_again(RosterPasteForm, request, event)
         )
     _redraw_pending(request, event)
     count = len(form.cleaned_data["players"])
