@@ -10,6 +10,7 @@ import json
 import re
 
 import pytest
+from bs4 import BeautifulSoup
 
 from tests.web.organizer_table import audit_page, fresh, rewrite_log, text_of
 from tests.web.rendered_forms import FormNotOnPage, submit
@@ -272,6 +273,12 @@ def test_an_exchange_deals_an_unseen_card_and_the_audit_verifies_it(alice, bob, 
     assert new != old and card not in drawn
     assert "1 Classified Objective held" in text_of(page(bob, match))
     assert card not in page(bob, match)
+    # Both phones mark the seal exchanged away, and only that one: Bob's
+    # listed two Classified seals, unmarked, beside "1 held".
+    for client in (alice, bob):
+        seals = BeautifulSoup(page(client, match), "lxml")
+        assert seals.select_one(f"#secret-{old} .badge").get_text() == "exchanged"
+        assert seals.select_one(f"#secret-{new} .badge") is None
     with pytest.raises(FormNotOnPage):  # one exchange allowed
         submit(alice, page(alice, match), "/act/ExchangeClassified/")
     audit = audit_page(carol, match)

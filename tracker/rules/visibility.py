@@ -123,10 +123,12 @@ class SeatView:
     # Public: the once-per-game Strategic Use of Command Tokens is spent.
     strategic_used: bool = False
     # Classified Objectives (classified.py). Public: drawn or not, how many
-    # are held (never which), how many accomplished and their points.
+    # are held, which seals were exchanged away (CL-4: ClassifiedExchanged
+    # names them in the public log), how many accomplished and their points.
     # Owner-only: `classified_hand` (the cards drawn, the held secret ids...).
     classified_drawn: bool = False
     classified_held: int = 0
+    classified_discarded: tuple[str, ...] = ()
     classified_accomplished: int = 0
     classified_points: int = 0
     classified_hand: dict | None = None
@@ -431,6 +433,7 @@ def _classified_facts(state: MatchState, seat: str, mine: bool) -> dict:
     facts = {
         "classified_drawn": bool(hand.get("draw")),
         "classified_held": len(hand.get("held", ())),
+        "classified_discarded": tuple(hand.get("discarded", ())),
         "classified_accomplished": len(hand.get("accomplished", ())),
         "classified_points": accomplished_points(state, seat),
     }
@@ -442,7 +445,6 @@ def _classified_facts(state: MatchState, seat: str, mine: bool) -> dict:
             "held": [
                 {"id": i, "card": state.secrets[i].payload["card"]} for i in hand.get("held", ())
             ],
-            "discarded": list(hand.get("discarded", ())),
             "exchanges_used": len(hand.get("exchanged_in", ())),
         }
     return facts
