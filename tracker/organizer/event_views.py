@@ -529,6 +529,16 @@ def round_draw(request, event: TournamentEvent, form: DrawRoundForm):
     return redirect("organizer-event-run", pk=event.pk)
 
 
+def _drawn_round_locked(event: TournamentEvent) -> EventRound | None:
+    """The drawn, unpublished round, row-locked until the transaction ends:
+    a second tap (or laptop) waits for the first and then sees what it did."""
+    return (
+        EventRound.objects.select_for_update()
+        .filter(event=event, published_at__isnull=True)
+        .first()
+    )
+
+
 @require_POST
 @organizer_required
 def round_swap(request, pk: int):
@@ -536,11 +546,7 @@ def round_swap(request, pk: int):
     with transaction.atomic():
         # Locked: a swap sent twice (a double tap, a stalled answer) is
         # checked against the first one's pairings, not read beside it.
-        pending = (
-            EventRound.objects.select_for_update()
-            .filter(event=event, published_at__isnull=True)
-            .first()
-        )
+        pending = _drawn_round_locked(event)
         stale = _swap_refusal(request, event, pending)
         if stale:
             messages.error(request, stale)
@@ -583,11 +589,7 @@ def round_publish(request, event: TournamentEvent, form: PublishRoundForm):
     with transaction.atomic():
         # Locked: a second laptop's publish waits for this one and then
         # finds the round published (rather than creating its tables twice).
-        pending = (
-            EventRound.objects.select_for_update()
-            .filter(event=event, published_at__isnull=True)
-            .first()
-        )
+        pending = _drawn_round_locked(event)
         stale = _publish_refusal(request, event, pending)
         if stale:
             messages.error(request, stale)
