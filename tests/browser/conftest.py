@@ -145,11 +145,11 @@ def phone(browser, playwright_session):
     contexts = []
     errors: list[str] = []
 
-    def open_phone(locale: str = "en-GB", viewport: dict | None = None):
+    def open_phone(locale: str = "en-GB", viewport: dict | None = None, **options):
         device = dict(manager.devices["Pixel 7"])
         if viewport:
             device["viewport"] = viewport  # a narrower phone (issue 19: 360 px)
-        context = browser.new_context(**device, locale=locale)
+        context = browser.new_context(**device, locale=locale, **options)
         context.set_default_timeout(20_000)
         contexts.append(context)
         context.on("page", lambda page: _watch_errors(page, errors))

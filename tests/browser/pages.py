@@ -281,7 +281,9 @@ def hold_answers(page, command="[A-Za-z]+"):
         held.append(entry)
         entry["response"] = route.fetch()
 
-    page.route(re.compile(rf".*/act/{command}/$"), hold)
+    # On the context, not the page: a route there also sees a request a
+    # worker of the page's sends on its behalf.
+    page.context.route(re.compile(rf".*/act/{command}/$"), hold)
 
     def release():
         while held:

@@ -19,7 +19,12 @@ pytestmark = pytest.mark.browser
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_next_note_typed_before_the_last_one_s_answer_stays_typed(served, phone, lang):
     alice_http, _bob_http, _ids = playing(served.url)
-    alice = open_phone(phone, alice_http, served.url, lang)
+    # No service worker: twice in CI this tap's request passed the route
+    # that holds its answer (its push came; the route never saw it). It
+    # never did here (30 runs, under load); Playwright's documentation
+    # names a service worker as what a route can miss, so this phone has
+    # none, and the route is the context's (pages.hold_answers).
+    alice = open_phone(phone, alice_http, served.url, lang, service_workers="block")
     alice.add_init_script(COUNT_ANSWERS)
     alice.reload()
     secrets = alice.locator("#blk-seat_A .secrets")
@@ -31,12 +36,6 @@ def test_the_next_note_typed_before_the_last_one_s_answer_stays_typed(served, ph
     alice.once("dialog", lambda dialog: dialog.accept())
     form.locator("button:not([type=button])").click()
     expect(secrets).to_contain_text("Plan A")  # the push; the answer is held
-    # The push can come before Playwright hands the held request to its
-    # route handler (CI failed once here on an empty list): let it arrive.
-    for _ in range(200):
-        if held:
-            break
-        alice.wait_for_timeout(50)
     assert len(held) == 1
 
     _details, form = note_form(alice, lang)

@@ -30,8 +30,13 @@ def tap(page, command, expected=None):
     form = page.locator(f"form[hx-post$='/{command}/']")
     if expected:
         form = form.filter(has=page.locator(f"input[name=expected][value={expected}]"))
+    # The form may come with the opponent's push (Bob's "let it pass" once
+    # Alice's Order Count is in): the block is read once it has come, or
+    # the push itself would pass for the tap's answer.
+    button = form.first.locator("button:not([type=button])").first
+    button.wait_for()
     before = page.locator("#blk-controls").get_attribute("data-h")
-    form.first.locator("button:not([type=button])").first.click()
+    button.click()
     expect(page.locator("#blk-controls")).not_to_have_attribute("data-h", before)
 
 
