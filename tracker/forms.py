@@ -32,6 +32,7 @@ from tracker.rules.state import (
     TRAITS,
     MatchSettings,
 )
+from tracker.rules.text import BIDI_CONTROLS, one_line
 from tracker.templatetags.tracker_tags import marker_names
 
 MAX_FIELD = 2000
@@ -242,16 +243,24 @@ BUILDERS: dict[str, Builder] = {
 INTERNAL = {"MoveSeat", "ClaimSeat"}
 
 
-def _without_nul(post):
-    """The post without U+0000 in any key or value. Nobody types it, and
-    PostgreSQL refuses it in text and jsonb columns (a dispute reason with one
-    was a 500 there, Match.result being jsonb); Django's own form fields
-    refuse it too. Dropped here, every command (builders included) is clean."""
-    if not any("\x00" in key or any("\x00" in v for v in values) for key, values in post.lists()):
+# What no player types and every post is cleaned of: U+0000, which
+# PostgreSQL refuses in text and jsonb columns (a dispute reason with one
+# was a 500 there, Match.result being jsonb; Django's own form fields refuse
+# it too), and the bidirectional controls (rules/text.py), which turn round
+# what the opponent's phone shows after them (a note's label, a reason).
+_UNTYPED = frozenset({"\x00"}) | BIDI_CONTROLS
+_DROP_UNTYPED = dict.fromkeys(map(ord, _UNTYPED))
+
+
+def _without_untyped(post):
+    """The post without those characters in any key or value. Dropped here,
+    every command (builders included) is clean."""
+    texts = [key for key in post] + [v for _key, values in post.lists() for v in values]
+    if not any(char in text for text in texts for char in _UNTYPED):
         return post
     clean = QueryDict(mutable=True)
     for key, values in post.lists():
-        clean.setlist(key.replace("\x00", ""), [v.replace("\x00", "") for v in values])
+        clean.setlist(key.translate(_DROP_UNTYPED), [v.translate(_DROP_UNTYPED) for v in values])
     return clean
 
 
@@ -259,7 +268,7 @@ def build_command(name: str, post, match: Match, seat: Seat) -> rules.Command:
     command_type = rules.COMMAND_TYPES.get(name)
     if command_type is None or name in INTERNAL:
         raise rules.InvalidInput(mark("Unknown action."))
-    post = _without_nul(post)
+    post = _without_untyped(post)
     if name in BUILDERS:
         return BUILDERS[name](post, match, seat)
     return generic_command(command_type, post)
@@ -409,6 +418,14 @@ class ClaimSeatForm(PlayerForm):
                 gettext("That PIN is too easy to guess (a repeated digit, a run or a pattern).")
             )
         return pin
+
+    def clean_name(self) -> str:
+        # Kept as the match shows it (rules/text.py): the seat's row names
+        # the player on the organizer's pages and in the exports.
+        name = one_line(self.cleaned_data["name"])
+        if not name:
+            raise forms.ValidationError(_("Write your name."))
+        return name
 
 
 class MoveSeatForm(PlayerForm):

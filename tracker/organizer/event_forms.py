@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tracker.event_running import MAX_ROSTER, player_key
 from tracker.models import EventPlayer, TournamentEvent
+from tracker.rules.text import one_line
 from tracker.tournament.scoring import DEFAULT_SCORING, scoring_table
 
 MAX_NAME = 60
@@ -27,7 +28,7 @@ class PlayerForm(forms.ModelForm):
         self.event = event
 
     def clean_name(self) -> str:
-        name = " ".join(self.cleaned_data["name"].split())
+        name = one_line(self.cleaned_data["name"])
         if not name:
             raise forms.ValidationError(_("Write the player's name."))
         twin = self.event.roster.filter(key=player_key(name)).first()
@@ -51,7 +52,7 @@ def parse_roster(text: str, taken: dict[str, str]) -> tuple[list[dict], list[str
         line = raw.strip()
         if not line or line.startswith("//"):
             continue
-        cells = [" ".join(cell.split()) for cell in _SEPARATOR.split(line)]
+        cells = [one_line(cell) for cell in _SEPARATOR.split(line)]
         if not players and not errors and cells[0].casefold() in _HEADER_WORDS:
             continue
         if len(cells) not in (2, 3) or not cells[0] or not cells[1]:

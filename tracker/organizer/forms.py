@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tracker.forms import MatchSettingsForm
 from tracker.models import Match, TournamentEvent
+from tracker.rules.text import one_line
 
 MAX_PAIRINGS = 500
 MAX_TABLE = 999
@@ -33,13 +34,23 @@ class EventForm(forms.ModelForm):
         fields = ["name", "date", "location"]
         widgets = {"date": date_picker()}
 
+    def clean_name(self) -> str:
+        # As a player's name is: one line, no bidirectional controls.
+        name = one_line(self.cleaned_data["name"])
+        if not name:
+            raise forms.ValidationError(_("Write the event's name."))
+        return name
+
+    def clean_location(self) -> str:
+        return one_line(self.cleaned_data["location"])
+
     def clean(self):
         """One event per name and date: the same form sent again (a tap
         repeated after a stalled answer, Back and send) made a second,
         empty event of the same name, and the organizer ran the night on
         one of two look-alikes in the list."""
         cleaned = super().clean()
-        name, date = " ".join(str(cleaned.get("name") or "").split()), cleaned.get("date")
+        name, date = one_line(cleaned.get("name")), cleaned.get("date")
         if name and date:
             twin = TournamentEvent.objects.filter(name__iexact=name, date=date).first()
             if twin is not None:
@@ -72,7 +83,7 @@ def parse_pairings(text: str) -> tuple[list[Pairing], list[str]]:
         line = raw.strip()
         if not line or line.startswith("//"):
             continue
-        cells = [" ".join(cell.split()) for cell in _SEPARATOR.split(line)]
+        cells = [one_line(cell) for cell in _SEPARATOR.split(line)]
         if not pairings and not errors and cells[0].lower() in _HEADER_WORDS:
             continue  # a header row pasted with the sheet
         if len(cells) != 3:

@@ -23,6 +23,7 @@ from .state import (
     other_seat,
     replace,
 )
+from .text import one_line
 
 MAX_TROOPERS = 30
 MAX_GROUP_SIZE = 10  # also the TM-E1 limit
@@ -162,7 +163,7 @@ class SetInitiative(Command):
 
 
 def clean_name(value: object, what: str) -> str:
-    text = " ".join(str(value or "").split())
+    text = one_line(value)
     if not text:
         raise InvalidInput(_("%(what)s cannot be empty."), what=what)
     if len(text) > MAX_NAME:
