@@ -66,6 +66,11 @@ def _pending_pairs(event, pending: EventRound, names: dict[int, str]) -> list[di
     ]
 
 
+def _had_a_bye(event, pending: EventRound) -> bool:
+    _met, byes = event_running.played_before(event, pending.number)
+    return pending.bye in byes
+
+
 def _round_item(event_round, names: dict, now, tables: list[Match]) -> dict:
     """A published round on the run page, with its clock as the phones show
     it: minutes and seconds, counted down in the browser by app.js while it
@@ -136,6 +141,9 @@ def _run_page(request, event: TournamentEvent, status: int = 200, **bound):
         "pending": pending,
         "pending_pairs": _pending_pairs(event, pending, names) if pending else [],
         "pending_bye": names.get(pending.bye) if pending and pending.bye else None,
+        # A swap can give the bye to a player who had one (the draw never
+        # does): marked as a rematch is.
+        "pending_bye_again": bool(pending and pending.bye and _had_a_bye(event, pending)),
         "pending_mark": event_running.pairing_mark(pending) if pending else "",
         "swap_form": bound.get("swap_form")
         or (SwapForm(choices=_swap_choices(pending, names)) if pending else None),
