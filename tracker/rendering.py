@@ -37,15 +37,12 @@ from tracker.row_ids import row_id
 from tracker.rules.commitments import canonical_json
 from tracker.rules.orders import ARO_SKILLS, OUTCOME_KINDS, SKILLS
 from tracker.rules.process_caches import emptied_by
-from tracker.rules.retreat import IGNORING_TRAITS
 from tracker.rules.sealing import OWNER_REVEALABLE, trooper_choices
 from tracker.rules.state import (
     CAMOUFLAGE,
     CONDITIONS,
     FINISHED,
     HOLOECHO_ELEMENTS,
-    HOLOPROJECTOR,
-    OUT_OF_ACTION,
     TOKENS,
     TRAITS,
 )
@@ -77,23 +74,6 @@ def next_row_id(seat: Seat | None) -> str:
     return row_id(seat.token, canonical_json(seat.draft))
 
 
-def _may_activate_holoecho(view, trooper) -> bool:
-    """What holoecho.activate_holoecho takes (HE-A2, HE-A3): a Holoprojector
-    trooper not in Holoecho, in action and on the table, and not in an army
-    in Retreat! unless it ignores it (HE-C6). A Dead Holoprojector trooper was
-    offered it, and the tap refused."""
-    return (
-        HOLOPROJECTOR in trooper.traits
-        and not trooper.holoechoes
-        and trooper.condition not in OUT_OF_ACTION
-        and not trooper.evacuated
-        and not (
-            view.me.retreat
-            and not (trooper.ignores_retreat or any(t in trooper.traits for t in IGNORING_TRAITS))
-        )
-    )
-
-
 def context_for(seen: Seen, seat: Seat | None = None, request=None, error: str = "") -> dict:
     view = seen.view
     draft = list(seat.draft) if seat is not None else []
@@ -119,7 +99,7 @@ def context_for(seen: Seen, seat: Seat | None = None, request=None, error: str =
         "order_is_entire": bool(view.order)
         and any(SKILLS[s].entire for s in view.order.skills if s in SKILLS),
         "can_hide_as_marker": any(t.hidden and CAMOUFLAGE in t.traits for t in mine),
-        "holoprojectors": [t for t in mine if _may_activate_holoecho(view, t)],
+        "holoprojectors": [t for t in mine if t.id in view.holoecho_candidates],
         # Fireteams (fireteams.py): the viewer's teams, and who may join one.
         "my_fireteams": sorted({t.fireteam for t in mine if t.fireteam}),
         "fireteam_candidates": [

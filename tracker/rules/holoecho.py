@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from .commands import Command, handles
 from .conditions import visible_trooper
-from .errors import InvalidInput, NotAllowed
+from .errors import InvalidInput, NotAllowed, RuleViolation
 from .events import Event
 from .evolve import applies, evolve_all
 from .i18n import _
@@ -461,19 +461,44 @@ def answer_activate_roll(state: MatchState, seat: str, command: AnswerActivateRo
     return events
 
 
+def activation_refusal(state: MatchState, seat: str, trooper: Trooper) -> RuleViolation | None:
+    """Why `seat` cannot give `trooper` Holoecho whatever it picks (HE-A2,
+    HE-C6), or None. The one list of these checks: activate_holoecho raises
+    what it returns, and a phone is offered the activation for the troopers
+    it returns None for (holoecho_candidates, carried by the player's view);
+    a copy of them in the page's code had already fallen behind once (a Dead
+    trooper was offered it, and the tap refused)."""
+    if trooper.seat != seat:
+        return NotAllowed(_("You can only activate your own troopers."))
+    if not trooper.has(HOLOPROJECTOR):
+        return InvalidInput(_("%(name)s has no Holoprojector."), name=trooper.name)
+    if trooper.holoechoes or holoecho_secret(state, trooper.id):
+        return NotAllowed(_("%(name)s is already in Holoecho."), name=trooper.name, rule="HE-A2")
+    if trooper.out_of_action:
+        return NotAllowed(_("%(name)s is out of action."), name=trooper.name)
+    if trooper.evacuated:
+        return NotAllowed(_("%(name)s has left the table (RT-6)."), rule="RT-6", name=trooper.name)
+    if state.seat(seat).retreat and not ignores_retreat(trooper):
+        return NotAllowed(_("An army in Retreat! cannot keep Holoecho (HE-C6)."), rule="HE-C6")
+    return None
+
+
+def holoecho_candidates(state: MatchState, seat: str) -> tuple[str, ...]:
+    """`seat`'s troopers activation_refusal has nothing against: what its
+    player is offered (the phase is the page's to check, HE-A2 and HE-A3)."""
+    return tuple(
+        t.id
+        for t in state.troopers_of(seat)
+        if t.has(HOLOPROJECTOR) and activation_refusal(state, seat, t) is None
+    )
+
+
 @handles(ActivateHoloecho)
 def activate_holoecho(state: MatchState, seat: str, command: ActivateHoloecho) -> list[Event]:
     trooper = visible_trooper(state, seat, command.trooper_id)
-    if trooper.seat != seat:
-        raise NotAllowed(_("You can only activate your own troopers."))
-    if not trooper.has(HOLOPROJECTOR):
-        raise InvalidInput(_("%(name)s has no Holoprojector."), name=trooper.name)
-    if trooper.holoechoes or holoecho_secret(state, trooper.id):
-        raise NotAllowed(_("%(name)s is already in Holoecho."), name=trooper.name, rule="HE-A2")
-    if trooper.out_of_action:
-        raise NotAllowed(_("%(name)s is out of action."), name=trooper.name)
-    if state.seat(seat).retreat and not ignores_retreat(trooper):
-        raise NotAllowed(_("An army in Retreat! cannot keep Holoecho (HE-C6)."), rule="HE-C6")
+    refusal = activation_refusal(state, seat, trooper)
+    if refusal is not None:
+        raise refusal
     if command.real not in HOLOECHO_ELEMENTS:
         raise InvalidInput(_("Choose which Holoecho is the real %(name)s."), name=trooper.name)
     turn = state.turn

@@ -16,6 +16,7 @@ from .command_tokens import CANCELLED, ORDERS_COUNTED, TOKEN_LIMIT, open_uses, s
 from .commitments import canonical_json, fingerprint, verify
 from .declaration_offers import Offer, ReportOffer
 from .events import Event
+from .holoecho import holoecho_candidates
 from .identity import LOG_NAME_ONLY, Alias, alias_for, aliases, rename
 from .kept_offers import declaration_offers
 from .orders import impetuous_troopers
@@ -198,6 +199,9 @@ class PlayerView:
     # The viewer's own troopers that may start their Impetuous Order now
     # (orders.impetuous_troopers): all the Impetuous Phase offers.
     impetuous_ids: tuple[str, ...] = ()
+    # The viewer's own troopers that may be given Holoecho, the phase aside
+    # (holoecho.holoecho_candidates).
+    holoecho_candidates: tuple[str, ...] = ()
     # Open choices on troopers the viewer sees, oldest first (ChoiceView).
     choices: tuple[ChoiceView, ...] = ()
     # The viewer's own (declaration_offers.py): which trooper may declare
@@ -480,6 +484,7 @@ def player_view(state: MatchState, viewer: str | None) -> PlayerView:
         **_public_results(state),
         **_token_facts(state, viewer),
         impetuous_ids=_impetuous_ids(state, viewer),
+        holoecho_candidates=holoecho_candidates(state, viewer) if viewer in SEATS else (),
         choices=_choices(state, viewer),
         aro_offers=offers.aro,
         order_offers=offers.order,
