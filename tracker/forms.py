@@ -255,8 +255,10 @@ _DROP_UNTYPED = dict.fromkeys(map(ord, _UNTYPED))
 def _without_untyped(post):
     """The post without those characters in any key or value. Dropped here,
     every command (builders included) is clean."""
-    texts = [key for key in post] + [v for _key, values in post.lists() for v in values]
-    if not any(char in text for text in texts for char in _UNTYPED):
+    if all(
+        _UNTYPED.isdisjoint(key) and all(map(_UNTYPED.isdisjoint, values))
+        for key, values in post.lists()
+    ):
         return post
     clean = QueryDict(mutable=True)
     for key, values in post.lists():

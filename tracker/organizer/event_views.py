@@ -57,18 +57,23 @@ def _swap_choices(event_round: EventRound, names: dict[int, str]) -> list[tuple[
     return [(pid, names[pid]) for pid in ids]
 
 
-def _pending_pairs(event, pending: EventRound, names: dict[int, str]) -> list[dict]:
-    """The drawn tables, each marked if it is a rematch (a swap can make one)."""
-    met, _byes = event_running.played_before(event, pending.number)
-    return [
+def _drawn(event, pending: EventRound | None, names: dict[int, str]) -> dict:
+    """The drawn round's tables and bye, each marked if the round repeats
+    what an earlier one did (a swap can make a rematch or a second bye;
+    the draw never does)."""
+    if pending is None:
+        return {"pending_pairs": [], "pending_bye": None, "pending_bye_again": False}
+    met, byes = event_running.played_before(event, pending.number)
+    pairs = [
         {"table": n, "a": names[a], "b": names[b], "rematch": frozenset((a, b)) in met}
         for n, (a, b) in enumerate(pending.pairs, start=1)
     ]
-
-
-def _had_a_bye(event, pending: EventRound) -> bool:
-    _met, byes = event_running.played_before(event, pending.number)
-    return pending.bye in byes
+    bye = pending.bye
+    return {
+        "pending_pairs": pairs,
+        "pending_bye": names.get(bye) if bye else None,
+        "pending_bye_again": bool(bye) and bye in byes,
+    }
 
 
 def _round_item(event_round, names: dict, now, tables: list[Match]) -> dict:
@@ -139,11 +144,7 @@ def _run_page(request, event: TournamentEvent, status: int = 200, **bound):
         ),
         "draw_form": _draw_form(event, pending, bound.get("draw_form")),
         "pending": pending,
-        "pending_pairs": _pending_pairs(event, pending, names) if pending else [],
-        "pending_bye": names.get(pending.bye) if pending and pending.bye else None,
-        # A swap can give the bye to a player who had one (the draw never
-        # does): marked as a rematch is.
-        "pending_bye_again": bool(pending and pending.bye and _had_a_bye(event, pending)),
+        **_drawn(event, pending, names),
         "pending_mark": event_running.pairing_mark(pending) if pending else "",
         "swap_form": bound.get("swap_form")
         or (SwapForm(choices=_swap_choices(pending, names)) if pending else None),

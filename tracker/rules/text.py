@@ -12,11 +12,7 @@ BIDI_CONTROLS = frozenset(chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066
 _DROPPED = dict.fromkeys(map(ord, BIDI_CONTROLS))
 
 
-def without_bidi_controls(text: str) -> str:
-    return text.translate(_DROPPED)
-
-
 def one_line(value: object) -> str:
     """`value` as one line: its bidirectional controls dropped, its runs of
     spaces, tabs and line breaks made one space, no space at either end."""
-    return " ".join(without_bidi_controls(str(value or "")).split())
+    return " ".join(str(value or "").translate(_DROPPED).split())
