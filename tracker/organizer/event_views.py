@@ -35,7 +35,7 @@ from tracker.organizer.event_forms import (
     SwapForm,
 )
 from tracker.organizer.refusals import refusals_on_top
-from tracker.organizer.views import create_pairings, event_matches
+from tracker.organizer.views import create_pairings, event_matches, lock_event
 from tracker.rules.results import CONFIRMED, SETTLED
 from tracker.tournament.scoring import DEFAULT_SCORING, scoring_table
 
@@ -640,6 +640,9 @@ def _publish_refusal(request, event: TournamentEvent, pending: EventRound | None
 def _publish(request, event: TournamentEvent, form: PublishRoundForm, pending: EventRound):
     """The page's answer, and the earlier rounds whose clocks publishing
     ended (announced once committed)."""
+    # The event held as pasted pairings hold it (views.create_pairings):
+    # none can add this round's tables between this check and its own.
+    lock_event(event)
     if Match.objects.filter(event=event, event_round=pending.number).exists():
         form.add_error(
             None,

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django import forms
 from django.utils.formats import date_format
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tracker.forms import MatchSettingsForm
@@ -164,10 +165,6 @@ class PairingsForm(MatchSettingsForm):
         ),
     )
 
-    def __init__(self, *args, event: TournamentEvent, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.event = event
-
     def clean_pairings(self) -> list[Pairing]:
         pairings, errors = parse_pairings(self.cleaned_data["pairings"])
         if errors:
@@ -176,24 +173,28 @@ class PairingsForm(MatchSettingsForm):
             raise forms.ValidationError(_("Write at least one table."))
         return pairings
 
-    def clean(self):
-        cleaned = super().clean()
-        pairings = cleaned.get("pairings")
-        if not pairings or self.errors:
-            return cleaned
-        taken = set(
-            Match.objects.filter(
-                event=self.event,
-                event_round=cleaned.get("event_round"),
-                table_number__in=[p.table for p in pairings],
-            ).values_list("table_number", flat=True)
-        )
-        if taken:
-            raise forms.ValidationError(
-                _("This round of the event already has a match at table %(tables)s.")
-                % {"tables": ", ".join(str(t) for t in sorted(taken))}
-            )
-        return cleaned
+
+class TablesTaken(Exception):
+    """Pairings name tables their round of the event already has."""
+
+    def __init__(self, tables: list[int]):
+        super().__init__(tables)
+        self.tables = tables
+
+    @property
+    def message(self) -> str:
+        return gettext("This round of the event already has a match at table %(tables)s.") % {
+            "tables": ", ".join(str(t) for t in self.tables)
+        }
+
+
+def tables_taken(event: TournamentEvent, event_round: int | None, pairings) -> list[int]:
+    """The tables of `pairings` that round `event_round` of `event` already has."""
+    return sorted(
+        Match.objects.filter(
+            event=event, event_round=event_round, table_number__in=[p.table for p in pairings]
+        ).values_list("table_number", flat=True)
+    )
 
 
 class MatchFilterForm(forms.Form):

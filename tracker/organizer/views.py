@@ -39,6 +39,8 @@ from tracker.organizer.forms import (
     MatchFilterForm,
     PairingsForm,
     SettleForm,
+    TablesTaken,
+    tables_taken,
 )
 from tracker.organizer.refusals import refusals_on_top
 from tracker.reading import load_state
@@ -159,9 +161,14 @@ def event_matches(event: TournamentEvent):
 @organizer_required
 def event_detail(request, pk: int):
     event = _event(pk)
-    form = PairingsForm(request.POST or None, event=event)
+    form = PairingsForm(request.POST or None)
+    created = None
     if request.method == "POST" and form.is_valid():
-        created = create_pairings(event, form.cleaned_data)
+        try:
+            created = create_pairings(event, form.cleaned_data)
+        except TablesTaken as taken:
+            form.add_error(None, taken.message)
+    if created is not None:
         messages.success(
             request,
             ngettext(
@@ -187,14 +194,29 @@ def event_detail(request, pk: int):
     )
 
 
+def lock_event(event: TournamentEvent) -> None:
+    """Hold the event's row until the transaction ends: a second request
+    that creates the event's tables (the same pairings sent twice through a
+    stalled link, another laptop) waits, then sees the first one's. SQLite's
+    IMMEDIATE transactions (settings.py) already serialize every writer."""
+    list(TournamentEvent.objects.select_for_update().filter(pk=event.pk).values_list("pk"))
+
+
 def create_pairings(event: TournamentEvent, data: dict) -> list[Match]:
-    """One match per pairing, all or none. Each is created through the one
-    write path; its event, round, table and the paired names are organizer
-    facts kept beside the log (the log's MatchCreated names the table)."""
+    """One match per pairing, all or none (TablesTaken if its round has any
+    of its tables already). Each is created through the one write path; its
+    event, round, table and the paired names are organizer facts kept
+    beside the log (the log's MatchCreated names the table)."""
     # One value for every table (#20): the form's settings, each its own table.
     settings = MatchSettings.from_data(data)
     created = []
     with transaction.atomic():
+        # Checked with the event locked, not in the form: two posts of the
+        # same pairings at once both passed a check made before either wrote.
+        lock_event(event)
+        taken = tables_taken(event, data.get("event_round"), data["pairings"])
+        if taken:
+            raise TablesTaken(taken)
         for pairing in data["pairings"]:
             # The event's name as the organizer typed it, in no language:
             # each page adds the round and table in its reader's
