@@ -9,6 +9,7 @@ import secrets
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from tracker import announce
@@ -39,8 +40,13 @@ def active_for(event: TournamentEvent, number: int) -> list[EventPlayer]:
 
 
 def next_round_number(event: TournamentEvent) -> int:
-    last = event.rounds.order_by("-number").first()
-    return last.number + 1 if last else 1
+    """The round after the event's last: drawn, or pasted (a round created
+    from pasted pairings with its number has no EventRound, and drawing its
+    number again gave its players a second table, which publishing then
+    refused: the organizer could draw no later round)."""
+    drawn = event.rounds.aggregate(last=Max("number"))["last"] or 0
+    pasted = Match.objects.filter(event=event).aggregate(last=Max("event_round"))["last"] or 0
+    return max(drawn, pasted) + 1
 
 
 # ------------------------------------------------------------------- lists
@@ -134,8 +140,14 @@ def _stored(event: TournamentEvent, before: int) -> list[dict]:
 
 
 def played_before(event: TournamentEvent, number: int) -> tuple[set, set]:
-    """Who met whom, and who had a bye, in the published rounds before `number`."""
-    return swiss.history(_stored(event, number))
+    """Who met whom, and who had a bye, in the rounds before `number`: the
+    published rounds' pairs and byes, and the tables of rounds pasted
+    (they store no pairs; their players on the roster met all the same)."""
+    met, byes = swiss.history(_stored(event, number))
+    for match, a, b in round_matches(event):
+        if match.event_round < number and a is not None and b is not None:
+            met.add(frozenset((a, b)))
+    return met, byes
 
 
 def draw_round(event: TournamentEvent, seed: int | None = None) -> EventRound:

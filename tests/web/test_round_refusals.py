@@ -42,8 +42,10 @@ def test_a_round_of_one_player_is_not_drawn(carol):
 
 def test_a_round_with_pasted_tables_is_not_published_twice(carol):
     org = event_with(carol, TWO)
-    paste_round_one(carol, org)
+    # Drawn, then its table pasted before publishing (once round 1 is pasted,
+    # the draw is of round 2: test_draw_after_pasted_round.py).
     assert org.submit("/rounds/draw/", seed=7).status_code == 302
+    paste_round_one(carol, org)
     response = org.submit("/rounds/publish/", points_limit=300, rounds=3, minutes=90)
     assert response.status_code == 400
     assert "Round 1 already has matches (from pasted pairings)." in response.content.decode()
@@ -87,8 +89,8 @@ def test_a_pasted_tables_phone_shows_no_clock_of_a_drawn_unpublished_round(carol
     from tests.web.test_event_running import seat_phone
 
     org = event_with(carol, TWO)
-    paste_round_one(carol, org)
     assert org.submit("/rounds/draw/", seed=7).status_code == 302
+    paste_round_one(carol, org)
     response = org.submit("/rounds/publish/", points_limit=300, rounds=3, minutes=45)
     assert response.status_code == 400
     match = Match.objects.get(event=org.event, event_round=1)
