@@ -150,7 +150,8 @@ def round_tables(event: TournamentEvent) -> list[dict]:
             {
                 "table": None,
                 "a": names.get(bye.player, ""),
-                "b": _("(bye)"),
+                "b": "",
+                "bye": True,
                 "tp_a": table["bye_tp"],
                 "tp_b": None,
                 "op_a": table["bye_op"],
@@ -226,6 +227,9 @@ def standings_csv(event: TournamentEvent) -> str:
     )
 
 
+BYE_IN_CSV = "(bye)"
+
+
 def results_csv(event: TournamentEvent) -> str:
     rows = []
     for round_ in round_tables(event):
@@ -238,7 +242,9 @@ def results_csv(event: TournamentEvent) -> str:
                     row["tp_a"],
                     row["op_a"],
                     row["vp_a"],
-                    row["b"],
+                    # In no language, as the CSV's headings and its "yes" are:
+                    # the tournament manager reads it whatever the page's.
+                    BYE_IN_CSV if row.get("bye") else row["b"],
                     row["tp_b"],
                     row["op_b"],
                     row["vp_b"],
