@@ -9,55 +9,27 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.phone_flows import lists_locked
-from tests.web.rendered_forms import submit
 from tests.web.test_event_round_checks import event_of, publish
-from tests.web.test_event_running import ok, pairings_of, seat_phone
+from tests.web.test_event_running import pairings_of
+from tests.web.test_guest_table import played_to_a_result
+from tests.web.test_round_refusals import paste_round_one
 from tracker.models import Match
 
 pytestmark = pytest.mark.django_db
 
 ROSTER = "Ana Arroyo, PanOceania\nBea Blanco, Yu Jing\nCai Cruz, Nomads\nDan Díaz, ALEPH"
-TWO_TROOPERS = (("Fusilier", 10, 1, 2, ["lieutenant_candidate"]), ("Bolt", 15, 1, 2, []))
-
-
-def paste_round_one(carol, event, pairings: str) -> None:
-    page = f"/organizer/events/{event.pk}/"
-    response = submit(
-        carol,
-        carol.get(page).content.decode(),
-        page,
-        at=page,
-        points_limit=300,
-        rounds=3,
-        event_round=1,
-        pairings=pairings,
-    )
-    assert response.status_code == 302
-
-
-def played(carol, match: Match, op_a: int, op_b: int) -> None:
-    """Both players on their phones, through to a confirmed result."""
-    a, b = seat_phone(carol, match, "A"), seat_phone(carol, match, "B")
-    lists_locked(a, b, TWO_TROOPERS, TWO_TROOPERS)
-    name_a = match.seats.get(letter="A").listed_name
-    ok(a, "SetInitiative", first_turn=name_a, deploys_first=name_a)
-    ok(a, "SealDeployment", lieutenant="Fusilier")
-    ok(b, "SealDeployment", lieutenant="Fusilier")
-    ok(a, "ProposeResult", objective_a=op_a, objective_b=op_b, army_a=25, army_b=25)
-    ok(b, "ConfirmResult")
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_the_draw_after_a_pasted_round_one_is_round_two_without_rematches(carol, language):
     carol.defaults["HTTP_ACCEPT_LANGUAGE"] = language
     event, org = event_of(carol, ROSTER)
-    paste_round_one(carol, event, "1, Ana Arroyo, Bea Blanco\n2, Cai Cruz, Dan Díaz")
+    paste_round_one(carol, org, "1, Ana Arroyo, Bea Blanco\n2, Cai Cruz, Dan Díaz")
     # Both tables drawn: all four on 2 TP, Ana and Bea above on objectives.
     # Paired by the standings alone, round 2 would be the same two tables.
     first, second = Match.objects.filter(event=event).order_by("table_number")
-    played(carol, first, 6, 6)
-    played(carol, second, 1, 1)
+    played_to_a_result(carol, first, objectives=(6, 6))
+    played_to_a_result(carol, second, objectives=(1, 1))
 
     drawn = org.submit("/rounds/draw/")
     assert drawn.status_code == 302

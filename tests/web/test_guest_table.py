@@ -19,14 +19,15 @@ pytestmark = pytest.mark.django_db
 TWO_TROOPERS = (("Fusilier", 10, 1, 2, ["lieutenant_candidate"]), ("Bolt", 15, 1, 2, []))
 
 
-def played_to_a_result(carol, match: Match, confirm: bool = True):
+def played_to_a_result(carol, match: Match, confirm: bool = True, objectives=(5, 2)):
     a, b = seat_phone(carol, match, "A"), seat_phone(carol, match, "B")
     lists_locked(a, b, TWO_TROOPERS, TWO_TROOPERS)
     name_a = match.seats.get(letter="A").listed_name
     ok(a, "SetInitiative", first_turn=name_a, deploys_first=name_a)
     ok(a, "SealDeployment", lieutenant="Fusilier")
     ok(b, "SealDeployment", lieutenant="Fusilier")
-    ok(a, "ProposeResult", objective_a=5, objective_b=2, army_a=25, army_b=10)
+    op_a, op_b = objectives
+    ok(a, "ProposeResult", objective_a=op_a, objective_b=op_b, army_a=25, army_b=10)
     if confirm:
         ok(b, "ConfirmResult")
     return b

@@ -22,9 +22,10 @@ def event_with(carol, players: str) -> Organizer:
     return org
 
 
-def paste_round_one(carol, org: Organizer) -> None:
-    """Round 1's one table pasted from the event page's pairings form."""
-    pairings = "Table, Player A, Player B\n1, Ana Arroyo, Bea Blanco\n"
+def paste_round_one(
+    carol, org: Organizer, pairings: str = "Table, Player A, Player B\n1, Ana Arroyo, Bea Blanco\n"
+) -> None:
+    """Round 1's tables (one, by default) pasted from the event page's pairings form."""
     page = f"/organizer/events/{org.event.pk}/"
     response = submit_on(
         carol, page, "card", pairings=pairings, points_limit=300, rounds=3, event_round=1
