@@ -190,6 +190,16 @@ class Expectations:
     def round_1_a_decoy_removed(self, a, b):
         for phone in (a, b):
             assert "HE-D3" in phone.text
+        # HE-3: both logs say which Holoecho Bob's ARO was against (HoloMask
+        # names them as models, HE-9), each phone naming the trooper as it
+        # knows it: Bob the masked troop type, Alice her Hassassin.
+        aro = gettext(
+            "ARO of %(trooper_name)s against %(target_element)s of %(target_name)s: %(skill)s."
+        )
+        said = {"trooper_name": "Fusilier", "target_element": gettext("Model 3")}
+        said["skill"] = gettext("BS Attack")
+        assert aro % {**said, "target_name": MASKED_AS} in b.text
+        assert aro % {**said, "target_name": "Hassassin Ayyar"} in a.text
         # Bob learns nothing of which one is real.
         assert gettext("The real one is %(element)s.").split("%")[0] not in b.text
 

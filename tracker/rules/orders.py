@@ -177,7 +177,34 @@ class SkillDeclared(Event):
     aro: bool = False
     target_id: str = ""
     target_element: str = ""
+    # The ARO's target as it is named (HE-3: the log says which trooper, and
+    # which Holoecho, each ARO is against). Each viewer reads it renamed by
+    # target_id (identity.rename), so a marker stays its marker. Empty on an
+    # Order's skills and on AROs logged before it was kept, and then left out
+    # of the data, so those events read exactly as they were written.
+    target_name: str = ""
     describe_as = _("%(trooper_name)s declares %(skill)s.")
+
+    def to_data(self) -> dict:
+        data = super().to_data()
+        if not data["target_name"]:
+            del data["target_name"]
+        return data
+
+    def describe(self) -> tuple[str, dict] | None:
+        if not (self.aro and self.target_name):
+            return super().describe()
+        if self.target_element:
+            return ARO_AGAINST_ELEMENT, self.to_data()
+        return ARO_AGAINST, self.to_data()
+
+
+# HE-3: each reactive trooper picks one Holoecho as its ARO's target; the
+# log says which, so both players read the same thing at the table.
+ARO_AGAINST = _("ARO of %(trooper_name)s against %(target_name)s: %(skill)s.")
+ARO_AGAINST_ELEMENT = _(
+    "ARO of %(trooper_name)s against %(target_element)s of %(target_name)s: %(skill)s."
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -430,10 +457,10 @@ def declare_aro(state: MatchState, seat: str, command: DeclareAro) -> list[Event
         guard(state, seat, trooper, skill, True)
     if skill.name not in ARO_SKILLS:
         raise NotAllowed(_("%(skill)s cannot be declared as an ARO."), skill=skill.label)
-    target_id, element = "", ""
+    target_id, element, target_name = "", "", ""
     if command.target_id:
         target = visible_trooper(state, seat, command.target_id)
-        target_id = target.id
+        target_id, target_name = target.id, target.name
         if command.target_element:
             if command.target_element not in target.holoechoes:
                 raise InvalidInput(_("Pick a Holoecho that is on the table."))
@@ -457,6 +484,7 @@ def declare_aro(state: MatchState, seat: str, command: DeclareAro) -> list[Event
         aro=True,
         target_id=target_id,
         target_element=element,
+        target_name=target_name,
     )
     events.append(declared)
     after = evolve(after, declared)

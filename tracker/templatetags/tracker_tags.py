@@ -191,6 +191,11 @@ def log_text(line, view):
         for key in ("element", "real"):
             if key in raw:
                 params[key] = element_of(raw[key], holder)
+    # The Holoecho an ARO is against (HE-3), named as the target's forms name it.
+    if raw.get("target_element"):
+        target = find(str(raw.get("target_id") or "")) if find else None
+        code = raw["target_element"]
+        params["target_element"] = element_of(code, target) if target else label_of(code)
     if "card" in params:
         params["card"] = card_name(params["card"])
     if "rule" in params:
@@ -245,8 +250,13 @@ def line_reads(line, view) -> tuple:
 
 
 def _line_reads(line, names: tuple, models: frozenset) -> tuple:
-    trooper_id = (line.params or {}).get("trooper_id")
-    return (names, bool(trooper_id) and str(trooper_id) in models)
+    params = line.params or {}
+    trooper_id, target_id = params.get("trooper_id"), params.get("target_id")
+    return (
+        names,
+        bool(trooper_id) and str(trooper_id) in models,
+        bool(target_id) and str(target_id) in models,
+    )
 
 
 # The last view asked about, its players' names and its troopers named as
