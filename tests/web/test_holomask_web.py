@@ -11,6 +11,7 @@ from tracker.reading import load_state
 from tracker.rendering import blocks_for, oob_frame
 
 from .phone_flows import BOB_LIST, ok, seated, to_orders, trooper_ids
+from .table import error_of, raw_post_as
 
 pytestmark = pytest.mark.django_db
 
@@ -64,19 +65,32 @@ def test_bob_reads_the_masked_type_and_alice_is_asked_for_the_holoecho_token():
     assert line.select_one("small").get_text() == "17 G1"  # the masked points, not 40
     ok(a, a.submit("DeclareSkill", trooper_id=TRUE_TYPE, skill="Move"))
     assert "place the Holoecho token" in a.text
-    a.submit("EndOrder")
-    assert a.error is not None and "HE-9" in a.error
+    # HE-9: the Order cannot end before the token is down, so her page does
+    # not offer to end it (a forged post is refused: below).
+    assert not a.forms("EndOrder")
     # HE-9: with HoloMask the markers are models: three models, on her phone
     # and in both logs.
     [token_form] = a.forms("PlaceHoloechoToken")
     options = [o.get_text() for o in token_form.node.select("select[name=element] option")]
     assert options == ["Model 1", "Model 2", "Model 3"]
     ok(a, a.submit("PlaceHoloechoToken", element="Model 3"))
+    assert a.forms("EndOrder")
     ok(a, a.submit("EndOrder"))
     seen = bobs_bytes(b)
     assert SHOWN in seen and TRUE_TYPE not in seen
     assert "A Holoecho token is placed beside Model 3" in b.text
     assert "Holoecho marker 2" not in b.text
+
+
+def test_a_forged_end_of_the_order_before_the_token_is_refused_he_9():
+    """The page offers no End the Order before the token; a hand-built post
+    is refused with the rule, and the Order goes on."""
+    a, b, hassassin = masked_match()
+    ok(a, a.submit("DeclareSkill", trooper_id=TRUE_TYPE, skill="Move"))
+    refused = error_of(raw_post_as(a, "EndOrder"))
+    assert refused is not None and "HE-9" in refused
+    a.open()
+    assert a.forms("PlaceHoloechoToken") and not a.forms("EndOrder")
 
 
 def test_when_alice_ends_holomask_bob_reads_the_true_type_with_its_proof():
