@@ -145,6 +145,29 @@ def test_rt_7_both_phones_read_the_battle_is_over_at_the_last_loss(language):
         assert phone.soup.select_one("#blk-controls form[hx-post$='/act/EndBattle/']") is None
 
 
+SPECTATOR_ENDS = {
+    "en": "Either player ends the match from their phone.",
+    "es": "Cualquiera de los dos jugadores termina la partida desde su móvil.",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_rt_7_a_spectator_reads_the_battle_is_over_without_a_button(language):
+    """An organizer watching the table (no seat) reads RT-7's news too, and
+    that a player ends the match; the card goes once a player ends it."""
+    a, b = bob_takes_alice_s_last_troopers(language)
+    watcher = Phone(language)
+    watcher.open(a.code)
+    opponent_line, rule = BATTLE_OVER[language]
+    assert opponent_line in card_text(watcher) and rule in card_text(watcher)
+    assert SPECTATOR_ENDS[language] in card_text(watcher)
+    assert not watcher.forms("EndBattle")
+    a.open()
+    ok(a, a.submit("EndBattle"))
+    watcher.open()
+    assert card_text(watcher) == ""
+
+
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_rt_7_a_mis_tapped_last_loss_is_undone_and_the_battle_goes_on(language):
     """Ending the match cannot be undone; so the card waits for a tap, and
