@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .command_tokens import COORDINATED
 from .commands import Command, handles
 from .conditions import visible_trooper
 from .errors import InvalidInput, NotAllowed
@@ -460,7 +461,12 @@ def declare_aro(state: MatchState, seat: str, command: DeclareAro) -> list[Event
     target_id, element, target_name = "", "", ""
     if command.target_id:
         target = visible_trooper(state, seat, command.target_id)
-        target_id, target_name = target.id, target.name
+        target_id = target.id
+        # The form's target is the Order's trooper. A Coordinated Order
+        # (TM-T1) activates several, and the ARO may answer any of them,
+        # which the form does not ask: its line names no target then.
+        if COORDINATED not in turn.order.extra:
+            target_name = target.name
         if command.target_element:
             if command.target_element not in target.holoechoes:
                 raise InvalidInput(_("Pick a Holoecho that is on the table."))
