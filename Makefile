@@ -28,8 +28,13 @@ run: $(VENV)/.runtime
 # Chromium (two cores for two servers, PostgreSQL, Redis and the load) it
 # once lost 8 of 500 there.
 TEST_WORKERS ?= 2
+# The browser tests run in processes of their own: Playwright's greenlets, left
+# to the collector in a process whose other tests run servers on threads, were
+# collected on one of those threads, and the worker died of a segmentation
+# fault (tests/browser/conftest.py).
 test: $(VENV)/.dev
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --ignore=tests/scale
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --ignore=tests/scale --ignore=tests/browser
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile tests/browser
 	$(PY) -m pytest tests/scale
 
 bench: $(VENV)/.dev  # under 10 minutes on two cores; BENCH_* variables in bench/run.py

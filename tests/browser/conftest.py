@@ -105,7 +105,10 @@ def playwright_session():
 # with no worker given the crashed one's tests. So it is collected here, on
 # its own thread, once the test is over and pytest has let go of its
 # fixtures (their teardown still holds them: pytest keeps their values, and
-# the test's arguments, till then).
+# the test's arguments, till then). That was not enough: on 2026-12-07 the
+# leak harness crashed so again after a browser module in its worker. So
+# `make test` now runs tests/browser in processes of their own, with no
+# server threads of the web tests beside Playwright's greenlets.
 STOPPED: list = []
 
 
