@@ -22,7 +22,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .command_tokens import COORDINATED
 from .commands import Command, handles
 from .conditions import visible_trooper
 from .errors import InvalidInput, NotAllowed
@@ -178,11 +177,11 @@ class SkillDeclared(Event):
     aro: bool = False
     target_id: str = ""
     target_element: str = ""
-    # The ARO's target as it is named (HE-3: the log says which trooper, and
-    # which Holoecho, each ARO is against). Each viewer reads it renamed by
-    # target_id (identity.rename), so a marker stays its marker. Empty on an
-    # Order's skills and on AROs logged before it was kept, and then left out
-    # of the data, so those events read exactly as they were written.
+    # The ARO's target as it is named, for the line of an ARO against one
+    # Holoecho (HE-3: the log says which one). Each viewer reads it renamed
+    # by target_id (identity.rename), so a masked trooper stays masked. Empty
+    # on an Order's skills and on AROs logged before it was kept, and then
+    # left out of the data, so those events read exactly as they were written.
     target_name: str = ""
     describe_as = _("%(trooper_name)s declares %(skill)s.")
 
@@ -193,16 +192,16 @@ class SkillDeclared(Event):
         return data
 
     def describe(self) -> tuple[str, dict] | None:
-        if not (self.aro and self.target_name):
-            return super().describe()
-        if self.target_element:
+        # Any other ARO is against the Order's trooper, which the lines just
+        # before name (and the ARO card): its line names no target, which
+        # keeps a full log of a 25-trooper page within its 50 KB.
+        if self.aro and self.target_name and self.target_element:
             return ARO_AGAINST_ELEMENT, self.to_data()
-        return ARO_AGAINST, self.to_data()
+        return super().describe()
 
 
 # HE-3: each reactive trooper picks one Holoecho as its ARO's target; the
 # log says which, so both players read the same thing at the table.
-ARO_AGAINST = _("ARO of %(trooper_name)s against %(target_name)s: %(skill)s.")
 ARO_AGAINST_ELEMENT = _(
     "ARO of %(trooper_name)s against %(target_element)s of %(target_name)s: %(skill)s."
 )
@@ -461,12 +460,7 @@ def declare_aro(state: MatchState, seat: str, command: DeclareAro) -> list[Event
     target_id, element, target_name = "", "", ""
     if command.target_id:
         target = visible_trooper(state, seat, command.target_id)
-        target_id = target.id
-        # The form's target is the Order's trooper. A Coordinated Order
-        # (TM-T1) activates several, and the ARO may answer any of them,
-        # which the form does not ask: its line names no target then.
-        if COORDINATED not in turn.order.extra:
-            target_name = target.name
+        target_id, target_name = target.id, target.name
         if command.target_element:
             if command.target_element not in target.holoechoes:
                 raise InvalidInput(_("Pick a Holoecho that is on the table."))
