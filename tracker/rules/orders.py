@@ -177,11 +177,11 @@ class SkillDeclared(Event):
     aro: bool = False
     target_id: str = ""
     target_element: str = ""
-    # The ARO's target as it is named, for the line of an ARO against one
-    # Holoecho (HE-3: the log says which one). Each viewer reads it renamed
-    # by target_id (identity.rename), so a masked trooper stays masked. Empty
-    # on an Order's skills and on AROs logged before it was kept, and then
-    # left out of the data, so those events read exactly as they were written.
+    # The ARO's target as it is named, on an ARO against one Holoecho only
+    # (HE-3: its line says which one). Each viewer reads it renamed by
+    # target_id (identity.rename), so a masked trooper stays masked. Empty
+    # otherwise, and then left out of the data, so those events (and AROs
+    # logged before it was kept) read exactly as they were written.
     target_name: str = ""
     describe_as = _("%(trooper_name)s declares %(skill)s.")
 
@@ -192,9 +192,10 @@ class SkillDeclared(Event):
         return data
 
     def describe(self) -> tuple[str, dict] | None:
-        # Any other ARO is against the Order's trooper, which the lines just
-        # before name (and the ARO card): its line names no target, which
-        # keeps a full log of a 25-trooper page within its 50 KB.
+        # An ARO against one Holoecho names it (HE-3). Any other ARO is
+        # against the Order's trooper, which the lines just before name (and
+        # the ARO card): its line names no target, which keeps a full log of
+        # a 25-trooper page within its 50 KB.
         if self.aro and self.target_name and self.target_element:
             return ARO_AGAINST_ELEMENT, self.to_data()
         return super().describe()
@@ -460,11 +461,13 @@ def declare_aro(state: MatchState, seat: str, command: DeclareAro) -> list[Event
     target_id, element, target_name = "", "", ""
     if command.target_id:
         target = visible_trooper(state, seat, command.target_id)
-        target_id, target_name = target.id, target.name
+        target_id = target.id
         if command.target_element:
             if command.target_element not in target.holoechoes:
                 raise InvalidInput(_("Pick a Holoecho that is on the table."))
-            element = command.target_element
+            # Kept only where its line names it: no public event holds the
+            # true name of a marker that no line of it shows.
+            element, target_name = command.target_element, target.name
     declaration = Declaration(
         seat=seat,
         trooper_id=trooper.id,
