@@ -245,6 +245,27 @@ def test_an_aro_against_a_holoecho_trooper_picks_one_of_the_three_he_3():
         aro(game, "Bolt", "bs_attack", target="Hassassin", element="marker3")
 
 
+def test_the_line_of_an_aro_against_a_holoecho_names_which_one_he_3():
+    """HE-3: the line says which Holoecho was picked (the target renamed per
+    viewer by its id); an ARO with no Holoecho picked keeps no target name
+    and reads as before."""
+    from tracker.rules.orders import ARO_AGAINST_ELEMENT
+
+    game = in_orders()
+    declare(game, "Hassassin", "move")
+    [picked] = of_kind(
+        aro(game, "Fusilier", "bs_attack", target="Hassassin", element="marker2"), "SkillDeclared"
+    )
+    message, params = picked.describe()
+    assert message == ARO_AGAINST_ELEMENT
+    assert params["target_name"] == "Hassassin" and params["target_element"] == "marker2"
+    game = in_orders()
+    declare(game, "Kaplan", "move")
+    [plain] = of_kind(aro(game, "Fusilier", "bs_attack", target="Kaplan"), "SkillDeclared")
+    assert "target_name" not in plain.to_data()
+    assert plain.describe()[0] == "%(trooper_name)s declares %(skill)s."
+
+
 def test_a_holoecho_aro_reminds_the_180_degree_arc_he_4():
     """HE-4."""
     game = in_orders(first="B")
