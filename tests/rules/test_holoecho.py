@@ -10,7 +10,7 @@ from tracker.rules.holoecho import (
     PlaceHoloechoToken,
     refuse_fireteam,
 )
-from tracker.rules.orders import DeclareSkill
+from tracker.rules.orders import ARO_AGAINST_ELEMENT, DeclareSkill
 from tracker.rules.retreat import RETREAT_ENTERED
 from tracker.rules.sealing import RevealSecret
 from tracker.rules.state import HOLOECHO, ORDERS, STATES
@@ -249,8 +249,6 @@ def test_the_line_of_an_aro_against_a_holoecho_names_which_one_he_3():
     """HE-3: the line says which Holoecho was picked (the target renamed per
     viewer by its id); an ARO with no Holoecho picked keeps no target name
     and reads as before."""
-    from tracker.rules.orders import ARO_AGAINST_ELEMENT
-
     game = in_orders()
     declare(game, "Hassassin", "move")
     [picked] = of_kind(

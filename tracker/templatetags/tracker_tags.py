@@ -191,11 +191,11 @@ def log_text(line, view):
         for key in ("element", "real"):
             if key in raw:
                 params[key] = element_of(raw[key], holder)
-    # The Holoecho an ARO is against (HE-3), named as the target's forms name it.
+    # The Holoecho an ARO is against (HE-3), named as the target's forms name
+    # it (element_of reads a trooper the view lacks as no HoloMask).
     if raw.get("target_element"):
         target = find(str(raw.get("target_id") or "")) if find else None
-        code = raw["target_element"]
-        params["target_element"] = element_of(code, target) if target else label_of(code)
+        params["target_element"] = element_of(raw["target_element"], target)
     if "card" in params:
         params["card"] = card_name(params["card"])
     if "rule" in params:
@@ -251,12 +251,11 @@ def line_reads(line, view) -> tuple:
 
 def _line_reads(line, names: tuple, models: frozenset) -> tuple:
     params = line.params or {}
-    trooper_id, target_id = params.get("trooper_id"), params.get("target_id")
-    return (
-        names,
-        bool(trooper_id) and str(trooper_id) in models,
-        bool(target_id) and str(target_id) in models,
-    )
+    trooper_id = params.get("trooper_id")
+    # The target's models only where the line names one of its Holoechoes
+    # (HE-3's ARO line): every other line of every render skips the lookup.
+    target = params.get("target_element") and str(params.get("target_id")) in models
+    return (names, bool(trooper_id) and str(trooper_id) in models, bool(target))
 
 
 # The last view asked about, its players' names and its troopers named as
