@@ -31,11 +31,21 @@ from tracker.rules.i18n import _
 from tracker.rules.setup import MAX_COST, MAX_GROUP_SIZE, MAX_GROUPS, MAX_NAME, MAX_TROOPERS
 from tracker.rules.state import (
     CAMOUFLAGE,
+    COURAGE,
+    CUBE,
+    DOCTOR,
+    ENGINEER,
+    FRENZY,
     HIDDEN_DEPLOYMENT,
     HOLOMASK,
     HOLOPROJECTOR,
+    IMPETUOUS,
     INFILTRATION,
+    IRREGULAR,
     LIEUTENANT_CANDIDATE,
+    RELIGIOUS,
+    REMOTE_PRESENCE,
+    VETERAN,
 )
 
 MAX_TEXT = 20_000
@@ -67,6 +77,36 @@ _TRAIT_WORDS = {
     "holomask": HOLOMASK,
     "holomáscara": HOLOMASK,
     "holomascara": HOLOMASK,
+    # The traits the rules read (RT-X1 ignores Retreat!, TM-T5/TM-T6 the
+    # re-rolls, the Impetuous Phase, the Order Pool): a paste that dropped
+    # them put a Courage trooper in Retreat! mid-game. The builder writes
+    # them as a profile's options, in the list's language; the Spanish words
+    # are the tick-boxes' own (labels.py).
+    "courage": COURAGE,
+    "coraje": COURAGE,
+    "religious troop": RELIGIOUS,
+    "religious": RELIGIOUS,
+    "tropa religiosa": RELIGIOUS,
+    "veteran": VETERAN,
+    "veterano": VETERAN,
+    "frenzy": FRENZY,
+    "frenesí": FRENZY,
+    "frenesi": FRENZY,
+    "impetuous": IMPETUOUS,
+    "extremely impetuous": IMPETUOUS,
+    "impetuoso": IMPETUOUS,
+    "extremadamente impetuoso": IMPETUOUS,
+    "irregular": IRREGULAR,
+    "doctor": DOCTOR,
+    "médico": DOCTOR,
+    "medico": DOCTOR,
+    "engineer": ENGINEER,
+    "ingeniero": ENGINEER,
+    "cube": CUBE,
+    "cube 2.0": CUBE,
+    "petaca": CUBE,
+    "remote presence": REMOTE_PRESENCE,
+    "presencia remota": REMOTE_PRESENCE,
 }
 
 

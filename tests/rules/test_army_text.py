@@ -4,7 +4,21 @@ are written here in the builder's shape; no database."""
 from __future__ import annotations
 
 from tracker.army_text import parse
-from tracker.rules.state import HIDDEN_DEPLOYMENT, HOLOMASK, LIEUTENANT_CANDIDATE
+from tracker.rules.state import (
+    COURAGE,
+    CUBE,
+    DOCTOR,
+    ENGINEER,
+    FRENZY,
+    HIDDEN_DEPLOYMENT,
+    HOLOMASK,
+    IMPETUOUS,
+    IRREGULAR,
+    LIEUTENANT_CANDIDATE,
+    RELIGIOUS,
+    REMOTE_PRESENCE,
+    VETERAN,
+)
 
 TWO_GROUPS = """\
 Military Orders
@@ -190,3 +204,44 @@ def test_holomask_in_either_language_is_the_holomask_trait():
     spanish = parse("GRUPO 1\nZHAYEDAN (Holomáscara) Fusil Combi / Pistola. (0 | 25)\n")
     assert english.rows[0].traits == (HOLOMASK,)
     assert spanish.rows[0].traits == (HOLOMASK,)
+
+
+def test_the_traits_the_rules_read_come_in_with_the_paste_in_either_language():
+    """RT-X1 (Courage, Religious Troop, Veteran ignore Retreat!), TM-T5 and
+    TM-T6 (Doctor, Engineer), the Impetuous Phase, the Order Pool (Irregular):
+    a paste that dropped them put a Courage trooper in Retreat! mid-game."""
+    english = parse(
+        "GROUP 1\n"
+        "PEACEMAKER (Engineer) Combi Rifle / Pistol. (0 | 14)\n"
+        "MÚLTIPLO ÁNGEL (Doctor Plus) Submachine Gun. (0,5 | 19)\n"
+        "NAÏVE JEANNE D'ARC (Courage, Religious Troop) Spitfire / Pistol. (1 | 42)\n"
+        "MORAT (Veteran L1, Frenzy) Combi Rifle. (0 | 20)\n"
+        "DAKINI (Irregular, Extremely Impetuous) Combi Rifle. (0 | 12)\n"
+        "FOXTROT (Cube 2.0, Remote Presence) Rifle. (0 | 21)\n"
+    )
+    spanish = parse(
+        "GRUPO 1\n"
+        "PEACEMAKER (Ingeniero) Fusil Combi / Pistola. (0 | 14)\n"
+        "MÚLTIPLO ÁNGEL (Médico Plus) Subfusil. (0,5 | 19)\n"
+        "NAÏVE JEANNE D'ARC (Coraje, Tropa Religiosa) Spitfire / Pistola. (1 | 42)\n"
+        "MORAT (Veterano N1, Frenesí) Fusil Combi. (0 | 20)\n"
+        "DAKINI (Irregular, Extremadamente Impetuoso) Fusil Combi. (0 | 12)\n"
+        "FOXTROT (Petaca, Presencia Remota) Fusil. (0 | 21)\n"
+    )
+    expected = [
+        (ENGINEER,),
+        (DOCTOR,),
+        tuple(sorted((COURAGE, RELIGIOUS))),
+        tuple(sorted((VETERAN, FRENZY))),
+        tuple(sorted((IRREGULAR, IMPETUOUS))),
+        tuple(sorted((CUBE, REMOTE_PRESENCE))),
+    ]
+    assert [row.traits for row in english.rows] == expected
+    assert [row.traits for row in spanish.rows] == expected
+
+
+def test_a_word_that_only_begins_like_a_trait_is_not_that_trait():
+    """A word that only begins like a trait is not it ("Doctorate", "Couraged"): a trait is the
+    whole option or its first words (Veteran L1, Doctor Plus)."""
+    parsed = parse("GROUP 1\nODD (Doctorate, Couraged) Rifle. (0 | 10)\n")
+    assert parsed.rows[0].traits == ()

@@ -17,7 +17,15 @@ from tests.web.test_event_round_checks import event_of
 from tests.web.test_event_running import ARMY, list_link_of
 from tracker.models import Match, Seat, TournamentEvent
 from tracker.reading import load_state
-from tracker.rules.state import CAMOUFLAGE, HIDDEN_DEPLOYMENT, INFILTRATION, LIEUTENANT_CANDIDATE
+from tracker.rules.state import (
+    CAMOUFLAGE,
+    COURAGE,
+    DOCTOR,
+    ENGINEER,
+    HIDDEN_DEPLOYMENT,
+    INFILTRATION,
+    LIEUTENANT_CANDIDATE,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -56,6 +64,34 @@ def test_a_pasted_list_fills_the_draft_in_one_step(alice):
     # Importing the same text again (a retry) changes nothing.
     paste(alice, match, TWO_GROUPS)
     assert draft_of(match) == draft
+
+
+def ticked_traits(html: str, name: str) -> set[str]:
+    """The trait boxes ticked in the draft's edit form of the row `name`."""
+    soup = BeautifulSoup(html, "lxml")
+    row = next(tr for tr in soup.select("tr[id^=draft-]") if name in tr.get_text())
+    return {box["value"] for box in row.select("input[name=traits][checked]")}
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", ("Engineer", "Doctor", "Courage")), ("es", ("Ingeniero", "Médico", "Coraje"))],
+)
+def test_a_pasted_list_keeps_courage_doctor_and_engineer_ticked(alice, language, words):
+    """RT-X1, TM-T5, TM-T6: the builder's (Courage), (Doctor), (Engineer)
+    tick their boxes in the draft, so that a Courage trooper is not put in
+    Retreat! (the paste dropped them and the rows showed no trait)."""
+    match = create_match(alice)
+    claim(alice, match, "A", "Alice")
+    alice.cookies["django_language"] = language
+    text = TWO_GROUPS.replace("(Engineer)", f"({words[0]})")
+    text = text.replace("(Doctor)", f"({words[1]})").replace("(Courage)", f"({words[2]})")
+    response = paste(alice, match, text)
+    assert error_of(response) is None
+    html = page(alice, match)
+    assert ticked_traits(html, "Peacemaker") == {ENGINEER}
+    assert ticked_traits(html, "Múltiplo Ángel") == {DOCTOR}
+    assert ticked_traits(html, "Naïve Jeanne D'arc") == {COURAGE}
 
 
 def test_an_unreadable_line_is_left_out_and_listed_and_the_rest_imported(alice):
@@ -158,7 +194,8 @@ def test_rows_are_completed_by_hand_with_suggestions_from_earlier_lists(alice, b
     rows = {r["name"]: r for r in draft_of(match)}
     assert set(rows["Croc Men"]["traits"]) >= {CAMOUFLAGE, INFILTRATION}
     assert rows["Croc Men"]["suggested"]
-    assert rows["Peacemaker"]["traits"] == [] and not rows["Peacemaker"]["suggested"]
+    # Alice's hidden Peacemaker is private: only the text's own (Engineer).
+    assert rows["Peacemaker"]["traits"] == [ENGINEER] and not rows["Peacemaker"]["suggested"]
     assert "suggested from earlier lists" in page(mallory, match)
 
     # What the text does not carry is picked per row, in the row's own form.
