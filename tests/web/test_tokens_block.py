@@ -7,8 +7,11 @@ import typing
 from dataclasses import fields
 from types import SimpleNamespace
 
+import pytest
+from bs4 import BeautifulSoup
 from django.http import QueryDict
 from django.template.loader import render_to_string
+from django.utils import translation
 
 from tests.rules.game import Game, trooper
 from tests.rules.steps import count_orders, set_state, to_phase, to_turn
@@ -25,6 +28,7 @@ from tracker.rules.state import (
     POSSESSED,
     VETERAN,
 )
+from tracker.rules.token_uses import CancelOpponentOrders
 
 MATCH = SimpleNamespace(code="tokens1")
 
@@ -87,6 +91,20 @@ def test_the_second_player_is_offered_tm_s2_at_the_end_of_the_opponents_order_co
     assert "TM-S2" in html
     to_phase(g, ORDERS)
     assert forms(render(g, "B")) == {}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_orders_cancelled_in_two_groups_read_as_two_sentences(language):
+    """TM-S2: each Combat Group's cancelled Orders are a sentence of their
+    own; they ran together ("...this Turn.TM-S2: ...") when read aloud or copied."""
+    g = game()
+    count_orders(g)
+    g.do("B", CancelOpponentOrders(groups=["1", "2"]))
+    to_phase(g, ORDERS)
+    with translation.override(language):
+        text = " ".join(BeautifulSoup(render(g, "A"), "lxml").get_text().split())
+    assert text.count("TM-S2:") == 2
+    assert re.search(r"\.TM-S2", text) is None, text
 
 
 def test_the_opponents_phone_never_names_a_hidden_trooper():
