@@ -237,11 +237,24 @@ class SettleForm(forms.Form):
         widget=forms.TextInput(attrs={"maxlength": 200}),
     )
 
-    def __init__(self, *args, names: dict[str, str] | None = None, **kwargs):
+    def __init__(
+        self,
+        *args,
+        names: dict[str, str] | None = None,
+        points_limit: int | None = None,
+        **kwargs,
+    ):
         """`names`: each seat's player (exports.player_names), named beside
         the seat's letter, as the players' own result form names them: with
-        "seat A" alone, one player's points went in the other's field."""
+        "seat A" alone, one player's points went in the other's field.
+        `points_limit`: the match's, the rules' bound on army points alive;
+        the boxes said 1000 and the rules then refused 301 after the send."""
         super().__init__(*args, **kwargs)
+        if points_limit is not None:
+            # The box's bound only: past it (a forged post) the rules refuse
+            # with their own words, "between 0 and N" (results.settle).
+            for seat in "ab":
+                self.fields[f"army_{seat}"].widget.attrs["max"] = points_limit
         for letter, name in (names or {}).items():
             if not name:
                 continue

@@ -341,7 +341,11 @@ def _audit_page(request, code: str, settle_form: SettleForm | None = None):
             "receipt": receipt,
             "settle_form": settle_form
             or (
-                SettleForm(initial=_settle_initial(match), names=exports.player_names(match))
+                SettleForm(
+                    initial=_settle_initial(match),
+                    names=exports.player_names(match),
+                    points_limit=match.points_limit,
+                )
                 if _disputed(match) or _unresolved_at_time(match)
                 else None
             ),
@@ -405,7 +409,9 @@ def match_settle(request, code: str):
     """Settle a disputed result: an event in the match's log (through the one
     write path), shown on both phones; the match leaves the dispute list."""
     match = _match(code)
-    form = SettleForm(request.POST, names=exports.player_names(match))
+    form = SettleForm(
+        request.POST, names=exports.player_names(match), points_limit=match.points_limit
+    )
     if not form.is_valid():
         return _audit_page(request, code, settle_form=form)
     data, organizer = form.cleaned_data, request.user.get_username()
