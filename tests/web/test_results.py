@@ -4,6 +4,7 @@ their phones; a disagreement marks the match disputed for the organizer."""
 import pytest
 from bs4 import BeautifulSoup
 from django.utils import translation
+from django.utils.html import escape
 
 from tests.rules.game import Game, trooper
 from tests.rules.steps import advance
@@ -331,3 +332,49 @@ def test_the_same_proposal_sent_again_from_another_tab_keeps_the_opponents_confi
     assert b.phone.error is None
     assert fresh(a.match).result["status"] == "confirmed"
     assert "Both players confirmed the result." in text_of(b.page())
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_dispute_s_reason_reaches_both_phones(alice, bob, language):
+    """The reason typed under "It is wrong: dispute it" reached only the
+    organizer's audit: at a casual night with no organizer, the proposer
+    never learnt what the opponent objects to. It is the record's, public."""
+    for client in (alice, bob):
+        client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+    a, b = playing(alice, bob, rounds=3)
+    assert error_of(propose_on_phone(a)) is None
+    assert error_of(b.submit("DisputeResult", reason="Bolt <b>survived</b>")) is None
+    with translation.override(language):
+        said = translation.gettext("%(name)s's reason: “%(reason)s”") % {
+            "name": "Bob",
+            "reason": escape("Bolt <b>survived</b>"),  # text, never markup
+        }
+    for phone in (a, b):
+        assert said in text_of(phone.page())
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_owner_of_an_army_is_warned_of_survivors_past_its_whole_list(alice, bob, language):
+    """A proposal may give an army more points alive than its whole list
+    (Bob typed 100 for Alice's 90-point list). Only the army's owner knows
+    that total (her hidden Ninja's 30 points are private), so her phone warns
+    her before she confirms, and the proposer's phone says nothing of it."""
+    for client in (alice, bob):
+        client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+    a, b = playing(alice, bob, rounds=3)
+    assert error_of(propose_on_phone(b, ap=(100, 25))) is None
+    with translation.override(language):
+        warned = translation.gettext(
+            "This gives your army %(alive)s army points alive, more than your whole list "
+            "(%(total)s points): check it before you confirm."
+        ) % {"alive": 100, "total": 90}
+    assert warned in text_of(a.page())
+    assert "over-list" not in b.page()  # nothing of Alice's whole list on Bob's phone
+    # Her own numbers within her list: no warning.
+    assert error_of(propose_on_phone(b, ap=(90, 25))) is None
+    assert "over-list" not in a.page()
+    # Bob's own army past his 25 points, proposed by Alice: Bob is warned.
+    assert error_of(propose_on_phone(a, ap=(90, 26))) is None
+    assert "over-list" in b.page() and "over-list" not in a.page()
