@@ -4,12 +4,16 @@ page rendered (tests/web/phone.py):
 - HE-3 on the active player's Order card (blocks/orders.html): an ARO that
   names no Holoecho keeps its "ARO" badge, and the line of an ARO against one
   Holoecho ("ARO of Fusilier against ...") reads without a second one.
+- RT-7's card (blocks/battle_over.html) names the army in Retreat! that has
+  no troopers left, not the active player's, when the last loss falls in the
+  other player's Turn; it is each player's decision, not a spectator's.
 """
 
 import pytest
 
 from .phone import Phone
 from .phone_flows import ok, seal_both, set_up, to_orders
+from .test_retreat_on_phones import alice_in_retreat, card_text, end_turn
 
 pytestmark = pytest.mark.django_db
 
@@ -54,3 +58,45 @@ def test_he_3_only_an_aro_naming_no_holoecho_wears_the_aro_badge_on_the_order_ca
     a.open()
     [(badges, text)] = aros_on_the_order_card(a)
     assert badges == [] and HOLOECHO_ARO[language] in text, (badges, text)
+
+
+OVER_FOR = {
+    "en": (
+        "Alice's army is in Retreat! and has no troopers left on the table",
+        "Your army is in Retreat! and has no troopers left on the table",
+        "Bob's army",
+    ),
+    "es": (
+        "El ejército de Alice está en ¡¡¡Retirada!!! y no le quedan tropas en la mesa",
+        "Tu ejército está en ¡¡¡Retirada!!! y no te quedan tropas en la mesa",
+        "El ejército de Bob",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_rt_7_a_last_loss_in_the_opponent_s_turn_names_the_army_in_retreat(language):
+    """Alice's army is in Retreat! (her Round 2 Turn); she ends her Turn,
+    and in Bob's Round 2 Turn his troopers take her last two on the table.
+    Bob, the active player, and a spectator read that Alice's army has no
+    troopers left (never Bob's); Alice reads it of her own army. The card is
+    a decision on the players' phones (issue 19: first), not on a
+    spectator's screen, which has nothing to decide."""
+    a, b = alice_in_retreat(language)
+    end_turn(a, b)
+    b.open()
+    assert b.can("AdvancePhase")  # Bob's Player Turn
+    ok(b, b.submit("SetTrooperState", trooper_id="Kaplan", condition="dead"))
+    b.open()
+    ok(b, b.submit("SetTrooperState", trooper_id="Veteran Sergeant", condition="dead"))
+    alices, own, bobs = OVER_FOR[language]
+    watcher = Phone(language)
+    watcher.open(a.code)
+    a.open()
+    for phone in (b, watcher):
+        assert alices in card_text(phone) and bobs not in card_text(phone), card_text(phone)
+    assert own in card_text(a) and bobs not in card_text(a), card_text(a)
+    for phone, decides in ((a, True), (b, True), (watcher, False)):
+        card = phone.soup.select_one("#battle-over")
+        assert card.has_attr("data-decision") is decides
+    ok(b, b.submit("EndBattle"))
