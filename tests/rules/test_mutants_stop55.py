@@ -1,9 +1,13 @@
 """What planted faults in the rules showed untested (visibility.py, HE-9)."""
 
+from tracker.rules.holoecho import PlaceHoloechoToken
+from tracker.rules.orders import EndOrder
 from tracker.rules.sealing import RevealSecret
 from tracker.rules.state import (
     CAMOUFLAGE,
     HIDDEN_DEPLOYMENT,
+    HOLOMASK,
+    HOLOPROJECTOR,
     LIEUTENANT,
     LIEUTENANT_CANDIDATE,
     ORDERS,
@@ -11,7 +15,7 @@ from tracker.rules.state import (
 from tracker.rules.visibility import log_for
 
 from .game import Game, trooper
-from .hidden_games import NINJA_AT, army_b, declare, to_phase
+from .hidden_games import NINJA_AT, army_b, declare, end_order, report, to_phase
 
 
 def ninja_lieutenant_as_a_marker() -> Game:
@@ -46,3 +50,38 @@ def test_the_owner_s_own_reveal_of_a_seal_naming_a_marker_reaches_the_opponent_h
         [line] = [line for line in log if line.kind == "SecretRevealed"]
         assert line.params["payload"]["trooper_id"] == game.id("Ninja")
         assert line.params["nonce"] == lieutenant.nonce
+
+
+def holomask_game() -> Game:
+    """Alice's HoloMask Hassassin in Holoecho (HE-9) and her Lieutenant."""
+    a = [
+        trooper("Hassassin", 40, traits=[HOLOPROJECTOR, HOLOMASK]),
+        trooper("Kaplan", 20, traits=[LIEUTENANT_CANDIDATE]),
+    ]
+    game = Game.started(
+        a,
+        army_b(),
+        seal_a={
+            "lieutenant": "Kaplan",
+            "holoecho": {"Hassassin": "marker1"},
+            "holomask": {"Hassassin": "Ghulam"},
+        },
+    )
+    to_phase(game, ORDERS)
+    return game
+
+
+def test_he_9_a_holomask_trooper_whose_holoecho_ended_ends_its_order_without_a_token():
+    """HE-9's token goes beside one of the Holoechoes. The Hassassin's first
+    Order puts it down; Bob hits the real one (HE-C5): Holoecho ends, the
+    token with it, and the Hassassin's next Order ends with no token to
+    place, as there is nothing to place it beside."""
+    game = holomask_game()
+    declare(game, "Hassassin", "move")
+    game.do("A", PlaceHoloechoToken(trooper_id=game.id("Hassassin"), element="marker2"))
+    report(game, "saving_roll", "Hassassin", element="marker1")
+    end_order(game)
+    assert game.trooper("Hassassin").holoechoes == ()
+    assert not game.trooper("Hassassin").holoecho_token
+    declare(game, "Hassassin", "move")
+    game.do("A", EndOrder())
