@@ -20,8 +20,9 @@ pytestmark = pytest.mark.django_db
 ARO_BADGE = {"en": "ARO", "es": "ORA"}
 PLAIN_ARO = {"en": "Fusilier declares BS Attack.", "es": "Fusilier declara Ataque CD."}
 HOLOECHO_ARO = {
-    "en": "Bolt against Holoecho marker 2 of Hassassin Ayyar: BS Attack.",
-    "es": "Bolt contra Marcador de Holoeco 2 de Hassassin Ayyar: Ataque CD.",
+    "en": "ARO of Bolt against Holoecho marker 2 of Hassassin Ayyar: BS Attack.",
+    # ORA, as every Spanish word of the page says (it read "ARO de ...").
+    "es": "ORA de Bolt contra Marcador de Holoeco 2 de Hassassin Ayyar: Ataque CD.",
 }
 
 
