@@ -9,6 +9,7 @@ import json
 
 import pytest
 from bs4 import BeautifulSoup
+from django.utils import translation
 
 from tests.web.organizer_table import rewrite_log
 from tests.web.phone import Phone
@@ -184,9 +185,14 @@ def test_the_event_audit_checks_the_receipts_read_from_the_phones(carol):
     assert "Line 2: this event has no table 9 in round 1." in page
     assert EventReceipt.objects.count() == 1  # nothing of that paste
 
-    # A code that differs from the log is recorded, and the audit says so.
+    # A code that differs from the log waits to be read back from the phone
+    # (most often a typo); recorded as typed, the audit says so.
     wrong = "0000-" + code_a[5:] if not code_a.startswith("0000") else "FFFF-" + code_a[5:]
     response = paste_receipts(carol, event, f"{table_2.code}: {seq_a}: {wrong}")
+    assert response.status_code == 200 and EventReceipt.objects.count() == 1
+    response = submit(
+        carol, response.content.decode(), "/audit/receipts/", within="#receipts-unconfirmed"
+    )
     assert response.status_code == 302
     text = audit_text(carol, event)
     assert "1 receipt does NOT agree with its match's log: see below." in text
@@ -237,3 +243,52 @@ def test_the_seed_is_offered_only_where_a_draw_uses_it(carol):
         play_table(carol, match, a, (table + 3, table, 100, 90))
     assert org.submit("/rounds/draw/").status_code == 302
     assert "seed" not in _draw_form_fields(org)
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_mistyped_receipt_is_corrected_before_it_goes_on_record(carol, language):
+    """One digit mistyped left "NOT agree" on the event's audit for good (no
+    way to take the line back): a receipt that does not agree is not recorded
+    until the organizer has read it back from the phone. The box holds it
+    again to be corrected; the receipts of the same paste that agree are
+    recorded at once."""
+    carol.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+    event, org = event_of(carol, "Ana, PanOceania\nBea, Yu Jing\nCai, Nomads\nDan, Ariadna")
+    all_lists_in(org, ["Ana", "Bea", "Cai", "Dan"])
+    publish(org, seed=11)
+    phones = {}
+    for table, match, a, _b in pairings_of(event, 1):
+        phones[table] = play_table(carol, match, a, (5, 3, 120, 80))
+    (seq_1, code_1), _same = (receipt_of(p) for p in phones[1])
+    (seq_2, code_2), _same = (receipt_of(p) for p in phones[2])
+    typo = code_2[:-1] + ("0" if code_2[-1] != "0" else "1")
+    response = paste_receipts(carol, event, f"1, 1, {seq_1}, {code_1}\n1, 2, {seq_2}, {typo}")
+    assert response.status_code == 200
+    page = BeautifulSoup(response.content.decode(), "lxml")
+    with translation.override(language):
+        not_yet = translation.ngettext(
+            "%(counter)s receipt does NOT agree with its match's log and is not recorded "
+            "yet. Read its code back from the phone: if it was mistyped, correct it in "
+            "the box below and check it again.",
+            "%(counter)s receipts do NOT agree with their matches' logs and are not "
+            "recorded yet. Read their codes back from the phones: if one was mistyped, "
+            "correct it in the box below and check them again.",
+            1,
+        ) % {"counter": 1}
+    assert not_yet in " ".join(page.select_one("#receipts-unconfirmed").get_text(" ").split())
+    # Table 1's agrees: recorded. Table 2's typo: not on record.
+    assert [(r.match.table_number, r.seq) for r in EventReceipt.objects.all()] == [(1, seq_1)]
+    typed_again = page.select_one(".receipts-form textarea[name=receipts]").get_text()
+    assert typo in typed_again and code_1 not in typed_again
+    # Corrected in the box and checked again: it agrees, and the audit is clean.
+    response = submit(
+        carol,
+        response.content.decode(),
+        "/audit/receipts/",
+        within="#receipts-entry",
+        receipts=typed_again.replace(typo, code_2),
+    )
+    assert response.status_code == 302
+    assert sorted(r.match.table_number for r in EventReceipt.objects.all()) == [1, 2]
+    html = carol.get(f"/organizer/events/{event.pk}/audit/").content.decode()
+    assert 'id="receipts-agree"' in html and 'id="receipts-disagree"' not in html
