@@ -136,7 +136,17 @@ def header(seen) -> tuple:
     # The title's round and table (tracker_tags.match_title), an event's;
     # its name is the view's.
     table = (seen.match.event_round, seen.match.table_number)
-    return ("header", _HEADER_VIEW(view), _names(view), banners, rulings, stuck, acting, table)
+    return (
+        "header",
+        _HEADER_VIEW(view),
+        _names(view),
+        banners,
+        rulings,
+        stuck,
+        acting,
+        table,
+        seen.moved_away,
+    )
 
 
 def ruling_lines(log) -> list:

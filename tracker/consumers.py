@@ -609,8 +609,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
             raise Match.DoesNotExist  # gone, or its id is another match's now
         match = rows[0].match
         seat = seats.held_seat(self.scope["session"], match, rows)
+        moved = seat is None and seats.moved_away(self.scope["session"], rows)
         with translation.override(self.language):
-            seq, blocks = blocks_for(match, seat)
+            seq, blocks = blocks_for(match, seat, moved)
         letter = seat.letter if seat is not None else None
         # From the match row already read (status and result, public): no query.
         self.clock_found = clock_key(match, letter)

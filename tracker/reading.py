@@ -150,6 +150,9 @@ class Seen:
     view: rules.PlayerView
     times: dict[int, datetime]
     log: list
+    # A spectator's view on a phone whose seat moved to another phone
+    # (seats.moved_away): its header says so, not only "watching".
+    moved_away: bool = False
 
 
 def seen_by(match: Match, viewer: str | None) -> Seen:

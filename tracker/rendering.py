@@ -21,7 +21,7 @@ import re
 import secrets
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -82,6 +82,7 @@ def context_for(seen: Seen, seat: Seat | None = None, request=None, error: str =
         "match": seen.match,
         "view": view,
         "me": view.me,
+        "moved_away": seen.moved_away,
         "times": seen.times,
         "log": seen.log,
         "error": error,
@@ -503,7 +504,7 @@ _rendering: dict[tuple, tuple[tuple[int, str], threading.Event]] = {}
 RENDER_WAIT_SECONDS = 10
 
 
-def _key(match: Match, viewer: str | None, seat: Seat | None) -> tuple:
+def _key(match: Match, viewer: str | None, seat: Seat | None, moved_away: bool = False) -> tuple:
     # The draft lives on the seat, outside the log: its edits change the seat
     # block without moving seq, so its digest is part of the key.
     draft = canonical_json(seat.draft) if seat is not None else ""
@@ -520,6 +521,7 @@ def _key(match: Match, viewer: str | None, seat: Seat | None) -> tuple:
         digest_of(draft),
         handed,
         locked,
+        moved_away,
     )
 
 
@@ -542,16 +544,18 @@ def _cached(key: tuple, version: tuple[int, str]) -> dict[str, str] | None:
 
 
 def viewer_blocks(
-    match: Match, viewer: str | None, seat: Seat | None = None
+    match: Match, viewer: str | None, seat: Seat | None = None, moved_away: bool = False
 ) -> tuple[int, dict[str, str]]:
     """(seq, blocks) for the viewer the caller authenticated, at `match.seq`,
     in the active language. Shared by every request and socket of that
     viewer; `seat` must be the Seat row of `viewer` (None for a spectator).
-    Only the blocks whose input changed since this key's last render are
-    rendered (block_inputs.py)."""
+    `moved_away`: a spectator whose seat moved to another phone
+    (seats.moved_away), told so in the header. Only the blocks whose input
+    changed since this key's last render are rendered (block_inputs.py)."""
     if (seat.letter if seat else None) != viewer:
         raise ValueError("seat and viewer disagree")
-    key = _key(match, viewer, seat)
+    moved_away = moved_away and viewer is None
+    key = _key(match, viewer, seat, moved_away)
     version = (match.seq, match.last_hash)
     # Several threads may ask for one key at once (a viewer's answer and its
     # sockets' pushes, on different threads): one renders, the others wait
@@ -572,6 +576,8 @@ def viewer_blocks(
         return match.seq, found
     try:
         seen = seen_by(match, viewer)
+        if moved_away:
+            seen = replace(seen, moved_away=True)
         seq = seen.view.seq
         with _lock:
             previous = _cache.get(key)
@@ -740,6 +746,8 @@ def _list_delta(old: Shape, new: Shape) -> list[str] | None:
     return gone + changed
 
 
-def blocks_for(match: Match, seat: Seat | None) -> tuple[int, dict[str, str]]:
+def blocks_for(
+    match: Match, seat: Seat | None, moved_away: bool = False
+) -> tuple[int, dict[str, str]]:
     """What a socket pushes: the blocks for the seat it authenticated."""
-    return viewer_blocks(match, seat.letter if seat else None, seat)
+    return viewer_blocks(match, seat.letter if seat else None, seat, moved_away)

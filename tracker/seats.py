@@ -44,7 +44,7 @@ def _holders(session) -> dict:
     return session.get(SESSION_KEY) or {}
 
 
-def held_seat(session, match: Match, rows: list[Seat] | None = None) -> Seat | None:
+def held_seat(session, match: Match | None, rows: list[Seat] | None = None) -> Seat | None:
     """The Seat row this session holds in `match`, if any (one query, none
     when the caller passes the match's seat rows it has just read)."""
     holders = _holders(session)
@@ -84,6 +84,15 @@ def has_sat(session, match: Match) -> bool:
     on since. Such a browser is a player of the match, not a third party."""
     holders = _holders(session)
     return any(str(pk) in holders for pk in match.seats.values_list("pk", flat=True))
+
+
+def moved_away(session, rows: list[Seat]) -> bool:
+    """Whether this session held a seat among `rows` (a match's seat rows,
+    as read) and holds none of them now: its seat moved to another phone
+    (its PIN, a hand-off). No query. Its page says so: before, the buttons
+    went and only "watching as a spectator" said why."""
+    holders = _holders(session)
+    return any(str(row.pk) in holders for row in rows) and held_seat(session, None, rows) is None
 
 
 def sat_elsewhere(session, seat: Seat) -> bool:

@@ -101,6 +101,12 @@ def _seat_obj(match: Match, letter: str | None) -> Seat | None:
     return match.seats.get(letter=letter) if letter else None
 
 
+def _moved_away(request, match: Match, letter: str | None) -> bool:
+    """A spectator's page on a phone that held a seat here (seats.has_sat):
+    its seat moved to another phone, and its header says so."""
+    return letter is None and seats.has_sat(request.session, match)
+
+
 def _hosts(request, match: Match) -> bool:
     return match.code in request.session.get(HOSTED_KEY, [])
 
@@ -361,7 +367,7 @@ def match_page(request, code: str):
     match, seat = _match_and_seat(request, code)
     letter = seat.letter if seat is not None else None
     hosts = _hosts(request, match)
-    seq, blocks = viewer_blocks(match, letter, seat)
+    seq, blocks = viewer_blocks(match, letter, seat, _moved_away(request, match, letter))
     response = render(
         request,
         "tracker/match.html",
@@ -468,7 +474,8 @@ def _respond(
             error = ""  # drawn into these controls already
         else:
             # The same render this viewer's sockets push for this seq (rendering.py).
-            seq, blocks = viewer_blocks(match, letter, seat)
+            moved = _moved_away(request, match, letter)
+            seq, blocks = viewer_blocks(match, letter, seat, moved)
         # Nothing named (no header): every block goes, whole.
         shown = parse_shown(request.headers.get("X-Tracker-Shown", ""))
         frame = changed_frame(blocks, seq, shown, before or {})

@@ -25,7 +25,11 @@ pytestmark = pytest.mark.browser
 
 CANARY = "Qzx17Canary"
 NO_NETWORK = {"en": "No network", "es": "Sin red"}
-SPECTATOR = {"en": "You are watching as a spectator.", "es": "Estás mirando como espectador."}
+# The old phone's header once its seat moved (tests/web/test_seat_moved_note.py).
+SEAT_MOVED = {
+    "en": "Your seat moved to another phone: this one now watches as a spectator.",
+    "es": "Tu asiento pasó a otro móvil: este ahora mira como espectador.",
+}
 LIVE = {"en": "Live", "es": "En directo"}
 LOCALE = {"en": "en-GB", "es": "es-ES"}
 
@@ -118,7 +122,7 @@ def test_after_the_seat_moves_away_the_kept_page_is_not_shown_offline(server, ph
     new_phone.fill("input[name=pin]", "246813")
     new_phone.click("button.primary")
     expect(new_phone.locator("#live")).to_contain_text(CANARY)
-    expect(alice.locator("#blk-header")).to_contain_text(SPECTATOR[lang])
+    expect(alice.locator("#blk-header")).to_contain_text(SEAT_MOVED[lang])
     expect(alice.locator("#live")).not_to_contain_text(CANARY)
     # (The worker hears of it from the page; give it a moment.)
     deadline = time.monotonic() + 5
