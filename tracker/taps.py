@@ -44,6 +44,26 @@ def is_late(request) -> bool:
 LATE_HEADER = "X-Tracker-Late"
 
 
+# On "Send it again" (static/tracker/app.js): the seq the phone showed
+# when the tap was first made.
+AGAIN_HEADER = "X-Tracker-Again"
+
+
+def moved_on_since(request, match) -> bool:
+    """Whether this is a tap given up on and sent again by the player from
+    a page the match has moved on from (anything appended since its seq).
+    Only ever a refusal: a forged header costs its sender their own tap."""
+    shown = request.headers.get(AGAIN_HEADER, "")
+    return shown.isdigit() and match.seq > int(shown)
+
+
+def moved_on_refusal() -> str:
+    return _(
+        "Not sent again: the match has moved on since this tap. "
+        "Look at the page as it is now and tap again if you still want it."
+    )
+
+
 def refusal() -> str:
     """What the answer says (nobody may be waiting for it any more)."""
     return _(

@@ -50,7 +50,16 @@ from tracker.rules.setup import (
     clean_trooper_row,
 )
 from tracker.rules.state import SETUP
-from tracker.taps import LATE_HEADER, already_applied, deadline_of, is_late, note_refused, refusal
+from tracker.taps import (
+    LATE_HEADER,
+    already_applied,
+    deadline_of,
+    is_late,
+    moved_on_refusal,
+    moved_on_since,
+    note_refused,
+    refusal,
+)
 from tracker.templatetags.tracker_tags import marker_names
 
 ACTION_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
@@ -505,6 +514,11 @@ def act(request, code: str, command: str):
         # A repeat of one that did land goes on, and is answered as it was.
         note_refused(match.code, action_id)
         return refused_alone(request, match, refusal())
+    if moved_on_since(request, match) and not already_applied(match, action_id):
+        # "Send it again" of a tap made on an older page: the player decides
+        # again on the page as it is (another seal, the opponent's newer
+        # proposal, an Order spent meanwhile may make it a different tap).
+        return _respond(request, match, letter, moved_on_refusal(), seat=seat)
     # Only a phone that names its blocks can be sent rows instead of blocks.
     names_blocks = request.htmx and "X-Tracker-Shown" in request.headers
     before = peek_blocks(match, letter, seat) if names_blocks else {}

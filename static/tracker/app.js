@@ -340,6 +340,7 @@
      that reaches the server later (held by a stalled Wi-Fi) is refused
      unapplied, so a tap is never applied after the phone said "not saved". */
   var taps = {};          // action id -> the tap on its way
+  var live0 = { dataset: {} };  // no #seq yet: no seq to name
   var unsent = null;      // the tap the bar offers to send again
   var resending = null;   // the tap being sent by send(), during htmx.ajax
 
@@ -350,6 +351,9 @@
       evt.detail.headers["X-Tracker-Deadline"] = String(Math.floor(now + REQUEST_TIMEOUT - DEADLINE_MARGIN));
     }
     if (resending) {
+      // "Send it again" names the seq its page showed: the tracker refuses
+      // it if the match moved on since (views.act).
+      if (resending.again) { evt.detail.headers["X-Tracker-Again"] = resending.seq; }
       evt.detail.parameters.action_id = resending.id;
       evt.detail.elt.trackerTap = resending;
       return;
@@ -373,7 +377,8 @@
         form: elt.closest ? elt.closest("form") : null,
         sends: 0,
         inFlight: 0,
-        since: Date.now()
+        since: Date.now(),
+        seq: (document.getElementById("seq") || live0).dataset.seq
       };
     }
     evt.detail.elt.trackerTap = tap;
@@ -471,7 +476,9 @@
     }
     clearTimeout(tap.timer);
     if (taps[tap.id] === tap) { delete taps[tap.id]; }
-    if (unsent && unsent.id === tap.id) { showUnsent(null); }
+    // Any tap answered takes the bar down: a later one means the player
+    // moved on, and "Send it again" then replayed an old tap unasked.
+    if (unsent) { showUnsent(null); }
     tapOver(tap);
   }
 
@@ -626,6 +633,7 @@
     var tap = unsent;
     showUnsent(null);
     tap.done = false;
+    tap.again = true;
     tap.sends = 0;
     tap.since = Date.now();
     taps[tap.id] = tap;

@@ -342,6 +342,9 @@ class Phone:
         # server's clock (X-Tracker-Deadline, ms; issue 17); None plays a
         # page whose script does not (or has no clock reading yet).
         self.tap_deadline_ms: int | None = None
+        # "Send it again" (app.js) names the seq of the page the tap was
+        # first made on (X-Tracker-Again); None plays a first send.
+        self.again_from_seq: int | None = None
 
     # -- reading -----------------------------------------------------------
 
@@ -479,6 +482,8 @@ class Phone:
             headers["X-Tracker-Shown"] = ".".join(shown)
         if self.tap_deadline_ms is not None and 'id="live"' in self.html:
             headers["X-Tracker-Deadline"] = str(self.tap_deadline_ms)
+        if self.again_from_seq is not None:
+            headers["X-Tracker-Again"] = str(self.again_from_seq)
         response = self.app.post(rendered.url, fields, headers=headers, expect_errors=True)
         self.last = response
         if response.status_code != 200:

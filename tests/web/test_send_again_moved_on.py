@@ -1,0 +1,60 @@
+""" "Send it again" of a tap given up on (static/tracker/app.js) names the
+seq of the page the tap was first made on (X-Tracker-Again). If the match
+moved on since, the tap is refused unapplied, in the player's language: the
+bar offered a tap the player made on an older page, and replayed it unasked
+after she had moved on (a second Order spent, her proposal put over the
+opponent's newer one). A tap that did land is answered as landed; from the
+page it was made on, it is sent as any tap."""
+
+import pytest
+from django.conf import settings
+
+from tracker.models import Match, MatchEvent
+
+from .phone_flows import ok, started
+
+pytestmark = pytest.mark.django_db
+
+NOTE = {"label": "Objective", "text": "given up in a stall"}
+MOVED_ON = {
+    "en": "Not sent again: the match has moved on since this tap.",
+    "es": "No se ha enviado otra vez: la partida ha seguido desde ese toque.",
+}
+
+
+def seq() -> int:
+    return Match.objects.get().seq
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_send_again_after_the_match_moved_on_is_refused_unapplied(language):
+    a, b, _ids = started()
+    a.app.set_cookie(settings.LANGUAGE_COOKIE_NAME, language)
+    a.open()
+    made_on = seq()  # Alice's tap is given up on this page...
+    ok(b, b.submit("SealNote", label="Bob's", text="meanwhile"))  # ...and Bob acts
+    a.again_from_seq = made_on
+    a.submit("SealNote", action_id="given-up-0001", **NOTE)
+    assert a.error is not None and a.error.startswith(MOVED_ON[language]), a.error
+    assert not MatchEvent.objects.filter(action_id="given-up-0001").exists()
+    # The answer is the page as it is now, at Bob's seq.
+    assert f'data-seq="{seq()}"' in a.html
+
+
+def test_send_again_from_the_page_it_was_made_on_is_applied():
+    a, _b, _ids = started()
+    a.again_from_seq = seq()
+    ok(a, a.submit("SealNote", action_id="given-up-0002", **NOTE))
+    assert MatchEvent.objects.filter(action_id="given-up-0002").exists()
+
+
+def test_send_again_of_a_tap_that_landed_is_answered_as_landed():
+    """A one-way stall held back its answer: it landed, and the match moved
+    on with it. Sent again, it changes nothing and refuses nothing."""
+    a, _b, _ids = started()
+    made_on = seq()
+    ok(a, a.submit("SealNote", action_id="given-up-0003", **NOTE))
+    after = seq()
+    a.again_from_seq = made_on
+    ok(a, a.submit("SealNote", action_id="given-up-0003", **NOTE))
+    assert seq() == after
