@@ -20,6 +20,7 @@ import logging
 import re
 import time
 
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from tracker.models import MatchEvent
@@ -49,12 +50,21 @@ LATE_HEADER = "X-Tracker-Late"
 AGAIN_HEADER = "X-Tracker-Again"
 
 
-def moved_on_since(request, match) -> bool:
-    """Whether this is a tap given up on and sent again by the player from
-    a page the match has moved on from (anything appended since its seq).
+# The result's events: a proposal sent again must not replace one made since.
+RESULT_KINDS = ("ResultProposed", "ResultConfirmed", "ResultDisputed", "ResultSettled")
+
+
+def moved_on_since(request, match, seat: str) -> bool:
+    """Whether this is a tap given up on and sent again by the player from a
+    page her match has moved on from: since its seq, she did something else
+    (on this phone or another), or the result changed. What the opponent
+    does meanwhile otherwise (a State, a note) leaves her tap what it was.
     Only ever a refusal: a forged header costs its sender their own tap."""
     shown = request.headers.get(AGAIN_HEADER, "")
-    return shown.isdigit() and match.seq > int(shown)
+    if not shown.isdigit() or match.seq <= int(shown):
+        return False
+    since = MatchEvent.objects.filter(match_id=match.pk, seq__gt=int(shown))
+    return since.filter(Q(actor=seat) | Q(kind__in=RESULT_KINDS)).exists()
 
 
 def moved_on_refusal() -> str:

@@ -514,7 +514,7 @@ def act(request, code: str, command: str):
         # A repeat of one that did land goes on, and is answered as it was.
         note_refused(match.code, action_id)
         return refused_alone(request, match, refusal())
-    if moved_on_since(request, match) and not already_applied(match, action_id):
+    if moved_on_since(request, match, letter) and not already_applied(match, action_id):
         # "Send it again" of a tap made on an older page: the player decides
         # again on the page as it is (another seal, the opponent's newer
         # proposal, an Order spent meanwhile may make it a different tap).

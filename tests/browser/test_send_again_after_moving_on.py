@@ -7,8 +7,9 @@ bar stayed up once the link was back and she had tapped on: a later tap of
 hers landed, her Order ended, and "Send it again" still replayed the old
 tap, spending a second Order she never meant. Now any tap answered takes
 the bar down, and "Send it again" names the page the tap was made on: if
-the match moved on since, the tracker refuses it unapplied, in her
-language (tests/web/test_send_again_moved_on.py has the server's side)."""
+she did something else since (here, in a second tab), the tracker refuses
+it unapplied, in her language (tests/web/test_send_again_moved_on.py has
+the server's side)."""
 
 from __future__ import annotations
 
@@ -69,23 +70,29 @@ def test_a_later_tap_that_lands_takes_the_bar_down(served, link, phone, lang):
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
-def test_send_again_after_the_match_moved_on_is_refused_in_her_language(served, link, phone, lang):
+def test_send_again_after_she_tapped_on_in_another_tab_is_refused_in_her_language(
+    served, link, phone, lang
+):
+    """Her first tab's tap is given up in the stall; she opens her seat in a
+    second tab (its link fine) and plays on there. Back on the first tab, the
+    bar still offers the old tap (nothing landed in that tab): sent again, it
+    is refused unapplied, in her language, and the bar goes."""
     alice_http, bob_http, ids = playing(served.url)
     alice = open_phone(phone, alice_http, link.url, lang)
     bob = open_phone(phone, bob_http, served.url, "en" if lang == "es" else "es")
     given_up_in_a_stall(link, alice, ids["Kaplan"], lang)
-    set_first_token(bob, ids["Fusilier"])  # the match moves on meanwhile
+    second_tab = open_phone(phone, alice_http, served.url, lang)
+    set_first_token(second_tab, ids["Zhanshi"])
     link.restore()
     expect(alice.locator("#connection")).to_have_text(LIVE[lang])
-    expect(alice.locator(f"#trooper-{ids['Fusilier']}")).to_have_attribute(
+    expect(alice.locator(f"#trooper-{ids['Zhanshi']}")).to_have_attribute(
         "data-tokens", re.compile(r"\S")
     )
+    expect(alice.locator("#unsent")).to_be_visible()
     alice.locator("#resend").click()
     expect(alice.locator("#live")).to_contain_text(MOVED_ON[lang])
     expect(alice.locator("#unsent")).to_be_hidden()
-    expect(alice.locator(f"#trooper-{ids['Kaplan']}")).not_to_have_attribute(
-        "data-tokens", re.compile(r"\S")
-    )
-    expect(bob.locator(f"#trooper-{ids['Kaplan']}")).not_to_have_attribute(
-        "data-tokens", re.compile(r"\S")
-    )
+    for page in (alice, bob):
+        expect(page.locator(f"#trooper-{ids['Kaplan']}")).not_to_have_attribute(
+            "data-tokens", re.compile(r"\S")
+        )

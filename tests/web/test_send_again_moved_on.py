@@ -27,18 +27,48 @@ def seq() -> int:
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
-def test_send_again_after_the_match_moved_on_is_refused_unapplied(language):
-    a, b, _ids = started()
+def test_send_again_after_her_own_later_tap_is_refused_unapplied(language):
+    a, _b, _ids = started()
     a.app.set_cookie(settings.LANGUAGE_COOKIE_NAME, language)
     a.open()
-    made_on = seq()  # Alice's tap is given up on this page...
-    ok(b, b.submit("SealNote", label="Bob's", text="meanwhile"))  # ...and Bob acts
+    made_on = seq()  # Alice's tap is given up on this page; she taps on
+    ok(a, a.submit("SealNote", label="Later", text="landed"))
     a.again_from_seq = made_on
     a.submit("SealNote", action_id="given-up-0001", **NOTE)
     assert a.error is not None and a.error.startswith(MOVED_ON[language]), a.error
     assert not MatchEvent.objects.filter(action_id="given-up-0001").exists()
-    # The answer is the page as it is now, at Bob's seq.
+    # The answer is the page as it is now.
     assert f'data-seq="{seq()}"' in a.html
+
+
+def test_send_again_after_only_the_opponent_acted_is_applied():
+    a, b, _ids = started()
+    made_on = seq()
+    ok(b, b.submit("SealNote", label="Bob's", text="meanwhile"))
+    a.again_from_seq = made_on
+    ok(a, a.submit("SealNote", action_id="given-up-0004", **NOTE))
+    assert MatchEvent.objects.filter(action_id="given-up-0004").exists()
+
+
+def test_send_again_of_a_proposal_after_the_opponent_s_newer_one_is_refused():
+    """Alice's proposal was given up; Bob proposed meanwhile. Sent again, it
+    put her numbers over his without a word: refused, his stays to answer."""
+    a, b, _ids = started()
+    a.open()
+    made_on = seq()
+    ok(b, b.submit("ProposeResult", objective_a=5, objective_b=5, army_a=10, army_b=10))
+    a.again_from_seq = made_on
+    a.submit(
+        "ProposeResult",
+        action_id="given-up-0005",
+        objective_a=7,
+        objective_b=3,
+        army_a=10,
+        army_b=10,
+    )
+    assert a.error is not None and a.error.startswith(MOVED_ON["en"]), a.error
+    result = Match.objects.get().result
+    assert result["proposed_by"] == "B" and result["objective_points"] == {"A": 5, "B": 5}
 
 
 def test_send_again_from_the_page_it_was_made_on_is_applied():
