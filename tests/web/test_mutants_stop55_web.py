@@ -6,10 +6,14 @@ let pass, and passes on the code as it is."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.utils import translation
 
 from tests.web.organizer_table import playing, text_of
+from tests.web.phone import Phone
+from tests.web.phone_flows import CANARY_NINJA, ok, seal_both, set_up
 from tests.web.table import error_of
 from tests.web.test_results import propose_on_phone
 
@@ -44,3 +48,37 @@ def test_a_dispute_with_no_reason_shows_no_reason_line(alice, bob, language):
         assert disputed in text_of(html)
         assert "dispute-reason" not in html
         assert reason_words.split("“")[0].strip() not in text_of(html)
+
+
+# ------------------------------------------------------ the player's export
+
+
+def export_of(phone: Phone) -> dict:
+    """The JSON behind the "Download my record of this match" link of the
+    page this phone was sent."""
+    phone.open()
+    [link] = [a["href"] for a in phone.soup.select("a[download]") if "export" in a["href"]]
+    response = phone.app.get(link)
+    assert response.status_code == 200
+    return json.loads(response.body)
+
+
+def test_a_player_s_export_carries_her_own_private_lines_and_not_the_opponent_s():
+    """HD-5: Alice moves her hidden Ninja to another Combat Group. Her phone's
+    log says so in her words; her export's log, "redacted exactly as her own
+    view", says it too (it was written from the public log, which loses the
+    record of what she did). Bob's export says only that a hidden trooper
+    moved, and never names it. Kills exports.player_export reading the
+    log for no seat."""
+    a, b = set_up()
+    seal_both(a, b, holoecho="marker1")
+    a.open()
+    ok(a, a.submit("ChangeCombatGroup", trooper_id=CANARY_NINJA, group="2"))
+    moved = f"{CANARY_NINJA} moves from Combat Group 1 to Combat Group 2"
+    alice_log = [line["text"] for line in export_of(a)["log"]]
+    assert any(moved in text for text in alice_log)
+    bob_export = export_of(b)
+    assert CANARY_NINJA not in json.dumps(bob_export)
+    assert any(
+        "Hidden Deployment to another Combat Group" in line["text"] for line in bob_export["log"]
+    )
