@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from bs4 import BeautifulSoup
 from django.utils import translation
 
 from tests.web.organizer_table import playing, text_of
 from tests.web.phone import Phone
-from tests.web.phone_flows import CANARY_NINJA, ok, seal_both, set_up
+from tests.web.phone_flows import CANARY_NINJA, ok, seal_both, seated, set_up
 from tests.web.table import error_of
 from tests.web.test_results import propose_on_phone
 
@@ -82,3 +83,37 @@ def test_a_player_s_export_carries_her_own_private_lines_and_not_the_opponent_s(
     assert any(
         "Hidden Deployment to another Combat Group" in line["text"] for line in bob_export["log"]
     )
+
+
+# --------------------------------------------------------- a pasted list
+
+
+PASTE = "GROUP 1\nFUSILIER (Lieutenant) Combi Rifle. (0 | {a})\nBOLT Combi Rifle. (0 | {b})\n"
+
+
+def notice_of(answer) -> str:
+    """The notice atop the draft in the answer to the paste (only that answer shows it)."""
+    notice = BeautifulSoup(answer.text, "lxml").select_one("p.notice")
+    return " ".join(notice.get_text(" ").split()) if notice else ""
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_paste_of_exactly_the_points_limit_is_not_called_over_it(language):
+    """A 300-point list in a 300-point match is within the limit: the notice
+    says what was imported and nothing of being over it; one point more is
+    over it, and the notice says so. Kills list_views.draft_import's
+    `parsed.points >= match.points_limit`."""
+    a, _b = seated(language, language, points=300)
+    with translation.override(language):
+        over = translation.gettext(
+            "That is over the %(limit)s points limit: remove troopers before locking."
+        ) % {"limit": 300}
+        imported = translation.ngettext(
+            "Imported %(count)s trooper (%(points)s points).",
+            "Imported %(count)s troopers (%(points)s points).",
+            2,
+        )
+    answer = ok(a, a.submit("draft/import", text=PASTE.format(a=100, b=200)))
+    assert notice_of(answer) == imported % {"count": 2, "points": 300}
+    answer = ok(a, a.submit("draft/import", text=PASTE.format(a=101, b=200)))
+    assert notice_of(answer) == imported % {"count": 2, "points": 301} + " " + over
