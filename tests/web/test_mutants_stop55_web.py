@@ -12,11 +12,12 @@ import pytest
 from bs4 import BeautifulSoup
 from django.utils import translation
 
-from tests.web.organizer_table import playing, text_of
+from tests.web.organizer_table import audit_page, fresh, playing, text_of
 from tests.web.phone import Phone
 from tests.web.phone_flows import CANARY_NINJA, ok, seal_both, seated, set_up
 from tests.web.table import error_of
 from tests.web.test_results import propose_on_phone
+from tracker.models import MatchEvent
 
 pytestmark = pytest.mark.django_db
 
@@ -117,3 +118,21 @@ def test_a_paste_of_exactly_the_points_limit_is_not_called_over_it(language):
     assert notice_of(answer) == imported % {"count": 2, "points": 300}
     answer = ok(a, a.submit("draft/import", text=PASTE.format(a=101, b=200)))
     assert notice_of(answer) == imported % {"count": 2, "points": 301} + " " + over
+
+
+# ------------------------------------------------------ the organizer's audit
+
+
+def test_a_log_longer_than_the_match_row_says_is_named_with_both_ends(alice, bob, carol):
+    """A row added behind the app's back (its hash chained on, the match row
+    left as it was): the audit says where the match says its log ends and
+    where it does end, not only that a hash differs. Kills audit.verify_rows
+    flagging a head only when the match says more events than its log has."""
+    a, _b = playing(alice, bob)
+    match = fresh(a.match)
+    last = match.seq
+    before = MatchEvent.objects.get(match=match, seq=last - 1)
+    # The match row as it was one event ago: its log runs one event past it.
+    type(match).objects.filter(pk=match.pk).update(seq=last - 1, last_hash=before.hash)
+    said = f"The match says its log ends at event {last - 1}, but it ends at {last}."
+    assert said in text_of(audit_page(carol, fresh(match)))
