@@ -16,8 +16,11 @@ from tests.web.organizer_table import audit_page, fresh, playing, text_of
 from tests.web.phone import Phone
 from tests.web.phone_flows import CANARY_NINJA, ok, seal_both, seated, set_up
 from tests.web.table import error_of
+from tests.web.test_event_list_link_words import paste as paste_on_list_link
+from tests.web.test_event_running import Organizer, list_link_of
+from tests.web.test_handed_list_keeps_drafts import pair_round, seat_link
 from tests.web.test_results import propose_on_phone
-from tracker.models import MatchEvent
+from tracker.models import MatchEvent, TournamentEvent
 
 pytestmark = pytest.mark.django_db
 
@@ -136,3 +139,37 @@ def test_a_log_longer_than_the_match_row_says_is_named_with_both_ends(alice, bob
     type(match).objects.filter(pk=match.pk).update(seq=last - 1, last_hash=before.hash)
     said = f"The match says its log ends at event {last - 1}, but it ends at {last}."
     assert said in text_of(audit_page(carol, fresh(match)))
+
+
+# ------------------------------------------------- an event's list replaced
+
+
+ARMY_BEFORE = "GROUP 1\nFUSILIER (Lieutenant) Combi Rifle. (0 | 10)\nBOLT Combi Rifle. (0 | 15)\n"
+ARMY_AFTER = "GROUP 1\nKAPLAN (Lieutenant) Combi Rifle. (0 | 20)\nSWISS GUARD Rifle. (0 | 60)\n"
+
+
+def draft_rows_on(phone: Phone) -> list[str]:
+    """The names of the draft's rows the seat's page shows."""
+    return [tr.select_one("td").contents[0].strip() for tr in phone.soup.select("tr[id^=draft-]")]
+
+
+def test_a_list_replaced_before_the_lock_follows_to_a_draft_left_as_the_first_one_made_it(carol):
+    """Ana pastes her list on her event link, then a corrected one before the
+    lists lock. Her round's match, already paired and its draft untouched
+    since the first list, starts from the corrected one (submit_list's
+    promise): the seat's page shows Kaplan and the Swiss Guard, not the
+    first list's troopers. Kills event_running.submit_list keeping a draft
+    still as the earlier list made it."""
+    event = TournamentEvent.objects.create(name="Liga")
+    org = Organizer(carol, event)
+    assert org.submit("/roster/paste/", players="Ana Arroyo, PanOceania").status_code == 302
+    link = list_link_of(org, "Ana Arroyo")
+    match = pair_round(carol, event, 1, "Table, Player A, Player B\n1, Ana Arroyo, Bob Bravo\n")
+    paste_on_list_link(link, ARMY_BEFORE)
+    ana = Phone()
+    ana.claim(seat_link(match), "Ana Arroyo")
+    ana.open()
+    assert draft_rows_on(ana) == ["Fusilier", "Bolt"]
+    paste_on_list_link(link, ARMY_AFTER)
+    ana.open()
+    assert draft_rows_on(ana) == ["Kaplan", "Swiss Guard"]
