@@ -173,3 +173,24 @@ def test_a_list_replaced_before_the_lock_follows_to_a_draft_left_as_the_first_on
     paste_on_list_link(link, ARMY_AFTER)
     ana.open()
     assert draft_rows_on(ana) == ["Kaplan", "Swiss Guard"]
+
+
+# ------------------------------------------------- the host's start page
+
+
+def test_a_host_seated_nowhere_finds_the_match_she_opened_last_first_on_the_start_page():
+    """A host who plays in neither seat runs two tables: she created Monday's
+    match, then Tuesday's, then opens Monday's match page to watch it. The
+    installed app's start page lists the match opened last first (issue 17),
+    for her as for a player. Kills views.match_page remembering the match
+    opened only for a browser that holds a seat."""
+    host = Phone()
+    host.create_match(name="Monday table")
+    monday = host.code
+    host.create_match(name="Tuesday table")
+    tuesday = host.code
+    host.visit(f"/m/{monday}/")
+    host.visit("/start/")
+    wanted = (f"/m/{monday}/", f"/m/{tuesday}/")
+    listed = [a["href"] for a in host.soup.select("a[href^='/m/']") if a["href"] in wanted]
+    assert listed[:2] == list(wanted)
