@@ -15,11 +15,13 @@ from django.utils import translation
 from tests.web.organizer_table import audit_page, fresh, playing, text_of
 from tests.web.phone import Phone
 from tests.web.phone_flows import CANARY_NINJA, ok, seal_both, seated, set_up
+from tests.web.rendered_forms import submit
 from tests.web.table import error_of
 from tests.web.test_event_list_link_words import paste as paste_on_list_link
 from tests.web.test_event_running import Organizer, list_link_of
 from tests.web.test_handed_list_keeps_drafts import pair_round, seat_link
 from tests.web.test_results import propose_on_phone
+from tests.web.test_table_without_result import audit_of, round_one_of_two_tables
 from tracker.models import MatchEvent, TournamentEvent
 
 pytestmark = pytest.mark.django_db
@@ -194,3 +196,27 @@ def test_a_host_seated_nowhere_finds_the_match_she_opened_last_first_on_the_star
     wanted = (f"/m/{monday}/", f"/m/{tuesday}/")
     listed = [a["href"] for a in host.soup.select("a[href^='/m/']") if a["href"] in wanted]
     assert listed[:2] == list(wanted)
+
+
+# ------------------------------------------------- an organizer's ruling
+
+
+def test_a_ruling_sent_back_for_its_reason_keeps_its_army_boxes_at_the_points_limit(carol):
+    """Carol sends a ruling whose reason is only spaces: the form sends it back
+    (a reason both players read is required), and the army-points boxes it
+    shows again still stop at the match's 300 points, as the first ones did
+    (they said 1000 again, and the rules refused 301 only after the send).
+    Kills organizer.views.match_settle building its form without the match's
+    points_limit."""
+    org, (first, _second) = round_one_of_two_tables(carol)  # 300 points
+    assert org.submit("/clock/call/").status_code == 302
+    typed = {"objective_a": "3", "objective_b": "1", "army_a": "200", "army_b": "120"}
+    response = submit(carol, audit_of(org, first), "/settle/", **typed, reason="   ")
+    assert response.status_code == 400
+    form = BeautifulSoup(response.content.decode(), "lxml").select_one("form.settle-form")
+    assert [form.find("input", attrs={"name": n})["max"] for n in ("army_a", "army_b")] == [
+        "300",
+        "300",
+    ]
+    first.refresh_from_db()
+    assert not first.result
