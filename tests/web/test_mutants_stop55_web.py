@@ -220,3 +220,31 @@ def test_a_ruling_sent_back_for_its_reason_keeps_its_army_boxes_at_the_points_li
     ]
     first.refresh_from_db()
     assert not first.result
+
+
+# ------------------------------------------------- a resync over HTTP
+
+
+def resync_over_http(phone: Phone) -> str:
+    """What app.js asks when its socket is down (static/tracker/app.js: an
+    htmx GET of the match's blocks, naming none): every block, whole."""
+    response = phone.app.get(f"/m/{phone.code}/blocks/", headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    return response.text
+
+
+def test_a_player_s_resync_over_http_brings_her_own_seat_s_blocks():
+    """A phone whose socket is down asks for the blocks over HTTP: Alice's
+    answer is her own seat's (her hidden trooper named, her controls), as her
+    page is; Bob's never names her hidden trooper. Kills views.blocks_partial
+    rendering the match for a spectator (the player's resync would take her
+    controls and her own secrets off her screen)."""
+    a, b = set_up()
+    seal_both(a, b, holoecho="marker1")
+    a.open()
+    page_controls = a.soup.select_one("#blk-controls")
+    assert page_controls is not None and CANARY_NINJA in a.html
+    alice = resync_over_http(a)
+    assert CANARY_NINJA in alice
+    assert 'id="blk-controls"' in alice
+    assert CANARY_NINJA not in resync_over_http(b)
