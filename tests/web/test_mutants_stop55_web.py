@@ -1,6 +1,7 @@
 """What a mutation round on the Django side a game night relies on found the
 suite did not notice (the result card, the player's export, the pasted list's
-notice, the organizer's audit, an event's list replaced before the lock).
+notice, the organizer's audit and ruling, an event's list replaced before the
+lock, the host's start page, a resync over HTTP, a socket's frame size).
 Each test here failed on a small change to that code that the other tests
 let pass, and passes on the code as it is."""
 
@@ -9,7 +10,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from asgiref.sync import sync_to_async
 from bs4 import BeautifulSoup
+from channels.testing import WebsocketCommunicator
 from django.utils import translation
 
 from tests.web.organizer_table import audit_page, fresh, playing, text_of
@@ -17,11 +20,14 @@ from tests.web.phone import Phone
 from tests.web.phone_flows import CANARY_NINJA, ok, seal_both, seated, set_up
 from tests.web.rendered_forms import submit
 from tests.web.table import error_of
+from tests.web.table import seated as seated_clients
 from tests.web.test_event_list_link_words import paste as paste_on_list_link
 from tests.web.test_event_running import Organizer, list_link_of
 from tests.web.test_handed_list_keeps_drafts import pair_round, seat_link
 from tests.web.test_results import propose_on_phone
 from tests.web.test_table_without_result import audit_of, round_one_of_two_tables
+from tracker.asgi import application
+from tracker.consumers import MAX_MESSAGE, TOO_BIG
 from tracker.models import MatchEvent, TournamentEvent
 
 pytestmark = pytest.mark.django_db
@@ -248,3 +254,34 @@ def test_a_player_s_resync_over_http_brings_her_own_seat_s_blocks():
     assert CANARY_NINJA in alice
     assert 'id="blk-controls"' in alice
     assert CANARY_NINJA not in resync_over_http(b)
+
+
+# ------------------------------------------------- a socket's frame size
+
+
+def framed(length: int) -> str:
+    """A resync frame padded to exactly `length` characters."""
+    head, tail = '{"resync": true, "x": "', '"}'
+    return head + "x" * (length - len(head) - len(tail)) + tail
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_frame_of_exactly_the_size_cap_is_answered_and_one_more_character_is_not(
+    alice, bob
+):
+    """Issue 22: a frame past MAX_MESSAGE characters closes the socket with
+    TOO_BIG; one of exactly MAX_MESSAGE is a phone's frame like any other,
+    and its resync is answered. Kills consumers.receive refusing a frame at
+    the cap (`>=`)."""
+    a, _b = await sync_to_async(seated_clients)(alice, bob)
+    headers = [(b"host", b"localhost"), (b"origin", b"http://localhost")]
+    headers.append((b"cookie", f"sessionid={alice.cookies['sessionid'].value}".encode()))
+    socket = WebsocketCommunicator(application, f"/ws/m/{a.match.code}/", headers=headers)
+    assert (await socket.connect())[0]
+    await socket.receive_from(timeout=5)
+    assert len(framed(MAX_MESSAGE)) == MAX_MESSAGE
+    await socket.send_to(text_data=framed(MAX_MESSAGE))
+    assert "You: Alice" in await socket.receive_from(timeout=5)
+    await socket.send_to(text_data=framed(MAX_MESSAGE + 1))
+    assert await socket.receive_output(timeout=5) == {"type": "websocket.close", "code": TOO_BIG}
+    await socket.disconnect()
