@@ -1,7 +1,8 @@
 """What a mutation round on the Django side a game night relies on found the
 suite did not notice (the result card, the player's export, the pasted list's
 notice, the organizer's audit and ruling, an event's list replaced before the
-lock, the host's start page, a resync over HTTP, a socket's frame size).
+lock, the host's start page, a resync over HTTP, a socket's frame size, the
+audit of a match in play).
 Each test here failed on a small change to that code that the other tests
 let pass, and passes on the code as it is."""
 
@@ -15,7 +16,7 @@ from bs4 import BeautifulSoup
 from channels.testing import WebsocketCommunicator
 from django.utils import translation
 
-from tests.web.organizer_table import audit_page, fresh, playing, text_of
+from tests.web.organizer_table import audit_page, fresh, open_sealed, playing, text_of
 from tests.web.phone import Phone
 from tests.web.phone_flows import CANARY_NINJA, ok, seal_both, seated, set_up
 from tests.web.rendered_forms import submit
@@ -28,7 +29,7 @@ from tests.web.test_results import propose_on_phone
 from tests.web.test_table_without_result import audit_of, round_one_of_two_tables
 from tracker.asgi import application
 from tracker.consumers import MAX_MESSAGE, TOO_BIG
-from tracker.models import MatchEvent, TournamentEvent
+from tracker.models import Match, MatchEvent, TournamentEvent
 
 pytestmark = pytest.mark.django_db
 
@@ -285,3 +286,26 @@ async def test_a_frame_of_exactly_the_size_cap_is_answered_and_one_more_characte
     await socket.send_to(text_data=framed(MAX_MESSAGE + 1))
     assert await socket.receive_output(timeout=5) == {"type": "websocket.close", "code": TOO_BIG}
     await socket.disconnect()
+
+
+# ------------------------------------------------- the audit of a match in play
+
+
+def test_a_private_event_after_the_organizer_opened_the_match_offers_to_open_it_again(carol):
+    """Carol opened the sealed information of a match in play: nothing is
+    withheld, and the page offers no second opening. Then Alice moves her
+    hidden trooper to another Combat Group (HD-5, an event private to her):
+    the audit withholds it and offers to open the sealed information again,
+    though no new secret was sealed. Kills the audit page counting only
+    withheld secrets (the organizer could never see that private event
+    while the match is in play)."""
+    a, b = set_up()
+    seal_both(a, b, holoecho="marker1")
+    match = Match.objects.get(code=a.code)
+    open_sealed(carol, match)
+    assert 'id="open-sealed"' not in audit_page(carol, match)
+    a.open()
+    ok(a, a.submit("ChangeCombatGroup", trooper_id=CANARY_NINJA, group="2"))
+    html = audit_page(carol, fresh(match))
+    assert "Private events and unrevealed secrets sealed since then are withheld." in html
+    assert 'id="open-sealed"' in html
