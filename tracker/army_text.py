@@ -84,7 +84,6 @@ _TRAIT_WORDS = {
     # are the tick-boxes' own (labels.py).
     "courage": COURAGE,
     "coraje": COURAGE,
-    "religious troop": RELIGIOUS,
     "religious": RELIGIOUS,
     "tropa religiosa": RELIGIOUS,
     "veteran": VETERAN,
@@ -103,7 +102,6 @@ _TRAIT_WORDS = {
     "engineer": ENGINEER,
     "ingeniero": ENGINEER,
     "cube": CUBE,
-    "cube 2.0": CUBE,
     "petaca": CUBE,
     "remote presence": REMOTE_PRESENCE,
     "presencia remota": REMOTE_PRESENCE,
