@@ -24,6 +24,12 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from tracker.models import MatchEvent
+from tracker.rules.results import (
+    ResultConfirmed,
+    ResultDisputed,
+    ResultProposed,
+    ResultSettled,
+)
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +57,9 @@ AGAIN_HEADER = "X-Tracker-Again"
 
 
 # The result's events: a proposal sent again must not replace one made since.
-RESULT_KINDS = ("ResultProposed", "ResultConfirmed", "ResultDisputed", "ResultSettled")
+RESULT_KINDS = tuple(
+    kind.__name__ for kind in (ResultProposed, ResultConfirmed, ResultDisputed, ResultSettled)
+)
 
 
 def moved_on_since(request, match, seat: str) -> bool:
