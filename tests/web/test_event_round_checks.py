@@ -148,13 +148,20 @@ def paste_receipts(carol, event, text: str):
     return submit(carol, page, "/audit/receipts/", receipts=text)
 
 
-def test_the_event_audit_checks_the_receipts_read_from_the_phones(carol):
+def round_one_played(carol):
+    """Four players, round 1 published and both tables' results confirmed:
+    the event and each table's two phones, by table number."""
     event, org = event_of(carol, "Ana, PanOceania\nBea, Yu Jing\nCai, Nomads\nDan, Ariadna")
     all_lists_in(org, ["Ana", "Bea", "Cai", "Dan"])
     publish(org, seed=11)
     phones = {}
     for table, match, a, _b in pairings_of(event, 1):
         phones[table] = play_table(carol, match, a, (5, 3, 120, 80))
+    return event, phones
+
+
+def test_the_event_audit_checks_the_receipts_read_from_the_phones(carol):
+    event, phones = round_one_played(carol)
     text = audit_text(carol, event)
     assert "No receipt on record yet: the receipts are only on the players' phones." in text
     assert text.count("none: held by the phones") == 2
@@ -253,12 +260,7 @@ def test_a_mistyped_receipt_is_corrected_before_it_goes_on_record(carol, languag
     again to be corrected; the receipts of the same paste that agree are
     recorded at once."""
     carol.defaults["HTTP_ACCEPT_LANGUAGE"] = language
-    event, org = event_of(carol, "Ana, PanOceania\nBea, Yu Jing\nCai, Nomads\nDan, Ariadna")
-    all_lists_in(org, ["Ana", "Bea", "Cai", "Dan"])
-    publish(org, seed=11)
-    phones = {}
-    for table, match, a, _b in pairings_of(event, 1):
-        phones[table] = play_table(carol, match, a, (5, 3, 120, 80))
+    event, phones = round_one_played(carol)
     (seq_1, code_1), _same = (receipt_of(p) for p in phones[1])
     (seq_2, code_2), _same = (receipt_of(p) for p in phones[2])
     typo = code_2[:-1] + ("0" if code_2[-1] != "0" else "1")

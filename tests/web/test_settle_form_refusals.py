@@ -5,6 +5,7 @@ form's reason, and settles nothing."""
 import pytest
 from bs4 import BeautifulSoup
 
+from tests.web.rendered_forms import submit
 from tests.web.test_table_without_result import audit_of, round_one_of_two_tables
 from tracker.models import Match
 
@@ -37,9 +38,16 @@ def test_the_ruling_s_army_boxes_stop_at_the_match_s_points_limit(carol):
         "300",
         "300",
     ]
-    response = carol.post(
-        f"/organizer/matches/{first.code}/settle/",
-        {"objective_a": 3, "objective_b": 0, "army_a": 301, "army_b": 0, "reason": "Mesa 1"},
+    # 301 typed past the box (a browser would stop it), sent from that form.
+    response = submit(
+        carol,
+        str(page),
+        "/settle/",
+        objective_a=3,
+        objective_b=0,
+        army_a=301,
+        army_b=0,
+        reason="Mesa 1",
     )
     assert response.status_code == 400
     text = response.content.decode()
