@@ -147,10 +147,40 @@ def test_a_scoring_form_from_a_page_behind_does_not_undo_another_device_s_change
     assert event.scoring["win"] == 3 and event.scoring["bye_tp"] == 4
     text = " ".join(BeautifulSoup(response.content.decode(), "lxml").get_text(" ").split())
     assert SCORING_CHANGED[lang] in text
-    # What was typed is kept; from the page as it is now, the change saves.
+    # The form shown again holds both: the other device's win, the bye as
+    # typed. "Save" on it, untouched, saves both (before, it held the win
+    # this tab had shown, and that save undid the other device's change).
     form = BeautifulSoup(response.content.decode(), "lxml").select_one("#scoring")
     assert form.select_one("input[name=bye_tp]")["value"] == "3"
-    assert org.submit("/scoring/", bye_tp=3).status_code == 302
+    assert form.select_one("input[name=win]")["value"] == "3"
+    assert submit(carol, response.content.decode(), "/scoring/").status_code == 302
+    event.refresh_from_db()
+    assert event.scoring["win"] == 3 and event.scoring["bye_tp"] == 3
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_stale_scoring_form_corrected_after_an_error_is_still_checked(carol, lang):
+    """A value out of range on a page behind: the page shown again keeps
+    what was typed and the table it was typed on, so the corrected save is
+    refused as the first would have been, not saved over the other device."""
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    org = organizer(carol, lang)
+    behind = org.page()
+    second = Client()
+    second.force_login(User.objects.get(username="carol"))
+    assert Organizer(second, org.event).submit("/scoring/", win=3).status_code == 302
+
+    wrong = submit(carol, behind, "/scoring/", bye_tp=30)  # past its bound of 20
+    assert wrong.status_code == 400
+    corrected = submit(carol, wrong.content.decode(), "/scoring/", bye_tp=3)
+    assert corrected.status_code == 400
+    event = TournamentEvent.objects.get(pk=org.event.pk)
+    assert event.scoring["win"] == 3 and event.scoring["bye_tp"] == 4
+    text = " ".join(BeautifulSoup(corrected.content.decode(), "lxml").get_text(" ").split())
+    assert SCORING_CHANGED[lang] in text
+    assert submit(carol, corrected.content.decode(), "/scoring/").status_code == 302
     event.refresh_from_db()
     assert event.scoring["win"] == 3 and event.scoring["bye_tp"] == 3
 

@@ -133,8 +133,12 @@ class ScoringForm(forms.Form):
     """The event's scoring table; every field starts at the event's value
     (the default of tracker/tournament/scoring.py until changed)."""
 
-    def __init__(self, *args, event: TournamentEvent, **kwargs):
+    def __init__(self, *args, event: TournamentEvent, shown_mark: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        # The table the values were typed on (the page's hidden "shown"): an
+        # invalid form shown again keeps it, so that its next save is still
+        # checked against the table it was typed on, not the table of now.
+        self.shown_mark = shown_mark if shown_mark is not None else self.data.get("shown")
         current = scoring_table(event.scoring)
         for key in DEFAULT_SCORING:
             high = 1000 if key.endswith("vp") else 20

@@ -383,13 +383,13 @@ def scoring_mark(event: TournamentEvent) -> str:
     return ",".join(str(table[key]) for key in DEFAULT_SCORING)
 
 
-def _scoring_changed(request, event: TournamentEvent, form: ScoringForm) -> str | None:
+def _scoring_changed(event: TournamentEvent, form: ScoringForm) -> str | None:
     """A table saved on another device (a second tab, a co-organizer's
     laptop) since this page showed it: saving the whole form would put back
     every value the page showed, silently undoing that change. Unless the
     form asks for the table as it is now (a save sent twice), it is not
     saved and the page names what changed."""
-    shown = request.POST.get("shown")
+    shown = form.shown_mark
     if shown is None or shown == scoring_mark(event):
         return None
     current = scoring_table(event.scoring)
@@ -407,10 +407,28 @@ def _scoring_changed(request, event: TournamentEvent, form: ScoringForm) -> str 
     ) % {"changes": changes}
 
 
+def _scoring_merged(event: TournamentEvent, form: ScoringForm) -> ScoringForm:
+    """The refused form shown again as this organizer meant it on the table
+    as it is now: each value changed on the other device as it is now, each
+    other one as typed, and the mark of now. Shown with the values typed
+    over the other device's and the mark of now, "Save" sent again put them
+    back, the very undo the refusal was for."""
+    before = dict(zip(DEFAULT_SCORING, (form.shown_mark or "").split(","), strict=False))
+    current = scoring_table(event.scoring)
+    data = {
+        key: current[key] if before.get(key) != str(current[key]) else form.cleaned_data[key]
+        for key in DEFAULT_SCORING
+    }
+    merged = ScoringForm(data, event=event, shown_mark=scoring_mark(event))
+    merged.is_valid()
+    return merged
+
+
 @run_form(ScoringForm, "scoring_form", of_event=True)
 def event_scoring(request, event: TournamentEvent, form: ScoringForm):
-    changed = _scoring_changed(request, event, form)
+    changed = _scoring_changed(event, form)
     if changed:
+        form = _scoring_merged(event, form)
         form.add_error(None, changed)
         return _run_page(request, event, 400, scoring_form=form)
     event.scoring = dict(form.cleaned_data)
