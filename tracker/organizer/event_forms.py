@@ -3,18 +3,17 @@ scoring table, the lists deadline and the Swiss rounds."""
 
 from __future__ import annotations
 
-import re
-
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tracker.event_running import MAX_ROSTER, player_key
 from tracker.models import EventPlayer, TournamentEvent
+from tracker.organizer.pasted import pasted_cells
 from tracker.rules.text import one_line
 from tracker.tournament.scoring import DEFAULT_SCORING, scoring_table
 
 MAX_NAME = 60
-_SEPARATOR = re.compile(r"\t|;|,")
 _HEADER_WORDS = {"name", "nombre", "player", "jugador"}
 
 
@@ -52,7 +51,7 @@ def parse_roster(text: str, taken: dict[str, str]) -> tuple[list[dict], list[str
         line = raw.strip()
         if not line or line.startswith("//"):
             continue
-        cells = [one_line(cell) for cell in _SEPARATOR.split(line)]
+        cells = pasted_cells(line)
         if not players and not errors and cells[0].casefold() in _HEADER_WORDS:
             continue
         if len(cells) not in (2, 3) or not cells[0] or not cells[1]:
@@ -62,11 +61,22 @@ def parse_roster(text: str, taken: dict[str, str]) -> tuple[list[dict], list[str
             )
             continue
         name, faction, club = (*cells, "")[:3]
-        if max(len(name), len(faction), len(club)) > MAX_NAME:
-            errors.append(
-                _("Line %(line)s: a name is too long (at most %(max)s characters).")
-                % {"line": number, "max": MAX_NAME}
+        # Which cell: "a name is too long" for a long club sent organizers
+        # looking at the player's name.
+        too_long = [
+            message
+            for cell, message in (
+                (name, _("Line %(line)s: the name is too long (at most %(max)s characters).")),
+                (
+                    faction,
+                    _("Line %(line)s: the faction is too long (at most %(max)s characters)."),
+                ),
+                (club, _("Line %(line)s: the club is too long (at most %(max)s characters).")),
             )
+            if len(cell) > MAX_NAME
+        ]
+        if too_long:
+            errors.append(too_long[0] % {"line": number, "max": MAX_NAME})
             continue
         key = player_key(name)
         if key in lines:
@@ -153,6 +163,20 @@ class ListsDeadlineForm(forms.Form):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
     )
+
+    def clean_deadline(self):
+        # A date slip (yesterday for tomorrow) locked every list at once,
+        # with none of the question "Lock the lists now" asks first, and
+        # the page offers no unlock.
+        deadline = self.cleaned_data["deadline"]
+        if deadline <= timezone.now():
+            raise forms.ValidationError(
+                _(
+                    "That time has already passed: every list would lock at once. "
+                    "Choose a time to come, or use “Lock the lists now”."
+                )
+            )
+        return deadline
 
 
 class DrawRoundForm(forms.Form):

@@ -12,13 +12,13 @@ from django.utils.translation import gettext_lazy as _
 
 from tracker.forms import MatchSettingsForm
 from tracker.models import Match, TournamentEvent
+from tracker.organizer.pasted import pasted_cells
 from tracker.rules.text import one_line
 
 MAX_PAIRINGS = 500
 MAX_TABLE = 999
 MAX_NAME = 60
 STANDALONE = "none"
-_SEPARATOR = re.compile(r"\t|;|,")
 _HEADER_WORDS = {"table", "tables", "mesa", "mesas", "#"}
 
 
@@ -84,7 +84,7 @@ def parse_pairings(text: str) -> tuple[list[Pairing], list[str]]:
         line = raw.strip()
         if not line or line.startswith("//"):
             continue
-        cells = [one_line(cell) for cell in _SEPARATOR.split(line)]
+        cells = pasted_cells(line)
         if not pairings and not errors and cells[0].lower() in _HEADER_WORDS:
             continue  # a header row pasted with the sheet
         if len(cells) != 3:
