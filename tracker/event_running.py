@@ -59,10 +59,11 @@ def lists_locked(event: TournamentEvent, now=None) -> bool:
 
 def list_open_for(player: EventPlayer, now=None) -> bool:
     """May this player hand in a list now? Until the lock; after it, only a
-    player who has none and whose late list the organizer accepts."""
+    player whose one list the organizer takes: a late one, or one that
+    corrects theirs (a list over the points, found by the organizer)."""
     if not lists_locked(player.event, now):
         return True
-    return player.late_list and handed_list(player) is None
+    return player.late_list
 
 
 def roster_entry(event: TournamentEvent, name: str) -> EventPlayer | None:
@@ -125,8 +126,14 @@ def redraw_matches_of(event_id: int, name: str) -> None:
 
 
 def who_has_not_submitted(event: TournamentEvent) -> list[EventPlayer]:
+    """Players without a list who may yet play: one who dropped before round
+    1 plays no round and needs none."""
     handed = set(event.handed_lists.values_list("player_key", flat=True))
-    return [p for p in event.roster.all() if HandedList.key(p.name) not in handed]
+    return [
+        p
+        for p in event.roster.all()
+        if HandedList.key(p.name) not in handed and p.dropped_after != 0
+    ]
 
 
 # ------------------------------------------------------------------ rounds

@@ -46,6 +46,13 @@ def handed_for(seat: Seat) -> HandedList | None:
     ).first()
 
 
+def is_handed_draft(seat: Seat, handed: HandedList | None) -> bool:
+    """Is `seat`'s draft the list handed in (by the keys that travel)?"""
+    return handed is not None and [
+        {key: row[key] for key in ROW_KEYS if key in row} for row in seat.draft
+    ] == [{key: row[key] for key in ROW_KEYS if key in row} for row in handed.rows]
+
+
 def rows_for(seat: Seat, handed: HandedList) -> list[dict]:
     """The handed rows with ids of this seat (ids are unique per seat)."""
     rows = []

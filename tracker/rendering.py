@@ -29,7 +29,7 @@ from django.utils.safestring import mark_safe
 
 from tracker import block_inputs
 from tracker.audit import receipt_code
-from tracker.handed_lists import hand_in_open, handed_for
+from tracker.handed_lists import hand_in_open, handed_for, is_handed_draft
 from tracker.labels import label, outcome_label
 from tracker.models import Match, MatchEvent, Seat
 from tracker.reading import Seen, seen_by
@@ -115,6 +115,9 @@ def context_for(seen: Seen, seat: Seat | None = None, request=None, error: str =
         "request": request,
         # Called by the draft template only (a query): the event's handed list.
         "handed_list": (lambda: handed_for(seat)) if seat is not None else None,
+        # And whether this draft is that list (a draft edited after the
+        # hand-in is this match's only).
+        "draft_is_handed": lambda: seat is not None and is_handed_draft(seat, handed_for(seat)),
         # And whether the event's lists are locked (no hand-in then, issue 21).
         "event_lists_locked": lambda: _lists_locked(seen.match, seat),
         "receipt": receipt_for(seen),
@@ -509,8 +512,11 @@ def _key(match: Match, viewer: str | None, seat: Seat | None, moved_away: bool =
     # block without moving seq, so its digest is part of the key.
     draft = canonical_json(seat.draft) if seat is not None else ""
     # A list handed to the event's organizer (outside the log too) takes the
-    # hand-in button off the draft; the key follows it, in every process.
-    handed = seat is not None and match.event_id is not None and handed_for(seat) is not None
+    # hand-in button off the draft, and the draft says whether it is that
+    # list (a corrected list replaces it): the key follows the list handed
+    # in and when, in every process.
+    handed_list = handed_for(seat) if seat is not None and match.event_id is not None else None
+    handed = handed_list.handed_at if handed_list is not None else None
     # So does the lock of the event's lists, which a deadline sets by itself.
     locked = seat is not None and _lists_locked(match, seat)
     return (

@@ -28,12 +28,14 @@ SAID = {
     "en": {
         "locked": "The army lists of this event are locked",
         "hand_in": "Hand this list to the organizer of Liga",
-        "handed": "Your list is with the organizer of Liga",
+        # Her match's draft, typed before, is not the list she hands in by
+        # her link: her page says so (a started draft is never overwritten).
+        "handed": "This list is not the one you handed to the organizer of Liga",
     },
     "es": {
         "locked": "Las listas de ejército de este evento están cerradas",
         "hand_in": "Entregar esta lista al organizador de Liga",
-        "handed": "Tu lista la tiene el organizador de Liga",
+        "handed": "Esta lista no es la que entregaste al organizador de Liga",
     },
 }
 

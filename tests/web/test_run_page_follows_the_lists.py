@@ -23,13 +23,13 @@ pytestmark = pytest.mark.django_db
 WORDS = {
     "en": {
         "missing": "not submitted",
-        "in": "submitted",
+        "in": "submitted (25 points)",
         "count": "1 player has not submitted a list.",
         "late": "Take a late list",
     },
     "es": {
         "missing": "sin entregar",
-        "in": "entregada",
+        "in": "entregada (25 puntos)",
         "count": "1 jugador no ha entregado su lista.",
         "late": "Aceptar una lista tardía",
     },

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from tracker import event_running, links
 from tracker.errors import event_or_404
 from tracker.event_clock import announce_clock
-from tracker.models import EventPlayer, EventRound, Match, TournamentEvent
+from tracker.models import EventPlayer, EventRound, HandedList, Match, TournamentEvent
 from tracker.organizer.access import organizer_required
 from tracker.organizer.event_forms import (
     SCORING_LABELS,
@@ -115,10 +115,23 @@ def _list_states(event: TournamentEvent, roster: list[EventPlayer]) -> dict:
     handed in through a player's link shows without a reload, and the
     organizer does not lock the lists on a count that is no longer true."""
     missing = {p.pk for p in event_running.who_has_not_submitted(event)}
+    # Each list's points: a list over the event's points shows before round
+    # 1 (nothing checks it at hand-in: the limit comes with each round).
+    points = {
+        handed.player_key: sum(int(row.get("cost") or 0) for row in handed.rows)
+        for handed in event.handed_lists.all()
+    }
     return {
         "missing_lists": missing,
         "lists_locked": event_running.lists_locked(event),
-        "list_links": [{"player": p, "missing": p.pk in missing} for p in roster],
+        "list_links": [
+            {
+                "player": p,
+                "missing": p.pk in missing,
+                "points": points.get(HandedList.key(p.name)),
+            }
+            for p in roster
+        ],
     }
 
 
@@ -357,22 +370,30 @@ def roster_drop(request, pk: int, player: int):
 @require_POST
 @organizer_required
 def roster_late_list(request, pk: int, player: int):
-    """Take one player's list after the lock: their link (or their match's
-    hand-in) accepts one list while they have none; the others stay locked."""
+    """Take one player's list after the lock: their link (or, for a late
+    list, their match's hand-in) accepts one list; the others stay locked.
+    A late list for a player without one; a corrected list for one whose
+    list the organizer found wrong (over the points): the form says which
+    its page offered, so a late list's button from a page from before the
+    player's list came in (Back, a second laptop) reopens nothing."""
     event = _event(pk)
     entry = get_object_or_404(EventPlayer, event=event, pk=player)
-    if event_running.handed_list(entry) is not None:
+    corrected = request.POST.get("corrected") == "1"
+    if event_running.handed_list(entry) is not None and not corrected:
         messages.error(request, _("%(name)s has already submitted a list.") % {"name": entry.name})
         return redirect("organizer-event-run", pk=event.pk)
     entry.late_list = True
     entry.save(update_fields=["late_list"])
     # Their match pages offer the hand-in again, without a reload.
     event_running.redraw_matches_of(event.pk, entry.name)
-    messages.success(
-        request,
-        _("%(name)s may submit one list through their link, despite the lock.")
-        % {"name": entry.name},
-    )
+    if corrected:
+        done = _(
+            "%(name)s may submit one corrected list through their link, despite the lock. "
+            "It replaces theirs for the rounds to come."
+        )
+    else:
+        done = _("%(name)s may submit one list through their link, despite the lock.")
+    messages.success(request, done % {"name": entry.name})
     return redirect("organizer-event-run", pk=event.pk)
 
 
