@@ -263,10 +263,17 @@ def notify(match_id: int, seq: int) -> None:
     announce.seq_exists(match_id, seq)
 
 
-def create_match(*, name: str, settings: MatchSettings | None = None, **fields) -> Match:
+def create_match(
+    *,
+    name: str,
+    settings: MatchSettings | None = None,
+    form_token: str | None = None,
+    **fields,
+) -> Match:
     """A new match with its two seats. `settings` (or its fields given one by
     one: points_limit, rounds, mission, table, classified) go into the
-    creation events whole (setup.MatchSettings)."""
+    creation events whole (setup.MatchSettings). `form_token`: the form it
+    comes from; IntegrityError, and nothing made, if a match has it already."""
     settings = settings or MatchSettings(**fields)
     with transaction.atomic():
         match = Match.objects.create(
@@ -274,6 +281,7 @@ def create_match(*, name: str, settings: MatchSettings | None = None, **fields) 
             points_limit=settings.points_limit,
             mission=settings.mission,
             table=settings.table,
+            created_by_form=form_token,
         )
         Seat.objects.bulk_create([Seat(match=match, letter="A"), Seat(match=match, letter="B")])
         append(

@@ -366,6 +366,14 @@ class MatchSettingsForm(ClassifiedSettingsForm):
 class CreateMatchForm(MatchSettingsForm):
     name = forms.CharField(label=_("Match name"), max_length=80)
     table = forms.CharField(label=_("Table"), max_length=40, required=False)
+    # New with every page: the same form sent twice creates one match
+    # (Match.created_by_form).
+    form_token = forms.CharField(
+        widget=forms.HiddenInput,
+        max_length=32,
+        required=False,
+        initial=lambda: secrets.token_hex(16),
+    )
     field_order = ["name", "points_limit", "rounds", "mission", "table"]
 
 

@@ -75,6 +75,10 @@ class Match(models.Model):
     mission = models.CharField(_("mission"), max_length=80, blank=True)
     table = models.CharField(_("table"), max_length=40, blank=True)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    # The home page's form this match was created from (a random token the
+    # page carries): "Create" tapped twice, or sent again after a stalled
+    # answer, finds this match instead of making a second one.
+    created_by_form = models.CharField(max_length=32, null=True, blank=True, unique=True)
     # Caches of the log, maintained by the one write path (actions.py).
     seq = models.PositiveIntegerField(default=0)
     last_hash = models.CharField(max_length=64, default=GENESIS_HASH)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import logging
 import re
@@ -11,7 +12,7 @@ import re
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.staticfiles import finders
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.http import Http404, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
@@ -126,16 +127,34 @@ def home(request):
     return render(request, "tracker/home.html", {"form": CreateMatchForm(), "hosted": hosted})
 
 
+def _form_token(request, sent: str) -> str | None:
+    """The home page form's token, bound to this browser's CSRF secret: sent
+    again from this browser it finds the match it made; from any other (were
+    the token seen there) it is another token, and makes a match of its own,
+    never handing this one over."""
+    secret = request.META.get("CSRF_COOKIE", "")
+    if not sent or not secret:
+        return None
+    return hmac.new(secret.encode(), sent.encode(), hashlib.sha256).hexdigest()[:32]
+
+
 @require_POST
 def create_match(request):
     form = CreateMatchForm(request.POST)
     if not form.is_valid():
         hosted = Match.objects.filter(code__in=request.session.get(HOSTED_KEY, []))[:20]
         return render(request, "tracker/home.html", {"form": form, "hosted": hosted}, status=400)
-    match = actions.create_match(
-        name=form.cleaned_data["name"],
-        settings=form.match_settings(),
-    )
+    token = _form_token(request, form.cleaned_data["form_token"])
+    try:
+        match = actions.create_match(
+            name=form.cleaned_data["name"], settings=form.match_settings(), form_token=token
+        )
+    except IntegrityError:
+        # This form created its match already (a double tap, or the same
+        # form sent again after a stalled answer): that match's host page.
+        match = Match.objects.filter(created_by_form=token).first() if token else None
+        if match is None:
+            raise
     request.session[HOSTED_KEY] = [match.code, *request.session.get(HOSTED_KEY, [])][:50]
     return redirect("match-host", code=match.code)
 
