@@ -78,6 +78,9 @@
         clearTimeout(link.connecting);
         link.tries = 0;
         link.live = link.ever = link.known = true;
+        // A kept offline copy is the live page from this frame on (it
+        // brings what changed since, the round clock too): no longer a copy.
+        document.documentElement.removeAttribute("data-offline-copy");
         status();
         linkUp();
       }
