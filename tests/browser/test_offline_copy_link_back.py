@@ -5,7 +5,10 @@ link (tests/browser/netfault.py), served as `make run` serves it, at
 - The link is cut and Alice reloads her page: she gets the kept copy, under
   its "No network" banner. Once the link is back, the copy's socket brings
   what changed and the page is the live one: the banner went too. It stayed,
-  saying "No network" under "Live"."""
+  saying "No network" under "Live".
+- The link stalls (no answer, no failure) and she reloads: the worker waited
+  for the network as long as the stall lasted, a blank page meanwhile. Now
+  it gives up after a few seconds and shows the copy."""
 
 from __future__ import annotations
 
@@ -52,6 +55,25 @@ def test_the_copy_s_banner_goes_once_the_link_is_back(served, link, phone, lang)
     alice.goto(match_url)
     expect(alice.locator(".offline-copy")).to_be_visible()
     expect(alice.locator("#connection")).to_have_text(OFFLINE[lang])
+    tokens = kaplan_set_by_bob(served.url, phone, bob_http, kaplan, lang)
+
+    link.restore()
+    back_and_live(alice, kaplan, tokens, lang)
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_reload_in_a_stall_shows_the_copy(served, link, phone, lang):
+    alice_http, bob_http, ids = playing(served.url)
+    kaplan = ids["Kaplan"]
+    alice = open_phone(phone, alice_http, link.url, lang)
+    match_url = alice.url
+    controlled_and_kept(alice)
+
+    link.stall()
+    # The worker's wait (5 s) and the copy's load, well within the page
+    # load's own 10 s: without a wait of its own, the worker waited on.
+    alice.goto(match_url, timeout=10_000)
+    expect(alice.locator(".offline-copy")).to_be_visible()
     tokens = kaplan_set_by_bob(served.url, phone, bob_http, kaplan, lang)
 
     link.restore()

@@ -3,7 +3,8 @@
    static files this server serves (hashed names under `make run`).
 
    - Static files and the offline page: cache first (the same for every viewer).
-   - A match page (/m/<code>/, a navigation): network first. An answer the
+   - A match page (/m/<code>/, a navigation): network first, for at most
+     NETWORK_WAIT (below). An answer the
      server marks as keepable (X-Tracker-Copy; only the match page is) is
      kept as the ONE offline copy of this browser, replacing whatever was
      kept before, with the session tag it was rendered for and its viewer
@@ -30,6 +31,10 @@ var PRECACHE = {{ precache_json|safe }};
 var OFFLINE_URL = {{ offline_url_json|safe }};
 var MATCH_PAGE = /^\/m\/([A-Za-z0-9_-]+)\/$/;
 var COOKIE = "tracker_copy";
+/* A stalled Wi-Fi neither answers a navigation nor fails it: the phone
+   waited on a blank page for as long as the stall lasted. Past this, the
+   kept copy (marked as one) or the offline page is shown instead. */
+var NETWORK_WAIT = 5000;
 
 self.addEventListener("install", function (event) {
   event.waitUntil(
@@ -175,14 +180,25 @@ self.addEventListener("fetch", function (event) {
   }
   if (request.mode !== "navigate") { return; }
   if (MATCH_PAGE.test(url.pathname)) {
-    event.respondWith(
+    event.respondWith(new Promise(function (resolve) {
+      var waiting = setTimeout(function () { resolve(offline(request)); }, NETWORK_WAIT);
+      // Once the network answers, its answer is what is shown: the timer
+      // stops then, not when the page is kept, so a slow cache never turns
+      // an answered load into the old copy. An answer after the wait is
+      // still kept (it is newer than the copy), though not shown.
       fetch(request).then(function (response) {
+        clearTimeout(waiting);
         if (response.ok && !response.redirected) {
-          return keepAsLastPage(request, response).then(function () { return response; }, function () { return response; });
+          var shown = function () { resolve(response); };
+          keepAsLastPage(request, response).then(shown, shown);
+        } else {
+          resolve(response);
         }
-        return response;
-      }, function () { return offline(request); })
-    );
+      }, function () {
+        clearTimeout(waiting);
+        resolve(offline(request));
+      });
+    }));
     return;
   }
   // Any other page: the network, and the offline page when there is none.
