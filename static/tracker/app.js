@@ -188,7 +188,6 @@
     return Date.now() + best.offset - best.rtt / 2;
   }
 
-  document.addEventListener("DOMContentLoaded", connect);
   window.addEventListener("pageshow", function (evt) { if (evt.persisted) { reconnectNow(); } });
   window.addEventListener("online", function () { status(); reconnectNow(); });
   window.addEventListener("offline", function () { link.known = true; status(); });
@@ -246,7 +245,7 @@
      change: two reports in a row, two sealed notes, two AROs all count. */
   function newActionId() {
     var bytes = new Uint8Array(12);
-    (window.crypto || window.msCrypto).getRandomValues(bytes);
+    crypto.getRandomValues(bytes);
     return Array.prototype.map.call(bytes, function (b) {
       return ("0" + b.toString(16)).slice(-2);
     }).join("");
@@ -349,6 +348,7 @@
 
   document.addEventListener("htmx:configRequest", function (evt) {
     if (evt.detail.verb !== "post") { return; }
+    if (document.getElementById("live")) { evt.detail.headers["X-Tracker-Shown"] = shownDigests(); }
     var now = serverNowAtTheEarliest();
     if (now !== null) {
       evt.detail.headers["X-Tracker-Deadline"] = String(Math.floor(now + REQUEST_TIMEOUT - DEADLINE_MARGIN));
@@ -932,7 +932,8 @@
 
   /* Each (re)connect names the blocks this page shows (their digests), so
      the first frame carries only what differs instead of repeating the page
-     just loaded; so does each tap (X-Tracker-Shown), so its answer carries
+     just loaded; so does each tap (X-Tracker-Shown, with the taps' headers
+     above), so its answer carries
      only the blocks, or trooper rows, that changed. The server still decides
      what this phone may see: the names only leave things out. */
   function shownDigests() {
@@ -941,11 +942,6 @@
       function (el) { return el.dataset.h; }
     ).join(".");
   }
-  document.addEventListener("htmx:configRequest", function (evt) {
-    if (evt.detail.verb === "post" && document.getElementById("live")) {
-      evt.detail.headers["X-Tracker-Shown"] = shownDigests();
-    }
-  });
 
   /* A push or an answer that changed only some trooper rows sends just
      those rows; the seq marker then names the block's new digest, recorded
@@ -1243,7 +1239,6 @@
       viewer: header && header.hasAttribute("data-viewer") ? header.dataset.viewer : null
     });
   }
-  document.addEventListener("DOMContentLoaded", tellWorker);
   document.addEventListener("htmx:oobAfterSwap", tellWorker);
   document.addEventListener("htmx:afterSettle", tellWorker);
 
@@ -1261,10 +1256,13 @@
     clearStaleError();
     keepAwake();
     status();
+    keepReceipt();
   }
   document.addEventListener("htmx:load", afterChange);
   document.addEventListener("htmx:oobAfterSwap", afterChange);
   document.addEventListener("DOMContentLoaded", function () {
+    connect();
+    tellWorker();
     afterChange();
     registerWorker();
   });
@@ -1279,6 +1277,7 @@
     var digits = hash.slice(0, 32).toUpperCase();
     return digits.match(/.{1,4}/g).join("-");
   }
+  function shownReceipt(r) { return "#" + r.seq + " " + receiptCode(r.hash); }
   /* Issue 22: a head this phone kept for the seq shown now, with another
      hash, means the history up to that seq was rewritten: say so loudly and
      keep both. Only the same seq is compared: a log is append-only, so one
@@ -1305,9 +1304,7 @@
     }
     var list = node.querySelector(".kept");
     if (list) {
-      list.textContent = list.dataset.label + " " + kept.map(function (r) {
-        return "#" + r.seq + " " + receiptCode(r.hash);
-      }).join(", ");
+      list.textContent = list.dataset.label + " " + kept.map(shownReceipt).join(", ");
     }
     var warning = node.querySelector(".receipt-changed");
     if (!warning) { return; }
@@ -1315,15 +1312,11 @@
     warning.hidden = !changed.length;
     var codes = warning.querySelector(".codes");
     if (codes && changed.length) {
-      codes.textContent = codes.dataset.kept + " " + changed.map(function (r) {
-        return "#" + r.seq + " " + receiptCode(r.hash);
-      }).join(", ") + ". " + codes.dataset.shown + " #" + seq + " " + receiptCode(hash) + ".";
+      codes.textContent = codes.dataset.kept + " " + changed.map(shownReceipt).join(", ") + ". " +
+        codes.dataset.shown + " " + shownReceipt({ seq: seq, hash: hash }) + ".";
     }
     if (changed.length && wasHidden) { vibrate([400, 120, 400]); }
   }
-  document.addEventListener("htmx:load", keepReceipt);
-  document.addEventListener("htmx:oobAfterSwap", keepReceipt);
-  document.addEventListener("DOMContentLoaded", keepReceipt);
 
   /* The event round's clock (issue 21): the server renders it, in the
      phone's language, on load and on every start, pause and call; while it
