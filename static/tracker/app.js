@@ -145,7 +145,7 @@
 
   function onFrame(data) {
     if (typeof data !== "string") { return; }
-    if (data.charAt(0) === "{") {
+    if (data[0] === "{") {
       var message = null;
       try { message = JSON.parse(data); } catch (e) { return; }
       clockSample(message);
@@ -246,7 +246,7 @@
   function newActionId() {
     var bytes = new Uint8Array(12);
     crypto.getRandomValues(bytes);
-    return Array.prototype.map.call(bytes, function (b) {
+    return Array.from(bytes).map(function (b) {
       return ("0" + b.toString(16)).slice(-2);
     }).join("");
   }
@@ -553,9 +553,9 @@
   function clearSent(tap) {
     var live = document.getElementById("live");
     if (!live) { return; }
-    Array.prototype.forEach.call(live.querySelectorAll("form[hx-post]"), function (form) {
+    live.querySelectorAll("form[hx-post]").forEach(function (form) {
       if (form.getAttribute("hx-post") !== tap.path) { return; }
-      var typed = Array.prototype.filter.call(form.querySelectorAll(TYPED), function (field) {
+      var typed = Array.from(form.querySelectorAll(TYPED)).filter(function (field) {
         return field.name && field.value !== field.defaultValue;
       });
       var sent = typed.length && typed.every(function (field) {
@@ -614,11 +614,11 @@
      same tap, not the form's first option in its place. */
   function showTruth(form) {
     if (!form || !form.isConnected || !form.elements || !form.hasAttribute("data-shows-state")) { return; }
-    Array.prototype.forEach.call(form.elements, function (el) {
+    Array.from(form.elements).forEach(function (el) {
       if (el.type === "checkbox" || el.type === "radio") {
         el.checked = el.defaultChecked;
       } else if (el.options) {
-        Array.prototype.forEach.call(el.options, function (option) { option.selected = option.defaultSelected; });
+        Array.from(el.options).forEach(function (option) { option.selected = option.defaultSelected; });
       }
     });
   }
@@ -675,7 +675,7 @@
   var FILLED = TYPED + ", select, input[type=checkbox], input[type=radio]";
   var carried = {};  // block id -> { old: the block swapped out, typed: [...], toggled: [...] }
 
-  function placeAmong(list, item) { return Array.prototype.indexOf.call(list, item); }
+  function placeAmong(list, item) { return Array.from(list).indexOf(item); }
   /* What a form is about besides its address: its hidden fields as the
      server rendered them (the card a proof is for, the proposal a dispute
      answers, the trooper). Text typed for one Classified card must not move
@@ -687,7 +687,7 @@
   function aboutOf(form) {
     if (form.dataset.about === undefined) {
       var fields = form.querySelectorAll("input[type=hidden][name]:not([name=row_id])");
-      form.dataset.about = Array.prototype.map.call(fields, function (f) {
+      form.dataset.about = Array.from(fields).map(function (f) {
         return f.name + "=" + f.value;
       }).join("&");
     }
@@ -697,10 +697,10 @@
     var elt = evt.target;
     if (!elt || !elt.querySelectorAll) { return; }
     if (elt.matches && elt.matches("form[hx-post]")) { aboutOf(elt); }
-    Array.prototype.forEach.call(elt.querySelectorAll("form[hx-post]"), aboutOf);
+    elt.querySelectorAll("form[hx-post]").forEach(aboutOf);
   });
   function formsOf(block, path, about) {
-    return Array.prototype.filter.call(block.querySelectorAll("form[hx-post]"), function (f) {
+    return Array.from(block.querySelectorAll("form[hx-post]")).filter(function (f) {
       return f.getAttribute("hx-post") === path && aboutOf(f) === about;
     });
   }
@@ -708,14 +708,14 @@
      name and place among the form's fields of that name. */
   function keyOf(field) { return field.type === "checkbox" || field.type === "radio" ? field.name + "=" + field.value : field.name; }
   function fieldsOf(form, key) {
-    return Array.prototype.filter.call(form.querySelectorAll(FILLED), function (f) { return keyOf(f) === key; });
+    return Array.from(form.querySelectorAll(FILLED)).filter(function (f) { return keyOf(f) === key; });
   }
   /* What a field shows now, or as the page was sent (`sent`): a list with
      no option marked shows its first (pickFirst, below). */
   function shown(field, sent) {
     if (field.type === "checkbox" || field.type === "radio") { return sent ? field.defaultChecked : field.checked; }
     if (!field.options) { return sent ? field.defaultValue : field.value; }
-    var values = Array.prototype.filter.call(field.options, function (o) { return sent ? o.defaultSelected : o.selected; })
+    var values = Array.from(field.options).filter(function (o) { return sent ? o.defaultSelected : o.selected; })
       .map(function (o) { return o.value; });
     return (values.length || field.multiple || !field.options.length ? values : [field.options[0].value]).join("\n");
   }
@@ -723,16 +723,16 @@
     if (field.type === "checkbox" || field.type === "radio") { field.checked = value; return; }
     if (!field.options) { field.value = value; return; }
     var values = value.split("\n");
-    var offered = Array.prototype.map.call(field.options, function (o) { return o.value; });
+    var offered = Array.from(field.options).map(function (o) { return o.value; });
     if (values.some(function (v) { return offered.indexOf(v) < 0; })) { return; }
-    Array.prototype.forEach.call(field.options, function (o) { o.selected = values.indexOf(o.value) >= 0; });
+    Array.from(field.options).forEach(function (o) { o.selected = values.indexOf(o.value) >= 0; });
   }
   function summaryOf(details) {
     var summary = details.querySelector(":scope > summary");
     return summary ? summary.textContent.trim() : "";
   }
   function detailsOf(block, label) {
-    return Array.prototype.filter.call(block.querySelectorAll("details"), function (d) {
+    return Array.from(block.querySelectorAll("details")).filter(function (d) {
       return summaryOf(d) === label;
     });
   }
@@ -753,10 +753,10 @@
     var block = evt.detail.target;
     if (!evt.detail.shouldSwap || !block || block.tagName !== "SECTION" || !block.id) { return; }
     var typed = [];
-    Array.prototype.forEach.call(block.querySelectorAll("form[hx-post]"), function (form) {
+    block.querySelectorAll("form[hx-post]").forEach(function (form) {
       if (justSent(form)) { return; }
       var path = form.getAttribute("hx-post");
-      Array.prototype.forEach.call(form.querySelectorAll(FILLED), function (field) {
+      form.querySelectorAll(FILLED).forEach(function (field) {
         if (!field.name || shown(field) === shown(field, true)) { return; }
         var kept = {
           path: path, about: aboutOf(form), form: placeAmong(formsOf(block, path, aboutOf(form)), form),
@@ -767,8 +767,8 @@
         typed.push(kept);
       });
     });
-    var sections = Array.prototype.filter.call(block.querySelectorAll("details[data-toggled]"), function (d) {
-      var forms = Array.prototype.slice.call(d.querySelectorAll("form[hx-post]"));
+    var sections = Array.from(block.querySelectorAll("details[data-toggled]")).filter(function (d) {
+      var forms = Array.from(d.querySelectorAll("form[hx-post]"));
       if (d.closest("form[hx-post]")) { forms.push(d.closest("form[hx-post]")); }
       return !forms.some(justSent);
     });
@@ -777,7 +777,7 @@
       return { label: label, place: placeAmong(detailsOf(block, label), d), open: d.open };
     });
     var deferred = [];
-    Array.prototype.forEach.call(block.querySelectorAll("form[hx-post]"), function (form) {
+    block.querySelectorAll("form[hx-post]").forEach(function (form) {
       if (!form.deferredPairs) { return; }
       var path = form.getAttribute("hx-post");
       deferred.push({
@@ -797,13 +797,13 @@
      player fills as tapped, the hidden ones (a new row's id) as the server
      now offers them. */
   function tapAgain(form, pairs) {
-    Array.prototype.forEach.call(form.elements, function (el) {
+    Array.from(form.elements).forEach(function (el) {
       if (!el.name || el.type === "hidden" || el.type === "submit" || el.type === "button") { return; }
       var values = pairs.filter(function (p) { return p[0] === el.name; }).map(function (p) { return p[1]; });
       if (el.type === "checkbox" || el.type === "radio") {
         el.checked = values.indexOf(el.value) >= 0;
       } else if (el.options) {
-        Array.prototype.forEach.call(el.options, function (o) { o.selected = values.indexOf(o.value) >= 0; });
+        Array.from(el.options).forEach(function (o) { o.selected = values.indexOf(o.value) >= 0; });
       } else {
         var same = fieldsOf(form, el.name);
         el.value = values[same.indexOf(el)] || "";
@@ -862,12 +862,12 @@
     if (document.querySelector("#live .error:not([hidden])")) { return; }
     var fields = form.querySelectorAll(TYPED);
     // Typed since (the next note while this one was on its way): kept.
-    var holdsSent = !tap || Array.prototype.every.call(fields, function (field) {
+    var holdsSent = !tap || Array.from(fields).every(function (field) {
       var sent = tap.values[field.name];
       return !field.name || sent === undefined || [].concat(sent).indexOf(field.value) >= 0;
     });
     if (!holdsSent) { return; }
-    Array.prototype.forEach.call(fields, function (field) {
+    fields.forEach(function (field) {
       field.value = field.defaultValue;
     });
   });
@@ -879,7 +879,7 @@
     var list = evt.detail.target;
     var fragment = evt.detail.fragment;
     if (!list || list.tagName !== "OL" || !fragment || !fragment.querySelectorAll) { return; }
-    Array.prototype.forEach.call(fragment.querySelectorAll("li[id]"), function (line) {
+    fragment.querySelectorAll("li[id]").forEach(function (line) {
       if (document.getElementById(line.id)) { line.remove(); }
     });
   });
@@ -933,14 +933,13 @@
   /* Each (re)connect names the blocks this page shows (their digests), so
      the first frame carries only what differs instead of repeating the page
      just loaded; so does each tap (X-Tracker-Shown, with the taps' headers
-     above), so its answer carries
-     only the blocks, or trooper rows, that changed. The server still decides
-     what this phone may see: the names only leave things out. */
+     above), so its answer carries only the blocks, or trooper rows, that
+     changed. The server still decides what this phone may see: the names
+     only leave things out. */
   function shownDigests() {
-    return Array.prototype.map.call(
-      document.querySelectorAll("#live section[data-h]"),
-      function (el) { return el.dataset.h; }
-    ).join(".");
+    return Array.from(document.querySelectorAll("#live section[data-h]"), function (el) {
+      return el.dataset.h;
+    }).join(".");
   }
 
   /* A push or an answer that changed only some trooper rows sends just
@@ -980,18 +979,18 @@
     form.elements.trooper_id.value = row.id.slice("trooper-".length);
     dialog.dataset.row = stateOf(row);
     form.querySelector("[data-name]").textContent = row.querySelector(".name").textContent;
-    Array.prototype.forEach.call(form.elements.condition.options, function (option) {
+    Array.from(form.elements.condition.options).forEach(function (option) {
       option.selected = option.defaultSelected = option.value === cond;
       // HE-C4: a trooper in Holoecho goes out of action only by the Saving
       // Roll reported on the Holoecho that was hit (the report ends it).
       option.disabled = inHoloecho && option.hasAttribute("data-out") && option.value !== cond;
     });
-    Array.prototype.forEach.call(form.querySelectorAll("input[type=checkbox]"), function (box) {
+    form.querySelectorAll("input[type=checkbox]").forEach(function (box) {
       var kept = noRoom && box.value === "immobilized_a";
       box.checked = box.defaultChecked = kept || tokens.indexOf(box.value) >= 0;
       box.disabled = kept;
     });
-    Array.prototype.forEach.call(form.querySelectorAll("[data-rp3]"), function (el) {
+    form.querySelectorAll("[data-rp3]").forEach(function (el) {
       if (el.tagName === "INPUT") { el.disabled = !noRoom; } else { el.hidden = !noRoom; }
     });
     showStateError(dialog, "");
@@ -1082,7 +1081,7 @@
       loadSha256(verifyAll);
       return;
     }
-    Array.prototype.forEach.call(nodes, function (node) {
+    nodes.forEach(function (node) {
       var nonce = hexBytes(node.dataset.nonce || "");
       var text = new TextEncoder().encode(node.dataset.canonical || "");
       var bytes = new Uint8Array(nonce.length + text.length);
@@ -1116,7 +1115,7 @@
   }
   function banners() {
     var buzz = false;
-    Array.prototype.forEach.call(document.querySelectorAll("[data-banner]"), function (node) {
+    document.querySelectorAll("[data-banner]").forEach(function (node) {
       var key = "tracker-ack:" + node.dataset.banner;
       node.hidden = remembered(key);
       if (!node.hidden && !remembered("tracker-buzz:" + node.dataset.banner)) {
@@ -1131,7 +1130,7 @@
      acknowledged, the newest two shown (CSS), "Show all" for the rest, and
      one "Got it" for all of them. Hidden once none is left. */
   function bannerStrip() {
-    Array.prototype.forEach.call(document.querySelectorAll(".banners"), function (strip) {
+    document.querySelectorAll(".banners").forEach(function (strip) {
       var bar = strip.querySelector("[data-banner-bar]");
       if (!bar) { return; }
       var left = strip.querySelectorAll("[data-banner]:not([hidden])").length;
@@ -1152,7 +1151,7 @@
     var button = evt.target.closest && evt.target.closest("[data-ack]");
     var strip = button && button.closest(".banners");
     if (!strip) { return; }
-    Array.prototype.forEach.call(strip.querySelectorAll("[data-banner]"), function (banner) {
+    strip.querySelectorAll("[data-banner]").forEach(function (banner) {
       remember("tracker-ack:" + banner.dataset.banner);
       banner.hidden = true;
     });
@@ -1244,7 +1243,7 @@
 
   /* A list (select with size) starts on its first entry, like a drop-down. */
   function pickFirst() {
-    Array.prototype.forEach.call(document.querySelectorAll("select[size]"), function (list) {
+    document.querySelectorAll("select[size]").forEach(function (list) {
       if (list.selectedIndex < 0 && list.options.length) { list.selectedIndex = 0; }
     });
   }
