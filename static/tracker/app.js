@@ -600,7 +600,11 @@
     if (taps[tap.id] === tap) { delete taps[tap.id]; }
     showTruth(tap.form);
     closeState(tap.form);  // the bar offering to send it again is behind a modal otherwise
-    showUnsent(tap);
+    // The bar offers one tap: another one it offered till now is lost too,
+    // and the bar says so (the player makes it again; sent again after this
+    // one, it would be refused as the match having moved on). Not the same
+    // tap tapped again (a form that kept its text repeats its id).
+    showUnsent(tap, unsent && unsent.id !== tap.id);
     resync();
     if (link.live) { checkUnsent(); }
   }
@@ -623,10 +627,14 @@
     });
   }
 
-  function showUnsent(tap) {
+  function showUnsent(tap, earlier) {
     unsent = tap;
     var bar = document.getElementById("unsent");
-    if (bar) { bar.hidden = !tap; }
+    if (bar) {
+      bar.hidden = !tap;
+      // "An earlier tap … either": once said, till the bar goes.
+      if (earlier || !tap) { bar.querySelector("span span").hidden = !tap; }
+    }
   }
 
   /* "Send it again": the player's consent to the tap given up on, sent with
