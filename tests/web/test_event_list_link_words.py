@@ -119,16 +119,23 @@ def test_a_late_list_handed_in_from_a_match_uses_up_the_organizers_exception(car
     assert EventPlayer.objects.get(event=spring, name="Alice Arroyo").late_list is False
 
 
-def test_a_late_list_is_open_only_to_a_player_who_has_none():
-    """The organizer's exception is for a missing list: a player it was
-    taken for who has a list by now may not hand in another."""
-    from tracker.event_running import list_open_for
+def test_a_list_taken_after_the_lock_is_one_list():
+    """The organizer's exception after the lock (a late list, or later a
+    corrected one) opens one list: once it is handed in, the lock holds for
+    that player again."""
+    from tracker.event_running import list_open_for, submit_list
 
     event = TournamentEvent.objects.create(name="Liga", lists_deadline=timezone.now())
     ana = EventPlayer.objects.create(event=event, name="Ana", key="ana", late_list=True)
-    assert list_open_for(ana)
-    HandedList.objects.create(event=event, player="Ana", player_key=HandedList.key("Ana"))
-    assert not list_open_for(ana)
+    rows = [{"name": "Fusilier", "cost": 10, "combat_group": 1, "silhouette": 2, "traits": []}]
+    for _taken in ("late", "corrected"):
+        assert list_open_for(ana)
+        submit_list(ana, rows)
+        ana.refresh_from_db()
+        assert not list_open_for(ana)
+        ana.late_list = True  # the organizer takes one more (a corrected one)
+        ana.save(update_fields=["late_list"])
+    assert HandedList.objects.filter(event=event).count() == 1
 
 
 def test_the_warning_of_a_list_without_a_lieutenant_option_is_in_spanish(carol):
