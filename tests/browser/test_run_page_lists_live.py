@@ -51,7 +51,7 @@ def test_a_list_handed_in_on_a_phone_shows_on_the_open_run_page(served, venue_li
     expect(phone.locator(".messages")).to_contain_text("Your list is in: 2 troopers (25 points).")
 
     # The next poll (every 10 s) brings it.
-    expect(page.locator(f"#list-{ana}")).to_have_text("entregada", timeout=25_000)
+    expect(page.locator(f"#list-{ana}")).to_have_text("entregada (25 puntos)", timeout=25_000)
     expect(page.locator("#lists-missing")).to_have_text("1 jugador no ha entregado su lista.")
     expect(page.locator("input[name=name]")).to_have_value("Cai Cano")
     context.close()
