@@ -6,6 +6,7 @@ standings and the round clock. The rules of pairing and scoring are pure
 from __future__ import annotations
 
 import secrets
+from collections.abc import Container
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -126,14 +127,15 @@ def redraw_matches_of(event_id: int, name: str) -> None:
 
 
 def who_has_not_submitted(event: TournamentEvent) -> list[EventPlayer]:
-    """Players without a list who may yet play: one who dropped before round
-    1 plays no round and needs none."""
+    """Players without a list who may yet play (needs_list)."""
     handed = set(event.handed_lists.values_list("player_key", flat=True))
-    return [
-        p
-        for p in event.roster.all()
-        if HandedList.key(p.name) not in handed and p.dropped_after != 0
-    ]
+    return [p for p in event.roster.all() if needs_list(p, handed)]
+
+
+def needs_list(player: EventPlayer, handed: Container[str]) -> bool:
+    """Has `player` no list among `handed` (player keys) and may yet play?
+    One who dropped before round 1 plays no round and needs none."""
+    return HandedList.key(player.name) not in handed and player.dropped_after != 0
 
 
 # ------------------------------------------------------------------ rounds

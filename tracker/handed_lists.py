@@ -37,6 +37,12 @@ def hand_in_open(match: Match, name: str) -> bool:
 ROW_KEYS = ("name", "cost", "combat_group", "silhouette", "traits")
 
 
+def travelling(row: dict) -> dict:
+    """The keys of `row` that travel (ROW_KEYS): what a list is compared
+    and handed on by."""
+    return {key: row[key] for key in ROW_KEYS if key in row}
+
+
 def handed_for(seat: Seat) -> HandedList | None:
     match = seat.match
     if not match.event_id or not seat.listed_name:
@@ -48,9 +54,9 @@ def handed_for(seat: Seat) -> HandedList | None:
 
 def is_handed_draft(seat: Seat, handed: HandedList | None) -> bool:
     """Is `seat`'s draft the list handed in (by the keys that travel)?"""
-    return handed is not None and [
-        {key: row[key] for key in ROW_KEYS if key in row} for row in seat.draft
-    ] == [{key: row[key] for key in ROW_KEYS if key in row} for row in handed.rows]
+    return handed is not None and [travelling(row) for row in seat.draft] == [
+        travelling(row) for row in handed.rows
+    ]
 
 
 def rows_for(seat: Seat, handed: HandedList) -> list[dict]:
@@ -60,7 +66,7 @@ def rows_for(seat: Seat, handed: HandedList) -> list[dict]:
         rows.append(
             {
                 "id": row_id(seat.token, "handed", str(index)),
-                **{key: row[key] for key in ROW_KEYS if key in row},
+                **travelling(row),
             }
         )
     return rows
@@ -99,7 +105,7 @@ def hand_in(seat: Seat) -> HandedList:
             event_id=match.event_id,
             player=seat.listed_name,
             player_key=key,
-            rows=[{k: row[k] for k in ROW_KEYS if k in row} for row in seat.draft],
+            rows=[travelling(row) for row in seat.draft],
         )
         # A late list accepted by the organizer is taken once.
         match.event.roster.filter(key=player_key(seat.listed_name)).update(late_list=False)

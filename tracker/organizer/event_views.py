@@ -114,13 +114,13 @@ def _list_states(event: TournamentEvent, roster: list[EventPlayer]) -> dict:
     the run page's poll swaps these in too (event_run_live), so a list
     handed in through a player's link shows without a reload, and the
     organizer does not lock the lists on a count that is no longer true."""
-    missing = {p.pk for p in event_running.who_has_not_submitted(event)}
     # Each list's points: a list over the event's points shows before round
     # 1 (nothing checks it at hand-in: the limit comes with each round).
     points = {
         handed.player_key: sum(int(row.get("cost") or 0) for row in handed.rows)
         for handed in event.handed_lists.all()
     }
+    missing = {p.pk for p in roster if event_running.needs_list(p, points)}
     return {
         "missing_lists": missing,
         "lists_locked": event_running.lists_locked(event),
