@@ -104,7 +104,7 @@ def test_each_row_shows_event_table_players_date_status_and_result(carol):
     assert "A-player-0 – B-player-0" in text
     assert timezone.localtime(match.created_at).strftime("%Y-%m-%d %H:%M") in text
     assert "finished" in text
-    assert "0–10 OP · 100–50 AP" in text
+    assert "0–10 OP · 100–50 VP" in text
 
 
 def test_filter_by_event_player_date_and_status(carol):

@@ -196,6 +196,34 @@ def test_a_disagreement_marks_the_match_disputed_on_the_organizers_list(alice, b
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("language", ["en", "es"])
+def test_the_audit_header_says_disputed_once(alice, bob, carol, language):
+    """The match's status and its result's were two badges of one word."""
+    a, b = playing(alice, bob)
+    play_out_phones(a, b)
+    assert error_of(propose_on_phone(a)) is None
+    proposal = fresh(a.match).result["proposal_seq"]
+    assert error_of(b.submit("DisputeResult", proposal=proposal, reason="No")) is None
+    carol.cookies["django_language"] = language
+    page = carol.get(f"/organizer/matches/{a.match.code}/").content.decode()
+    header = BeautifulSoup(page, "lxml").select_one("p.meta")
+    badges = [" ".join(b.get_text().split()) for b in header.select(".badge")]
+    assert badges == [translated("disputed", language)]
+    # Confirmed: the match's "finished" and the result's "confirmed" both say something.
+    a2, b2 = playing(alice, bob)
+    play_out_phones(a2, b2)
+    assert error_of(propose_on_phone(a2)) is None
+    assert (
+        error_of(b2.submit("ConfirmResult", proposal=fresh(a2.match).result["proposal_seq"]))
+        is None
+    )
+    page = carol.get(f"/organizer/matches/{a2.match.code}/").content.decode()
+    header = BeautifulSoup(page, "lxml").select_one("p.meta")
+    badges = [" ".join(b.get_text().split()) for b in header.select(".badge")]
+    assert badges == [translated("finished", language), translated("confirmed", language)]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "es"])
 def test_after_a_dispute_the_players_propose_again_and_agree(alice, bob, carol, language):
     """A dispute left the match disputed for good: neither player could
     propose again, and at a casual night with no organizer the match never

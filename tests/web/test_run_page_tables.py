@@ -76,7 +76,8 @@ def test_each_published_round_lists_its_tables_with_their_results(carol, lang):
     page = org.page()
     soup = BeautifulSoup(page, "lxml")
     assert soup.select_one("#round-1 #tables-1") and soup.select_one("#round-2 #tables-2")
-    op, ap = ("OP", "AP") if lang == "en" else ("PO", "PE")
+    # Army points alive are the standings' VP here too (not "AP").
+    op, ap = ("OP", "VP") if lang == "en" else ("PO", "PV")
     assert tables_shown(page, 1) == [
         expected(t, m, a, b, f"{t}–0 {op} · 100–50 {ap} {words['confirmed']}")
         for t, m, a, b in round_1
