@@ -11,12 +11,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from tracker import army_text, event_running
+from tracker import army_text, event_running, handed_lists
 from tracker.errors import event_or_404
 from tracker.handed_lists import ROW_KEYS
 from tracker.list_suggestions import suggestions
 from tracker.list_views import problem_text
-from tracker.models import EventPlayer
+from tracker.models import EventPlayer, HandedList
 from tracker.organizer.event_forms import ListSubmitForm
 from tracker.rules.state import LIEUTENANT_CANDIDATE
 
@@ -72,6 +72,11 @@ def list_rows(parsed: army_text.ParsedList) -> list[dict]:
 def list_submit(request, token: str):
     player = get_object_or_404(EventPlayer.objects.select_related("event"), list_token=token)
     event = player.event
+    # This browser is the player's: a seat of theirs it holds (or claims
+    # later) is given their handed list (tracker/handed_lists.py).
+    handed_lists.prove_player(request.session, event.pk, HandedList.key(player.name))
+    if handed_lists.fill_held_seats(request.session, event.pk, HandedList.key(player.name)):
+        event_running.redraw_matches_of(event.pk, player.name)
     locked = not event_running.list_open_for(player)
     handed = event_running.handed_list(player)
     form = ListSubmitForm(request.POST or None)
@@ -83,7 +88,7 @@ def list_submit(request, token: str):
         elif form.is_valid():
             parsed = army_text.parse(form.cleaned_data["text"].replace("\x00", ""))
             if parsed.ok:
-                event_running.submit_list(player, list_rows(parsed))
+                event_running.submit_list(player, list_rows(parsed), request.session)
                 notice = ngettext(
                     "Your list is in: %(count)s trooper (%(points)s points).",
                     "Your list is in: %(count)s troopers (%(points)s points).",

@@ -77,7 +77,7 @@ def handed_list(player: EventPlayer) -> HandedList | None:
     ).first()
 
 
-def submit_list(player: EventPlayer, rows: list[dict]) -> HandedList:
+def submit_list(player: EventPlayer, rows: list[dict], session=None) -> HandedList:
     """The player's list for the event, replacing an earlier one until the
     lists lock. Each round's match of the player starts from it
     (tracker/handed_lists.py prefills the seat's draft when it is created),
@@ -100,9 +100,11 @@ def submit_list(player: EventPlayer, rows: list[dict]) -> HandedList:
         for seat in open_seats:
             if not seat.listed_name or HandedList.key(seat.listed_name) != key:
                 continue
+            if not handed_lists.proven_player(session, seat):
+                continue  # only the player's own browser is given the list
             if seat.draft and seat.draft == handed_lists.rows_for(seat, earlier):
                 seat.draft = []  # untouched since the earlier list: it follows
-            handed_lists.prefill(seat, handed)
+            handed_lists.prefill(seat, handed, session)
         if player.late_list:  # once: the lock holds for them again
             EventPlayer.objects.filter(pk=player.pk).update(late_list=False)
             player.late_list = False

@@ -1,11 +1,20 @@
 """A player's army list handed once to an event's organizer (HandedList):
 every match of that player in the event, created before or after, starts
-with it as its draft. A draft already started is never overwritten."""
+with it as its draft once the player holds its seat. A draft already
+started is never overwritten.
+
+Only the player's own browser is given the list: the browser that holds the
+seat and has opened the player's list link (proven_player). A seat link
+proves nothing of who taps it: an event's table sheets, left on the table,
+carry both seats' codes, and a draft filled before its claim showed the
+player's whole list, Hidden Deployment troopers included, to whoever
+claimed the seat first (the opponent, with the other code)."""
 
 from __future__ import annotations
 
 from django.db import transaction
 
+from tracker import seats
 from tracker.event_running import (
     list_open_for,
     lists_locked,
@@ -59,6 +68,23 @@ def is_handed_draft(seat: Seat, handed: HandedList | None) -> bool:
     ]
 
 
+def fill_held_seats(session, event_id: int, key: str) -> int:
+    """Give the player's list to the open seats of the event this browser
+    holds as that player (prefill): when it opens the list link, after
+    claiming its seat. How many it filled."""
+    handed = HandedList.objects.filter(event_id=event_id, player_key=key).first()
+    if handed is None:
+        return 0
+    filled = 0
+    candidates = Seat.objects.filter(
+        match__event_id=event_id, match__status=Match.Status.SETTING_UP
+    ).select_related("match")
+    for seat in candidates:
+        if HandedList.key(seat.listed_name) == key and prefill(seat, handed, session):
+            filled += 1
+    return filled
+
+
 def rows_for(seat: Seat, handed: HandedList) -> list[dict]:
     """The handed rows with ids of this seat (ids are unique per seat)."""
     rows = []
@@ -72,8 +98,33 @@ def rows_for(seat: Seat, handed: HandedList) -> list[dict]:
     return rows
 
 
-def prefill(seat: Seat, handed: HandedList | None = None) -> bool:
-    """Start `seat`'s empty draft with the handed list, while still open."""
+# The session's proofs: event id -> the player key of the list link it opened.
+PROVEN = "list_links_opened"
+
+
+def prove_player(session, event_id: int, key: str) -> None:
+    """This browser opened the list link of player `key` of the event."""
+    proven = dict(session.get(PROVEN) or {})
+    proven[str(event_id)] = key
+    session[PROVEN] = proven
+
+
+def proven_player(session, seat: Seat) -> bool:
+    """Does `session` hold `seat` and has it opened its listed player's
+    list link? Only then is the seat given that player's handed list."""
+    if session is None or not seat.match.event_id or not seat.listed_name:
+        return False
+    opened = (session.get(PROVEN) or {}).get(str(seat.match.event_id))
+    return opened == HandedList.key(seat.listed_name) and (
+        seats.held_seat(session, seat.match, [seat]) is not None
+    )
+
+
+def prefill(seat: Seat, handed: HandedList | None = None, session=None) -> bool:
+    """Start `seat`'s empty draft with the handed list, while still open,
+    for the player's own browser `session` only (proven_player)."""
+    if not proven_player(session, seat):
+        return False
     handed = handed or handed_for(seat)
     if handed is None or seat.draft or seat.match.status != Match.Status.SETTING_UP:
         return False
@@ -86,8 +137,9 @@ def prefill(seat: Seat, handed: HandedList | None = None) -> bool:
     return True
 
 
-def hand_in(seat: Seat) -> HandedList:
-    """Hand this seat's draft to the organizer of its event, once."""
+def hand_in(seat: Seat, session=None) -> HandedList:
+    """Hand this seat's draft to the organizer of its event, once; the
+    player's other open matches held by this browser `session` start with it."""
     match = seat.match
     if not match.event_id or not seat.listed_name:
         raise NotAllowed(mark("Only a match of an event can hand a list to its organizer."))
@@ -107,6 +159,10 @@ def hand_in(seat: Seat) -> HandedList:
             player_key=key,
             rows=[travelling(row) for row in seat.draft],
         )
+        # The browser that handed the list in is the player's: its other
+        # seats as that player are given it (prefill).
+        if session is not None:
+            prove_player(session, match.event_id, key)
         # A late list accepted by the organizer is taken once.
         match.event.roster.filter(key=player_key(seat.listed_name)).update(late_list=False)
         others = (
@@ -118,7 +174,7 @@ def hand_in(seat: Seat) -> HandedList:
         )
         for other in others:
             if HandedList.key(other.listed_name) == key:
-                prefill(other, handed)
+                prefill(other, handed, session)
         # Every page of theirs in the event says so (this phone's too, on
         # the player's other phones and tabs).
         redraw_matches_of(match.event_id, seat.listed_name)

@@ -170,7 +170,7 @@ def draft_hand(request, code: str):
     if (late := late_refusal(request, match, letter)) is not None:
         return late
     try:
-        handed_lists.hand_in(seat)
+        handed_lists.hand_in(seat, request.session)
     except rules.RuleViolation as error:
         return _respond(request, match, letter, rule_message(error))
     return _respond(

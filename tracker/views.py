@@ -26,7 +26,7 @@ from django.utils.translation import gettext_noop, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from tracker import actions, offline_copy, rules, seats
+from tracker import actions, handed_lists, offline_copy, rules, seats
 from tracker import links as links_for_phones
 from tracker.busy import busy_response
 from tracker.errors import forbidden, not_a_player
@@ -298,6 +298,10 @@ def seat_link(request, code: str, token: str):
                 except rules.RuleViolation as error:
                     messages.error(request, rule_message(error))
                 Seat.objects.filter(pk=seat.pk).update(name=form.cleaned_data["name"][:60])
+                # An event's player who opened their list link in this
+                # browser starts with the list they handed in.
+                held = Seat.objects.select_related("match").get(pk=seat.pk)
+                handed_lists.prefill(held, session=request.session)
                 return redirect("match", code=match.code)
             # Both taps read the seat free: the first took it meanwhile.
             if (again := _same_claim_again(request, match, seat)) is not None:

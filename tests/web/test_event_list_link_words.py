@@ -31,8 +31,10 @@ def ana_of(carol, deadline=None) -> tuple[TournamentEvent, Organizer, str]:
     return event, org, list_link_of(org, "Ana Arroyo")
 
 
-def paste(link: str, text: str) -> Phone:
-    player = Phone()
+def paste(link: str, text: str, player: Phone | None = None) -> Phone:
+    """The player pastes `text` on their list link, on `player` (a phone of
+    its own by default)."""
+    player = player or Phone()
     player.visit(link)
     [form] = [f for f in player.forms() if "text" in f.names()]
     form.fill({"text": text})

@@ -292,8 +292,10 @@ def test_a_handed_list_starts_the_pairing_typed_with_other_accents_case_and_spac
     inigo.submit("draft/hand")
     assert inigo.error is None
     second = pair_round(carol, spring, 2, pairings="1, INIGO  perez, Bob Bravo\n")
+    inigo.claim(seat_link(second), "Íñigo Pérez")
     assert draft_names(second) == ["Kaplan"]
     third = pair_round(carol, spring, 3, pairings="1, Iñigo Pardo, Bob Bravo\n")
+    inigo.claim(seat_link(third), "Íñigo Pérez")  # his browser, another player's seat
     assert draft_names(third) == []
 
 

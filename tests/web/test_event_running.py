@@ -15,6 +15,7 @@ from collections import defaultdict
 
 import pytest
 from bs4 import BeautifulSoup
+from django.urls import reverse
 
 from tests.web.phone import Phone
 from tests.web.rendered_forms import submit
@@ -149,7 +150,19 @@ def seat_phone(carol, match: Match, letter: str, language: str | None = None) ->
     assert link in sheet
     phone = Phone(language)
     phone.claim(link, seat.listed_name)
+    open_list_link(phone, match, letter)
     return phone
+
+
+def open_list_link(phone: Phone, match: Match, letter: str) -> None:
+    """The player opens on this phone the list link the organizer gave them:
+    only then is the seat it holds given their handed list (a seat link
+    proves nothing of who tapped it)."""
+    from tracker.event_running import roster_entry
+
+    player = roster_entry(match.event, match.seats.get(letter=letter).listed_name)
+    phone.visit(reverse("event-list-submit", kwargs={"token": player.list_token}))
+    phone.open()
 
 
 def ok(phone: Phone, command: str, **values) -> None:

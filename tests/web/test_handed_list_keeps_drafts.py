@@ -55,7 +55,11 @@ def test_handing_a_list_in_leaves_a_started_draft_elsewhere_alone(carol):
     alice.submit("draft/hand")
     assert alice.error is None
     assert draft_names(second) == ["Fusilier"]  # started there: hers, unchanged
-    assert draft_names(untouched) == ["Kaplan"]  # empty there: starts from the list
+    # Not yet claimed there: nothing in it for whoever claims it first...
+    assert draft_names(untouched) == []
+    # ...but her browser, which handed the list in, starts from it there.
+    alice.claim(seat_link(untouched), "Alice Arroyo")
+    assert draft_names(untouched) == ["Kaplan"]
 
 
 def test_a_list_handed_in_at_one_event_starts_no_match_of_another(carol):
@@ -85,8 +89,8 @@ def test_a_handed_list_is_the_players_however_the_pairings_spell_the_name(carol)
     inigo.submit("draft/add", name="Kaplan", cost="20")
     inigo.submit("draft/hand")
     assert inigo.error is None
-    assert draft_names(second) == ["Kaplan"]
     inigo.claim(seat_link(second), "Íñigo Pérez")
+    assert draft_names(second) == ["Kaplan"]
     assert "draft/hand" not in {form.command for form in inigo.forms()}
     assert spring.handed_lists.count() == 1
     assert [row["name"] for row in spring.handed_lists.get().rows] == ["Kaplan"]

@@ -267,9 +267,13 @@ def test_a_list_handed_to_the_organizer_starts_every_round(alice, bob, carol, ma
     assert "already handed" in error_of(again)
 
     names = [row["name"] for row in draft_of(match)]
+    # Into a seat her browser holds: none yet in round 2.
+    assert draft_of(round_2[1], "B") == []
+    claim(alice, round_2[1], "B", "Alice")
     assert [row["name"] for row in draft_of(round_2[1], "B")] == names  # Alice is B there
     assert draft_of(round_2[1], "A") == []  # Bob's seat is his own
     round_3 = round_of(carol, event, 3, "2, Alice, Carla")  # created after
+    claim(alice, round_3[2], "A", "Alice")
     assert [row["name"] for row in draft_of(round_3[2], "A")] == names
     # Private: the organizer's event page shows it; the opponent's phone does not.
     assert "Knight Of Montesa" in carol.get(f"/organizer/events/{event.pk}/").content.decode()

@@ -174,12 +174,12 @@ def test_a_list_replaced_before_the_lock_follows_to_a_draft_left_as_the_first_on
     assert org.submit("/roster/paste/", players="Ana Arroyo, PanOceania").status_code == 302
     link = list_link_of(org, "Ana Arroyo")
     match = pair_round(carol, event, 1, "Table, Player A, Player B\n1, Ana Arroyo, Bob Bravo\n")
-    paste_on_list_link(link, ARMY_BEFORE)
-    ana = Phone()
+    ana = Phone()  # her phone, for her link and her seat
+    paste_on_list_link(link, ARMY_BEFORE, ana)
     ana.claim(seat_link(match), "Ana Arroyo")
     ana.open()
     assert draft_rows_on(ana) == ["Fusilier", "Bolt"]
-    paste_on_list_link(link, ARMY_AFTER)
+    paste_on_list_link(link, ARMY_AFTER, ana)
     ana.open()
     assert draft_rows_on(ana) == ["Kaplan", "Swiss Guard"]
 

@@ -137,7 +137,8 @@ def test_a_handed_list_starts_the_next_round_with_every_column_the_player_set(al
     assert {"name": "Croc Men", "cost": 30, "combat_group": 1, "silhouette": 3} | {
         "traits": sorted([HIDDEN_DEPLOYMENT, CAMOUFLAGE, INFILTRATION])
     } in handed
-    started = draft_of(round_2[1], "B")  # Alice is B in round 2
+    claim(alice, round_2[1], "B", "Alice")  # Alice is B in round 2
+    started = draft_of(round_2[1], "B")
     assert [{key: row.get(key) for key in columns} for row in started] == handed
 
 

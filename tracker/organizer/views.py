@@ -24,7 +24,6 @@ from tracker import (
     event_clock,
     event_running,
     exports,
-    handed_lists,
     links,
     rules,
     seats,
@@ -230,8 +229,8 @@ def create_pairings(event: TournamentEvent, data: dict) -> list[Match]:
             )
             Seat.objects.filter(match=match, letter="A").update(listed_name=pairing.player_a)
             Seat.objects.filter(match=match, letter="B").update(listed_name=pairing.player_b)
-            for seat in Seat.objects.filter(match=match).select_related("match"):
-                handed_lists.prefill(seat)
+            # No handed list goes into a seat yet: it is given to the player's
+            # own browser once it claims the seat (tracker/handed_lists.py).
             created.append(match)
     return created
 
