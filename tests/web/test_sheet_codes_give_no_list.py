@@ -74,9 +74,7 @@ def hint(language: str) -> str:
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
-def test_attack_the_other_seats_code_on_the_sheet_shows_none_of_its_players_list(
-    carol, language
-):
+def test_attack_the_other_seats_code_on_the_sheet_shows_none_of_its_players_list(carol, language):
     org, links, match = round_one(carol)
     paste(links["Bea Blanco"], BEA_ARMY)  # from her laptop, at home
     seats = sheet_links(carol, match)
