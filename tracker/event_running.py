@@ -100,11 +100,15 @@ def submit_list(player: EventPlayer, rows: list[dict], session=None) -> HandedLi
         for seat in open_seats:
             if not seat.listed_name or HandedList.key(seat.listed_name) != key:
                 continue
-            if not handed_lists.proven_player(session, seat):
-                continue  # only the player's own browser is given the list
-            if seat.draft and seat.draft == handed_lists.rows_for(seat, earlier):
-                seat.draft = []  # untouched since the earlier list: it follows
-            handed_lists.prefill(seat, handed, session)
+            # A draft still as the earlier list made it follows: that list
+            # was given to the player's own browser only (prefill), which
+            # holds the seat still, or to a phone the seat moved to with its
+            # PIN. Any other seat takes the list only from the player's
+            # browser (`session`).
+            given = seat.claimed and seat.draft == handed_lists.rows_for(seat, earlier)
+            if given and seat.draft:
+                seat.draft = []
+            handed_lists.prefill(seat, handed, session, given_before=bool(given and earlier.rows))
         if player.late_list:  # once: the lock holds for them again
             EventPlayer.objects.filter(pk=player.pk).update(late_list=False)
             player.late_list = False

@@ -120,10 +120,13 @@ def proven_player(session, seat: Seat) -> bool:
     )
 
 
-def prefill(seat: Seat, handed: HandedList | None = None, session=None) -> bool:
+def prefill(
+    seat: Seat, handed: HandedList | None = None, session=None, given_before: bool = False
+) -> bool:
     """Start `seat`'s empty draft with the handed list, while still open,
-    for the player's own browser `session` only (proven_player)."""
-    if not proven_player(session, seat):
+    for the player's own browser `session` only (proven_player), or for a
+    seat whose holder was given the player's earlier list (`given_before`)."""
+    if not (given_before or proven_player(session, seat)):
         return False
     handed = handed or handed_for(seat)
     if handed is None or seat.draft or seat.match.status != Match.Status.SETTING_UP:

@@ -161,6 +161,8 @@ def open_list_link(phone: Phone, match: Match, letter: str) -> None:
     from tracker.event_running import roster_entry
 
     player = roster_entry(match.event, match.seats.get(letter=letter).listed_name)
+    if player is None:
+        return  # a guest of the pairings, not on the roster: no list link
     phone.visit(reverse("event-list-submit", kwargs={"token": player.list_token}))
     phone.open()
 

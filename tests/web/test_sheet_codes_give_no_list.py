@@ -87,6 +87,11 @@ def test_attack_the_other_seats_code_on_the_sheet_shows_none_of_its_players_list
     # Nor in the blocks the page asks for after a push.
     partial = snoop.app.get(f"/m/{match.code}/blocks/", headers={"HX-Request": "true"})
     assert b"NINJA" not in partial.body.upper()
+    # Nor once Bea replaces her list before the lock, from her laptop again.
+    paste(links["Bea Blanco"], BEA_ARMY.replace("(0 | 26)", "(0 | 27)"))
+    assert Seat.objects.get(match=match, listed_name="Bea Blanco").draft == []
+    snoop.visit(f"/m/{match.code}/")
+    assert "NINJA" not in snoop.html.upper()
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
