@@ -17,8 +17,10 @@ import re
 from tracker.rules.text import one_line
 
 # One cell and the separator after it (none at the line's end): quoted, or
-# any run without a separator.
-_CELL = re.compile(r'\s*(?:"((?:[^"]|"")*)"\s*|([^\t;,]*))(?:([\t;,])|$)')
+# any run without a separator. The spaces around a quoted cell are never a
+# tab: a tab is a separator, and a sheet's empty cell between two tabs was
+# swallowed (name, no faction, club registered the club as the faction).
+_CELL = re.compile(r'[^\S\t]*(?:"((?:[^"]|"")*)"[^\S\t]*|([^\t;,]*))(?:([\t;,])|$)')
 
 
 def pasted_cells(line: str) -> list[str]:
