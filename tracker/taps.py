@@ -54,6 +54,7 @@ LATE_HEADER = "X-Tracker-Late"
 # On "Send it again" (static/tracker/app.js): the seq the phone showed
 # when the tap was first made.
 AGAIN_HEADER = "X-Tracker-Again"
+SEQ = re.compile(r"[0-9]{1,15}")
 
 
 # The result's events: a proposal sent again must not replace one made since.
@@ -69,7 +70,9 @@ def moved_on_since(request, match, seat: str) -> bool:
     does meanwhile otherwise (a State, a note) leaves her tap what it was.
     Only ever a refusal: a forged header costs its sender their own tap."""
     shown = request.headers.get(AGAIN_HEADER, "")
-    if not shown.isdigit() or match.seq <= int(shown):
+    # ASCII digits, and short: str.isdigit() also takes "²", and int()
+    # refuses it, or a run of 5000 digits (a 500 with its traceback).
+    if not SEQ.fullmatch(shown) or match.seq <= int(shown):
         return False
     since = MatchEvent.objects.filter(match_id=match.pk, seq__gt=int(shown))
     return since.filter(Q(actor=seat) | Q(kind__in=RESULT_KINDS)).exists()

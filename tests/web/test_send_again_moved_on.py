@@ -88,3 +88,14 @@ def test_send_again_of_a_tap_that_landed_is_answered_as_landed():
     a.again_from_seq = made_on
     ok(a, a.submit("SealNote", action_id="given-up-0003", **NOTE))
     assert seq() == after
+
+
+@pytest.mark.parametrize("sent", ["\u00b2", "9" * 5000], ids=["superscript-two", "5000-digits"])
+def test_attack_a_seq_that_is_no_number_counts_as_none(sent):
+    """The header is the phone's to write: "²" (a digit to str.isdigit, not
+    to int()) or 5000 digits (past int()'s limit) were a 500 with its
+    traceback. Read as no header, the tap is sent as any tap."""
+    a, _b, _ids = started()
+    a.again_from_seq = sent
+    ok(a, a.submit("SealNote", action_id="given-up-0006", **NOTE))
+    assert MatchEvent.objects.filter(action_id="given-up-0006").exists()
