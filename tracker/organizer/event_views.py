@@ -35,7 +35,7 @@ from tracker.organizer.event_forms import (
     SwapForm,
 )
 from tracker.organizer.refusals import refusals_on_top
-from tracker.organizer.views import create_pairings, event_matches, lock_event
+from tracker.organizer.views import create_pairings, event_matches, lock_event, whole_number
 from tracker.rules.results import CONFIRMED, SETTLED
 from tracker.tournament.scoring import DEFAULT_SCORING, scoring_table
 
@@ -262,8 +262,8 @@ def _newer_round(request, rounds: list[dict]):
     and forms the poll does not swap in: the page says so and offers a
     reload, rather than reloading under what the organizer is typing. An
     unreadable count says nothing."""
-    shown = request.GET.get("rounds", "")
-    if not shown.isdigit() or not rounds or int(shown) >= len(rounds):
+    shown = whole_number(request.GET.get("rounds", ""))
+    if shown is None or not rounds or shown >= len(rounds):
         return None
     return rounds[-1]["round"]
 
@@ -650,9 +650,9 @@ def round_publish(request, event: TournamentEvent, form: PublishRoundForm):
 
 def _published_number(event: TournamentEvent, posted: str | None) -> int | None:
     """The round a page's form named (hidden field), if it is published."""
-    if not posted or not posted.isdigit():
+    number = whole_number(posted)
+    if number is None:
         return None
-    number = int(posted)
     published = event.rounds.filter(number=number, published_at__isnull=False).exists()
     return number if published else None
 

@@ -56,7 +56,7 @@ SEATS_FOR_LISTS = Prefetch(
 )
 
 
-def _whole_number(text: str) -> int | None:
+def whole_number(text: str) -> int | None:
     """A whole number from a query string, or None. ASCII digits only, and
     short: str.isdigit() also accepts "²" (which int() refuses), and a long
     run of digits is refused by int() or overflows the database column."""
@@ -253,7 +253,7 @@ def event_sheets(request, pk: int):
     """Seat links and QR codes, one printed sheet per table."""
     event = _event(pk)
     matches = Match.objects.filter(event=event).prefetch_related("seats")
-    chosen_round = _whole_number(request.GET.get("round", ""))
+    chosen_round = whole_number(request.GET.get("round", ""))
     if chosen_round is not None:
         matches = matches.filter(event_round=chosen_round)
     matches = matches.order_by("event_round", "table_number", "pk")
@@ -302,12 +302,12 @@ def _audit_page(request, code: str, settle_form: SettleForm | None = None):
     rows = _rows(match)
     final = audit.replay(rows)
     upto = audit.open_upto(final, request.user.get_username(), rows)
-    at = _whole_number(request.GET.get("at", ""))
+    at = whole_number(request.GET.get("at", ""))
     chosen = at if at is not None and 0 < at <= len(rows) else None
     shown = audit.replay(rows, upto=chosen) if chosen else final
     full = upto is None or shown.seq <= upto
     secrets = audit.secrets(final.state, final.times, upto)
-    receipt_seq = _whole_number(request.GET.get("receipt_seq", ""))
+    receipt_seq = whole_number(request.GET.get("receipt_seq", ""))
     receipt_code = request.GET.get("receipt_code", "")[:80]
     receipt = (
         audit.check_receipt(rows, receipt_seq, receipt_code)
