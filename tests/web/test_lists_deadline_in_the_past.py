@@ -54,3 +54,19 @@ def test_a_deadline_to_come_is_still_set(carol):
     event.refresh_from_db()
     assert event.lists_deadline is not None and not event_running.lists_locked(event)
     assert "The army lists lock at the deadline." in org.text()
+
+
+def test_attack_a_deadline_past_the_last_day_utc_has_is_refused(carol, settings):
+    """West of UTC, the last minute of year 9999 is a time UTC has no day
+    for: saving it was a 500 with its traceback. Refused as a date the form
+    cannot read; nothing locks."""
+    settings.TIME_ZONE = "America/New_York"
+    event = TournamentEvent.objects.create(name="Open de invierno")
+    carol.raise_request_exception = False
+    response = Organizer(carol, event).submit(
+        "/lists/", within="#lists", deadline="9999-12-31T23:59"
+    )
+    assert response.status_code == 400
+    assert "Enter a valid date/time." in response.content.decode()
+    event.refresh_from_db()
+    assert event.lists_deadline is None

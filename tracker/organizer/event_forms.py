@@ -3,6 +3,8 @@ scoring table, the lists deadline and the Swiss rounds."""
 
 from __future__ import annotations
 
+from datetime import UTC
+
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -169,6 +171,14 @@ class ListsDeadlineForm(forms.Form):
         # with none of the question "Lock the lists now" asks first, and
         # the page offers no unlock.
         deadline = self.cleaned_data["deadline"]
+        try:
+            # The last minute of year 9999 west of UTC is past the last day
+            # UTC has: saving it was a 500 with its traceback.
+            deadline.astimezone(UTC)
+        except OverflowError:
+            raise forms.ValidationError(
+                self.fields["deadline"].error_messages["invalid"], code="invalid"
+            ) from None
         if deadline <= timezone.now():
             raise forms.ValidationError(
                 _(
