@@ -144,6 +144,16 @@ def test_bad_filters_are_explained_and_ignored(carol):
     assert "Select a valid choice." in text
 
 
+def test_attack_a_date_to_on_the_last_day_a_date_has_keeps_every_match(carol):
+    """ "To" 9999-12-31: the day after it was an OverflowError, a 500 with
+    its traceback. Nothing is later than that day: every match is listed."""
+    bulk_matches(3)
+    carol.raise_request_exception = False
+    response = carol.get("/organizer/", {"date_to": "9999-12-31"})
+    assert response.status_code == 200
+    assert len(set(re.findall(r"A-player-(\d+)", response.content.decode()))) == 3
+
+
 def test_pages_hold_50_matches_newest_first_and_keep_the_filters(carol):
     bulk_matches(120)
     html = carol.get("/organizer/", {"status": "setting_up"}).content.decode()

@@ -90,7 +90,9 @@ def filtered_matches(form: MatchFilterForm):
         matches = matches.filter(Exists(named.filter(match=OuterRef("pk"))))
     if data.get("date_from"):
         matches = matches.filter(created_at__gte=_day_start(data["date_from"]))
-    if data.get("date_to"):
+    # To the last day a date has, nothing is later: the day after it was an
+    # OverflowError (a 500 with its traceback).
+    if data.get("date_to") and data["date_to"] < dt.date.max:
         matches = matches.filter(created_at__lt=_day_start(data["date_to"] + dt.timedelta(days=1)))
     if data.get("status"):
         matches = matches.filter(status=data["status"])
