@@ -39,7 +39,7 @@ class Typed:
 def _seq(text: str) -> int | None:
     text = text.strip().lstrip("#")
     # ASCII digits: str.isdigit() also takes "²", which int() refuses.
-    return int(text) if re.fullmatch(r"[0-9]{1,9}", text) and 0 < int(text) < 10**9 else None
+    return int(text) if re.fullmatch(r"[0-9]{1,20}", text) and 0 < int(text) < 10**9 else None
 
 
 def parse_receipts(text: str, matches: list[Match]) -> tuple[list[Typed], list[str]]:
