@@ -144,12 +144,19 @@ def test_bad_filters_are_explained_and_ignored(carol):
     assert "Select a valid choice." in text
 
 
-def test_attack_a_date_to_on_the_last_day_a_date_has_keeps_every_match(carol):
-    """ "To" 9999-12-31: the day after it was an OverflowError, a 500 with
-    its traceback. Nothing is later than that day: every match is listed."""
+@pytest.mark.parametrize(
+    ("zone", "query"),
+    [("Europe/Madrid", {"date_to": "9999-12-31"}), ("Asia/Tokyo", {"date_from": "0001-01-01"})],
+)
+def test_attack_the_last_and_first_days_a_date_has_keep_every_match(carol, settings, zone, query):
+    """ "To" 9999-12-31: the day after it was an OverflowError; "From"
+    0001-01-01 east of UTC: its midnight is before UTC's first day. Each a
+    500 with its traceback. Nothing is later, or earlier: every match is
+    listed."""
+    settings.TIME_ZONE = zone
     bulk_matches(3)
     carol.raise_request_exception = False
-    response = carol.get("/organizer/", {"date_to": "9999-12-31"})
+    response = carol.get("/organizer/", query)
     assert response.status_code == 200
     assert len(set(re.findall(r"A-player-(\d+)", response.content.decode()))) == 3
 

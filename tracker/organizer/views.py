@@ -63,8 +63,15 @@ def whole_number(text: str) -> int | None:
     return int(text) if re.fullmatch(r"[0-9]{1,9}", text or "") else None
 
 
-def _day_start(day: dt.date) -> dt.datetime:
-    return timezone.make_aware(dt.datetime.combine(day, dt.time.min))
+def _day_start(day: dt.date) -> dt.datetime | None:
+    """Midnight of `day` here; None where UTC has no such moment (the first
+    day a date has, east of UTC): nothing is earlier, so no bound."""
+    start = timezone.make_aware(dt.datetime.combine(day, dt.time.min))
+    try:
+        start.astimezone(dt.UTC)
+    except OverflowError:
+        return None
+    return start
 
 
 def filtered_matches(form: MatchFilterForm):
@@ -88,8 +95,8 @@ def filtered_matches(form: MatchFilterForm):
             folded_name=Folded("name"), folded_listed=Folded("listed_name")
         ).filter(Q(folded_name__contains=wanted) | Q(folded_listed__contains=wanted))
         matches = matches.filter(Exists(named.filter(match=OuterRef("pk"))))
-    if data.get("date_from"):
-        matches = matches.filter(created_at__gte=_day_start(data["date_from"]))
+    if data.get("date_from") and (start := _day_start(data["date_from"])) is not None:
+        matches = matches.filter(created_at__gte=start)
     # To the last day a date has, nothing is later: the day after it was an
     # OverflowError (a 500 with its traceback).
     if data.get("date_to") and data["date_to"] < dt.date.max:
