@@ -33,7 +33,7 @@ from tracker.rules.state import (
     MatchSettings,
 )
 from tracker.rules.text import BIDI_CONTROLS, one_line
-from tracker.templatetags.tracker_tags import marker_names
+from tracker.templatetags.tracker_tags import draft_digest, marker_names
 
 MAX_FIELD = 2000
 
@@ -123,6 +123,14 @@ def generic_command(command_type: type[rules.Command], post) -> rules.Command:
 def _lock_list(post, match: Match, seat: Seat) -> rules.Command:
     from tracker.rules.setup import LockArmyList
 
+    seen = post.get("draft_seen")
+    if seen is not None and seen != draft_digest(seat.draft):
+        raise rules.NotAllowed(
+            mark(
+                "Your list changed on another screen since this page showed it: "
+                "check it below and lock it again."
+            )
+        )
     return LockArmyList(troopers=list(seat.draft))
 
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from tracker.models import Seat
+from tracker.models import Match, Seat
+from tracker.reading import load_state
 
 from .phone import Phone
 from .phone_flows import seated
@@ -33,6 +34,10 @@ def second_screen(phone: Phone, language: str) -> Phone:
         tab.app.cookiejar.set_cookie(cookie)
     tab.open(phone.code)
     return tab
+
+
+def locked(code: str) -> bool:
+    return load_state(Match.objects.get(code=code)).seat("A").list_locked
 
 
 def draft_names(code: str) -> list[str]:
@@ -71,3 +76,37 @@ def test_the_same_row_sent_twice_is_added_once(language):
     alice.send(form, reload=False)
     assert alice.error is None
     assert draft_names(alice.code) == ["Uno"]
+
+
+LOCK_CHANGED = (
+    "Your list changed on another screen since this page showed it: "
+    "check it below and lock it again."
+)
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_lock_from_a_screen_showing_an_older_list_is_refused(language):
+    """A trooper removed on one tab, "Lock my list" tapped on the other, which
+    still showed it: the list locked was not the one on that screen (found
+    playing two tabs of one seat). Now the lock is refused in the phone's
+    language and the answer shows the list as it is; locked from there, it
+    locks."""
+    alice, _bob = seated(language, "en")
+    alice.open()
+    alice.submit("draft/add", name="Uno", cost="10")
+    alice.submit("draft/add", name="Dos", cost="12")
+    tab = second_screen(alice, language)
+    draft = Seat.objects.get(match__code=alice.code, letter="A").draft
+    alice.submit("draft/remove", trooper_id=draft[1]["id"])
+    assert alice.error is None and draft_names(alice.code) == ["Uno"]
+    assert "Dos" in tab.text  # rendered before the removal
+    tab.submit("LockArmyList")
+    with translation.override(language):
+        assert tab.error == translation.gettext(LOCK_CHANGED)
+    assert (tab.error == LOCK_CHANGED) == (language == "en")
+    assert not locked(alice.code)
+    tab.html = tab.last.text
+    assert "Dos" not in tab.text
+    tab.open()
+    tab.submit("LockArmyList")
+    assert tab.error is None and locked(alice.code)

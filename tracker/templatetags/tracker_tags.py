@@ -1,3 +1,4 @@
+import hashlib
 import json
 import threading
 from collections import OrderedDict
@@ -286,6 +287,15 @@ def line_key(line) -> tuple:
 
 def _names(view) -> tuple:
     return tuple((s.seat, s.name) for s in view.seats)
+
+
+@register.filter
+def draft_digest(rows) -> str:
+    """A fingerprint of an army list draft as a page shows it: the Lock form
+    carries it, and a lock from a page whose list changed since (another tab
+    of the seat) is refused rather than locking a list it did not show."""
+    canonical = json.dumps(rows, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
 
 @register.filter
