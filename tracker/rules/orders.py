@@ -449,6 +449,11 @@ def declare_aro(state: MatchState, seat: str, command: DeclareAro) -> list[Event
         raise NotAllowed(_("You can only declare AROs for your own troopers."))
     if trooper.out_of_action:
         raise NotAllowed(_("%(name)s is out of action."), name=trooper.name)
+    if trooper.id in turn.order.extra.get("aros_declared", ()):
+        raise NotAllowed(
+            _("%(name)s has already declared an ARO against this Order: one ARO per Order."),
+            name=trooper.name,
+        )
     skill = skill_named(command.skill)
     if skill.entire:
         raise NotAllowed(_("An ARO is a single Short Skill."))
@@ -620,10 +625,11 @@ def _skill_declared(state: MatchState, event: SkillDeclared) -> MatchState:
             "target": event.target_id,
             "holoecho": bool(target and target.holoechoes),
         }
-    elif event.trooper_id in delayed:
-        del delayed[event.trooper_id]
     else:
-        return state
+        delayed.pop(event.trooper_id, None)
+        # One ARO per trooper per Order (N4): kept until the Order ends.
+        declared = (*order.extra.get("aros_declared", ()), event.trooper_id)
+        return with_order_extra(state, delayed=delayed, aros_declared=declared)
     return with_order_extra(state, delayed=delayed)
 
 
