@@ -51,3 +51,19 @@ def test_a_too_long_fireteam_name_is_refused_in_spanish_label_included():
     }
     assert spanish("The Fireteam's name") != "The Fireteam's name"
     assert error_of(response) == expected
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_no_fireteams_card_when_there_is_nothing_to_form_or_dissolve(language):
+    """Alice's only trooper that may join is Kaplan (Hassassin Ayyar is in
+    Holoecho, the Ninja hidden): her seat showed a "Fireteams" card that
+    opened onto nothing. No card now; with a second trooper it is there."""
+    a, b = seated(language_a=language)
+    lists_locked(a, b)
+    ok(a, a.submit("SetInitiative", first_turn="Alice", deploys_first="Alice"))
+    b.open()
+    seal_both(a, b)
+    to_orders(a, b)
+    assert not a.soup.select("#blk-seat_A details.fireteams")
+    spare = started_with_a_spare_trooper(language_a=language)[0]
+    assert spare.soup.select("#blk-seat_A details.fireteams")
