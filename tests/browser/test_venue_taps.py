@@ -172,7 +172,7 @@ def test_attack_a_dispute_reason_is_not_carried_into_a_new_proposal(served, phon
     other = "es" if lang == "en" else "en"
     alice = open_phone(phone, alice_http, served.url, other)
     bob = open_phone(phone, bob_http, served.url, lang)
-    numbers = {"objective_a": 7, "objective_b": 3, "army_a": 150, "army_b": 90}
+    numbers = {"objective_a": 7, "objective_b": 3, "army_a": 30, "army_b": 90}
     propose(alice, numbers)
     dispute = bob.locator("#blk-controls details.dispute")
     expect(dispute).to_be_visible()

@@ -406,3 +406,24 @@ def test_the_owner_of_an_army_is_warned_of_survivors_past_its_whole_list(alice, 
     # Bob's own army past his 25 points, proposed by Alice: Bob is warned.
     assert error_of(propose_on_phone(a, ap=(90, 26))) is None
     assert "over-list" in b.page() and "over-list" not in a.page()
+
+
+@pytest.mark.django_db
+def test_the_proposer_s_own_army_box_stops_at_her_whole_list(alice, bob):
+    """Alice typed 250 army points alive for her own 90-point list (a slip
+    for 25) and the result went to Bob, whose phone cannot know her total
+    (her hidden Ninja's points are private) and said nothing. Her own box
+    now stops at her whole list, as the phone's number check does; the
+    opponent's stops at the points limit, his total being private."""
+    a, b = playing(alice, bob, rounds=3)
+
+    def maxima(page):
+        soup = BeautifulSoup(page, "lxml")
+        form = soup.select_one("form.result-form")
+        return {
+            name: form.select_one(f"input[name={name}]")["max"] for name in ("army_a", "army_b")
+        }
+
+    limit = str(fresh(a.match).points_limit)
+    assert maxima(a.page()) == {"army_a": "90", "army_b": limit}
+    assert maxima(b.page()) == {"army_a": limit, "army_b": "25"}
