@@ -92,6 +92,25 @@ def test_a_draft_of_suggested_rows_fits_a_360_px_spanish_phone(server, phone):
     assert remove.bounding_box()["x"] + remove.bounding_box()["width"] <= NARROW["width"]
 
 
+@pytest.mark.parametrize("locale", ["es-ES", "en-GB"])
+def test_a_draft_row_named_without_a_space_fits_a_360_px_phone(server, phone, locale):
+    """A name of 60 letters with no space (a slip, or a pasted code) made the
+    draft's table 849 px wide: its points and remove button were off the
+    screen's edge. The name now wraps inside its cell."""
+    page = phone(locale, NARROW)
+    page.goto(create_match(phone(), server)[0])
+    page.fill("input[name=name]", "Ana")
+    page.fill("input[name=pin]", "246813")
+    page.click("button.primary")
+    expect(page.locator("#connection")).to_have_text("En directo" if locale == "es-ES" else "Live")
+    add_trooper(page, "X" * 60, 20)
+    assert page.evaluate(WIDER_THAN_THE_SCREEN) == []
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= NARROW["width"], f"the draft is {width} px wide on a 360 px phone"
+    remove = page.locator("table.list form[hx-post$='/draft/remove/'] button").first
+    assert remove.bounding_box()["x"] + remove.bounding_box()["width"] <= NARROW["width"]
+
+
 def test_the_event_audit_fits_an_organizers_360_px_spanish_phone(server, phone, browser):
     """An organizer at the venue checks the event's audit on her phone: its
     tables (every match verified, each round's results) scroll inside their
