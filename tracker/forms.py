@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 import secrets
 import types
 import typing
@@ -383,6 +384,16 @@ class CreateMatchForm(MatchSettingsForm):
         initial=lambda: secrets.token_hex(16),
     )
     field_order = ["name", "points_limit", "rounds", "mission", "table"]
+
+    def clean_table(self) -> str:
+        """The table's name or number, without the word the page puts before
+        it: "Mesa 3" typed in the box read "Mesa Mesa 3"."""
+        table = self.cleaned_data["table"]
+        return _TABLE_WORD.sub("", table) or table
+
+
+# "Table", "Mesa", "Table nº", "Mesa #", "table:" before a table's number.
+_TABLE_WORD = re.compile(r"^\s*(?:table|mesa)\b\s*(?:n[º°o]\.?|#|:)?\s*", re.IGNORECASE)
 
 
 PIN_PATTERN = r"^\d{6,8}$"
