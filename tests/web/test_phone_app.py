@@ -60,9 +60,10 @@ def test_banners_never_carry_the_other_seats_secrets(alice, bob):
         assert CANARY_NINJA not in banner and CANARY_POSITION not in banner
 
 
-def _view(viewer, secrets=()):
-    seat = SimpleNamespace(seat="A", secrets=tuple(secrets))
-    return SimpleNamespace(viewer=viewer, seats=(seat, SimpleNamespace(seat="B", secrets=())))
+def _view(viewer, secrets=(), phase="play", troopers=()):
+    seat = SimpleNamespace(seat="A", secrets=tuple(secrets), troopers=tuple(troopers))
+    other = SimpleNamespace(seat="B", secrets=(), troopers=())
+    return SimpleNamespace(viewer=viewer, seats=(seat, other), phase=phase)
 
 
 def test_retreat_an_organizer_peek_and_a_ruling_for_this_player_are_banners():
@@ -84,6 +85,23 @@ def test_retreat_an_organizer_peek_and_a_ruling_for_this_player_are_banners():
     # The replacement asks A, not B (nor a spectator).
     assert [b["line"].seq for b in banners_for(_view("B"), log)] == [7, 4]
     assert [b["line"].seq for b in banners_for(_view(None), log)] == [7, 4]
+
+
+def test_a_ruling_stops_asking_once_its_trooper_is_dead_or_the_match_is_over():
+    """ "The tracker needs you to act at the table" about a Hassassin shot
+    dead since, or at the end of the match, was noise on every reload."""
+    log = [
+        LogLine(5, "HoloechoEnded", "m", {"seat": "A", "trooper_id": "t1"}, "HE-C4"),
+        LogLine(6, "ElementReplaced", "m", {"seat": "A", "trooper_id": "t2"}, "RP-2"),
+        LogLine(7, "SecretRevealed", "m", {"seat": "A", "secret_id": "s9"}, "HD-C2"),
+    ]
+    alive = SimpleNamespace(id="t1", condition="normal")
+    dead = SimpleNamespace(id="t2", condition="dead")
+    asked = banners_for(_view("A", troopers=(alive, dead)), log)
+    assert [(b["line"].seq, b["asks"]) for b in asked] == [(7, False), (5, True)]
+    over = banners_for(_view("A", phase="finished", troopers=(alive, dead)), log)
+    # What was revealed stays a banner: only the asks go.
+    assert [(b["line"].seq, b["asks"]) for b in over] == [(7, False)]
 
 
 def test_only_the_latest_organizer_peek_and_a_live_retreat_stay_banners():

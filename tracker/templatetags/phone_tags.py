@@ -7,6 +7,8 @@ viewer's view carries it (it is revealed, or it is the viewer's own).
 
 from django import template
 
+from tracker.rules.state import DEAD, FINISHED
+
 register = template.Library()
 
 # Events every phone must not miss, whoever's they are.
@@ -60,11 +62,29 @@ def banners_for(view, log) -> list[dict]:
                     # still knows as a marker (visibility._under_marker).
                     secret, withheld = None, True
             found.append(_banner(line, secret=secret, withheld=withheld))
-        elif line.kind in ASKS_THE_PLAYER and view.viewer and params.get("seat") == view.viewer:
+        elif (
+            line.kind in ASKS_THE_PLAYER
+            and view.viewer
+            and params.get("seat") == view.viewer
+            and _still_asks(view, params.get("trooper_id"))
+        ):
             found.append(_banner(line, asks=True))
         if len(found) >= MAX_BANNERS:
             break
     return found
+
+
+def _still_asks(view, trooper_id: str | None) -> bool:
+    """A ruling's "act at the table" (place the model, remove the decoys)
+    is moot once the match is over, or once its trooper is dead: such
+    banners stayed up to the end, about a trooper long gone."""
+    if view.phase == FINISHED:
+        return False
+    for seat in view.seats:
+        for trooper in seat.troopers:
+            if trooper.id == trooper_id:
+                return trooper.condition != DEAD
+    return True
 
 
 @register.simple_tag
