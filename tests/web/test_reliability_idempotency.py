@@ -110,6 +110,9 @@ def test_a_retry_after_a_refusal_is_decided_again(alice, bob):
     )
     [remove, _other] = phone.forms("draft/remove")  # the player drops a trooper
     assert error_of(phone.send(remove)) is None
+    # The same tap on the Lock form of the list now shown (the form of the
+    # list before carries that list's fingerprint, and is refused as stale).
+    [lock] = phone.forms("LockArmyList")
     assert error_of(phone.send(lock, action_id="lock-retry-0001", reload=False)) is None
     assert kinds_for("lock-retry-0001")
 
