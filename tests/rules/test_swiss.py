@@ -134,3 +134,14 @@ def test_history_reads_who_met_whom_and_every_bye():
     )
     assert met == {frozenset(p) for p in ((1, 2), (3, 4), (1, 3), (5, 2))}
     assert byes == {5}
+
+
+def test_the_bye_goes_to_the_last_player_even_when_a_leader_must_float_far_down():
+    # 8, 8, 8, 0, 0: the bye goes to the last player, so one leader floats
+    # all the way down (a distance of 8 TP, costing 64), rather than the
+    # third leader taking a free win to keep both 0-point players together.
+    # The bye's place outweighs every pair's distance together, squared.
+    entrants = [Entrant(p, 8 if p <= 3 else 0, p) for p in range(1, 6)]
+    drawn = pair_round(entrants, set(), set())
+    assert drawn.bye == 5
+    assert sum((a <= 3) != (b <= 3) for a, b in drawn.pairs) == 1

@@ -47,6 +47,12 @@ def test_standings_rank_by_tp_then_op_then_vp_and_share_ties():
     assert [(r.name, r.tp, r.op, r.byes) for r in rows][2] == ("Bea", 4, 7, 1)
 
 
+def test_a_bye_scores_the_tables_bye_tp_op_and_vp_each_in_its_own_column():
+    table = scoring_table({"bye_tp": 3, "bye_op": 6, "bye_vp": 150})
+    rows = standings({1: ("Ana", False)}, [], [Bye(1, 1)], table)
+    assert [(r.tp, r.op, r.vp, r.byes, r.played) for r in rows] == [(3, 6, 150, 1, 0)]
+
+
 def test_a_result_naming_someone_off_the_roster_is_ignored():
     rows = standings({1: ("Ana", False)}, [Result(1, 1, 99, 5, 0, 0, 0)], [], DEFAULT_SCORING)
     assert rows[0].tp == 0 and rows[0].played == 0
