@@ -656,3 +656,28 @@ def test_the_run_page_poll_leaves_the_page_s_messages_and_speaks_its_language(ca
     assert "Reanudar el reloj" in spanish.content.decode()
     page = BeautifulSoup(org.page(), "lxml")
     assert "paused" in page.select_one(".messages").get_text()
+
+
+def test_a_result_only_proposed_scores_nothing_until_the_opponent_confirms_it(carol):
+    """Standings count confirmed and settled results only: a result one
+    player proposed and the other has not answered moves nobody."""
+    event = TournamentEvent.objects.create(name="Liga de jueves")
+    org = Organizer(carol, event)
+    assert org.submit("/roster/paste/", players="Ana, PanOceania\nBea, Yu Jing").status_code == 302
+    for name in ("Ana", "Bea"):
+        submit_through_link(list_link_of(org, name), name)
+    assert org.submit("/rounds/draw/", seed=5).status_code == 302
+    response = org.submit("/rounds/publish/", points_limit=300, rounds=3, minutes=60)
+    assert response.status_code == 302
+    [(_table, match, name_a, name_b)] = pairings_of(event, 1)
+    _a, b = play_table(carol, match, name_a, (7, 3, 150, 90), answer=False)
+    public = f"/e/{event.pk}/"
+    assert standings_shown(carol.get(public).content.decode()) == {
+        name_a: (0, 0, 0),
+        name_b: (0, 0, 0),
+    }
+    ok(b, "ConfirmResult")
+    assert standings_shown(carol.get(public).content.decode()) == {
+        name_a: (5, 7, 150),
+        name_b: (0, 3, 90),
+    }

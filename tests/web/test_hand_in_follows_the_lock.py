@@ -81,3 +81,25 @@ def test_after_the_lock_only_a_late_list_the_organizer_took_is_handed_in(carol):
     alice.submit("draft/hand")
     assert alice.error is None
     assert [row["name"] for row in HandedList.objects.get().rows] == ["Fusilier"]
+
+
+def test_a_late_list_is_taken_from_a_table_that_types_the_name_another_way(carol):
+    """The pasted pairing says "alice arróyo" where the roster says "Alice
+    Arroyo": one player (case and accents folded), so the late list the
+    organizer took for her is handed in from that table's seat."""
+    event = open_event(carol, "Spring Open")
+    org = Organizer(carol, event)
+    roster = "Alice Arroyo, PanOceania\nBob Bravo, Yu Jing\n"
+    assert org.submit("/roster/paste/", players=roster).status_code == 302
+    pairings = "Table, Player A, Player B\n1, alice arróyo, Bob Bravo\n"
+    match = pair_round(carol, event, 1, pairings)
+    alice = Phone()
+    alice.claim(seat_link(match), "alice arróyo")
+    alice.submit("draft/add", name="Fusilier", cost="10")
+    assert org.submit("/lists/", within=".lock-now").status_code == 302
+    take_late_list(org, "Alice Arroyo")
+    alice.open()
+    assert LOCKED not in alice.text
+    alice.submit("draft/hand")
+    assert alice.error is None
+    assert [row["name"] for row in HandedList.objects.get().rows] == ["Fusilier"]
