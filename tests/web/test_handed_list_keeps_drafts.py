@@ -94,3 +94,21 @@ def test_a_handed_list_is_the_players_however_the_pairings_spell_the_name(carol)
     assert "draft/hand" not in {form.command for form in inigo.forms()}
     assert spring.handed_lists.count() == 1
     assert [row["name"] for row in spring.handed_lists.get().rows] == ["Kaplan"]
+
+
+def test_a_handed_list_starts_only_its_players_matches_not_the_opponents_draft(carol):
+    """Alice hands her list in: her round 2 draft starts from it, while Bob's
+    empty drafts, at her table and at his round 2 table, stay his own."""
+    spring = open_event(carol, "Spring Open")
+    first, second = (pair_round(carol, spring, n) for n in (1, 2))
+    alice = Phone()
+    alice.claim(seat_link(first), "Alice Arroyo")
+    alice.submit("draft/add", name="Kaplan", cost="20")
+    alice.submit("draft/hand")
+    assert alice.error is None
+    assert draft_names(second) == ["Kaplan"]
+    for match in (first, second):
+        assert Seat.objects.get(match=match, letter="B").draft == []
+    bob = Phone()
+    bob.claim(f"/m/{first.code}/s/{first.seats.get(letter='B').token}/", "Bob Bravo")
+    assert "Kaplan" not in bob.text  # his draft is empty, and hers is sealed from him

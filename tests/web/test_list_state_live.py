@@ -99,3 +99,37 @@ async def test_a_late_list_taken_and_handed_in_reaches_the_players_page_live(car
     frame = await _frame_saying(socket, SAID[language]["handed"])
     assert SAID[language]["hand_in"] not in frame
     await socket.disconnect()
+
+
+def _open_event_with_anas_draft(carol):
+    """Lists open; round 1 drawn and published; Ana on her seat with a
+    trooper in her draft."""
+    event = TournamentEvent.objects.create(name="Liga")
+    org = Organizer(carol, event)
+    players = "Ana Arroyo, PanOceania\nBea Bello, Yu Jing"
+    assert org.submit("/roster/paste/", players=players).status_code == 302
+    assert org.submit("/rounds/draw/", seed=5).status_code == 302
+    response = org.submit("/rounds/publish/", points_limit=300, rounds=3, minutes=60)
+    assert response.status_code == 302
+    match = Match.objects.get(event=event)
+    letter = next(s.letter for s in match.seats.all() if s.listed_name == "Ana Arroyo")
+    ana = seat_phone(carol, match, letter)
+    ana.open()
+    ana.submit("draft/add", name="Fusilier", cost="10")
+    assert SAID["en"]["hand_in"] in ana.open().text
+    return match, ana
+
+
+async def test_a_list_handed_in_from_the_match_reaches_the_players_other_tab_live(carol):
+    """The hand-in tap answers the tab that tapped; her other tab (the
+    same session's socket) is told too, and drops its hand-in button."""
+    match, ana = await sync_to_async(_open_event_with_anas_draft)(carol)
+    socket = _socket(ana, match)
+    connected, _ = await socket.connect()
+    assert connected
+    assert SAID["en"]["hand_in"] in await socket.receive_from(timeout=5)
+    await sync_to_async(ana.submit)("draft/hand")
+    assert ana.error is None
+    frame = await _frame_saying(socket, "Your list is with the organizer of Liga")
+    assert SAID["en"]["hand_in"] not in frame
+    await socket.disconnect()
