@@ -843,3 +843,18 @@ def test_the_strategic_use_is_made_once_per_game():
     with pytest.raises(NotAllowed, match="once per game") as refused:
         game.do("B", LimitOpponentTokens())
     assert refused.value.rule == "TM-S2"
+
+
+def test_tm_s1_is_not_offered_again_once_the_reserve_is_sealed():
+    """TM-S1 is the Strategic Use of the player with the first Player Turn,
+    once per game: sealed with her deployment, it is not offered again while
+    her opponent is still deploying."""
+    a, b = lists()
+    game = Game.listed(a, b)
+    game.do("A", SetInitiative(first_turn="A", deploys_first="A"))
+    game.seal("A", reserve="Bolt")
+    assert game.state.seat("A").strategic_used and tokens(game, "A") == 3
+    assert "TM-S1" not in game.view("A").token_uses
+    with pytest.raises(NotAllowed) as refused:
+        spend_token(game.state, "A", "TM-S1")
+    assert refused.value.rule == "TM-S1"

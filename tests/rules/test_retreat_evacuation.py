@@ -5,10 +5,10 @@ import pytest
 
 from tracker.rules.errors import NotAllowed
 from tracker.rules.retreat import EvacuateTrooper
-from tracker.rules.state import NORMAL, UNCONSCIOUS
+from tracker.rules.state import NORMAL, PLAYING, UNCONSCIOUS
 
 from .game import Game, trooper
-from .steps import set_state, to_turn
+from .steps import end_turn, set_state, to_turn
 
 
 def in_retreat():
@@ -55,3 +55,17 @@ def test_rt_1_an_evacuated_lieutenant_does_not_end_loss_of_lieutenant_with_retre
     assert [e.rule for e in ended] == ["RT-X2"]
     assert game.state.seat("A").loss_of_lieutenant
     assert game.view("B").seat("A").loss_of_lieutenant
+
+
+def test_rt_6_no_trooper_leaves_the_table_once_the_match_is_over():
+    """RT-6 is a move of the battle: an army still in Retreat! when the last
+    Game Round ends evacuates nobody afterwards (the survivors are counted
+    as the match ended)."""
+    game = in_retreat()
+    while game.state.phase == PLAYING:
+        end_turn(game)
+    assert game.state.seat("A").retreat
+    with pytest.raises(NotAllowed):
+        game.do("A", EvacuateTrooper(trooper_id=game.id("Other")))
+    assert "TrooperEvacuated" not in [e.kind for e in game.events]
+    assert not game.state.troopers[game.id("Other")].evacuated
