@@ -155,3 +155,24 @@ def test_the_tap_whose_answer_is_shown_keeps_the_seat_whichever_took_it(language
     assert not pending
     assert holds_seat_a(player, host.code)
     assert claims_logged(host.code) == ["SeatClaimed"]
+
+
+def test_the_same_browser_sending_the_claim_again_with_another_pin_does_not_take_the_seat():
+    """The claim sent again is known as its own only with the PIN it set:
+    the form sent from the same browser with another PIN is not that claim
+    (whoever typed it does not know the seat's PIN): it is a wrong PIN for
+    the seat someone took, and its session does not hold the seat."""
+    host = Phone()
+    links = host.create_match(name="Mesa 8")
+    player = Phone()
+    form = claim_form(player, links["A"])
+    form.fill({"name": "Alicia"})
+    [pin] = [value for name, value in form.fields() if name == "pin"]
+    cookies = list(player.app.cookiejar)
+    player.send(form)
+    assert seat_shown(player) == "A"
+    form.fill({"pin": "".join(str((int(d) + 1) % 10) for d in pin)})
+    sent_again_without_its_answer(player, form, cookies)
+    assert "That PIN is not right." in player.text and ALREADY["en"] not in player.text
+    assert not holds_seat_a(player, host.code)
+    assert claims_logged(host.code) == ["SeatClaimed"]
