@@ -176,3 +176,29 @@ def test_the_same_browser_sending_the_claim_again_with_another_pin_does_not_take
     assert "That PIN is not right." in player.text and ALREADY["en"] not in player.text
     assert not holds_seat_a(player, host.code)
     assert claims_logged(host.code) == ["SeatClaimed"]
+
+
+def test_a_claim_sent_again_after_the_seat_moved_on_is_a_move_not_the_first_claim():
+    """Known as its own only while the seat is still held by that claim:
+    once the seat moved to another phone, the same browser's claim sent
+    again (with the right PIN) moves it back, in the log, rather than being
+    told the seat is its own while the other phone holds it."""
+    host = Phone()
+    links = host.create_match(name="Mesa 6")
+    player = Phone()
+    form = claim_form(player, links["A"])
+    form.fill({"name": "Alicia"})
+    [pin] = [value for name, value in form.fields() if name == "pin"]
+    cookies = list(player.app.cookiejar)
+    player.send(form)
+    tablet = Phone()
+    tablet.visit(urlparse(links["A"]).path)
+    [move] = [f for f in tablet.forms() if "pin" in f.names()]
+    move.fill({"pin": pin})
+    tablet.send(move)
+    assert holds_seat_a(tablet, host.code)
+    sent_again_without_its_answer(player, form, cookies)
+    assert ALREADY["en"] not in player.text
+    assert holds_seat_a(player, host.code)
+    assert not holds_seat_a(tablet, host.code)
+    assert claims_logged(host.code) == ["SeatClaimed", "SeatMoved", "SeatMoved"]

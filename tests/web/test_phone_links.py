@@ -282,3 +282,16 @@ def test_opened_on_this_computer_the_codes_keep_the_pages_scheme_and_port(
     host.create_match()
     assert_codes_carry(host.html, base)
     assert f"{base}/" in notice(host.html)
+
+
+def test_with_two_lan_addresses_the_codes_use_the_first_the_server_prints(settings):
+    """A computer on the venue's Wi-Fi and on a second network (a cable, a
+    VPN) has two addresses: the codes carry the first, the one `manage.py
+    serve` prints first, never a mix of the two."""
+    settings.PUBLIC_URL = ""
+    settings.PHONE_ADDRESSES = [LAN, "10.8.0.2"]
+    host = host_on("localhost:8000")
+    host.create_match()
+    assert_codes_carry(host.html, f"http://{LAN}:8000")
+    assert f"http://{LAN}:8000/" in notice(host.html)
+    assert "10.8.0.2" not in host.html
