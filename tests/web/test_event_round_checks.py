@@ -20,6 +20,7 @@ from tests.web.test_event_running import (
     list_link_of,
     pairings_of,
     play_table,
+    roster_row,
     seat_phone,
     submit_through_link,
     take_late_list,
@@ -294,3 +295,16 @@ def test_a_mistyped_receipt_is_corrected_before_it_goes_on_record(carol, languag
     assert sorted(r.match.table_number for r in EventReceipt.objects.all()) == [1, 2]
     html = carol.get(f"/organizer/events/{event.pk}/audit/").content.decode()
     assert 'id="receipts-agree"' in html and 'id="receipts-disagree"' not in html
+
+
+def test_a_player_dropped_while_round_one_is_drawn_is_taken_out_of_it(carol):
+    """A drawn round that is not published is not played: a player who
+    drops before it is published plays no part in it (dropped after round
+    0), and the drawn round is drawn again without them."""
+    event, org = event_of(carol, "Ana, PanOceania\nBea, Yu Jing\nCai, Nomads\nDan, ALEPH")
+    assert org.submit("/rounds/draw/", seed=5).status_code == 302
+    assert any("Dan" in line for line in drawn_tables(org))
+    assert submit(carol, str(roster_row(org, "Dan")), "/drop/").status_code == 302
+    assert "Dan dropped: not paired from round 1 on." in org.text()
+    assert not any("Dan" in line for line in drawn_tables(org))
+    assert event.rounds.get(number=1).bye is not None

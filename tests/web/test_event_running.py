@@ -660,7 +660,8 @@ def test_the_run_page_poll_leaves_the_page_s_messages_and_speaks_its_language(ca
 
 def test_a_result_only_proposed_scores_nothing_until_the_opponent_confirms_it(carol):
     """Standings count confirmed and settled results only: a result one
-    player proposed and the other has not answered moves nobody."""
+    player proposed and the other has not answered moves nobody, and
+    leaves its round unfinished."""
     event = TournamentEvent.objects.create(name="Liga de jueves")
     org = Organizer(carol, event)
     assert org.submit("/roster/paste/", players="Ana, PanOceania\nBea, Yu Jing").status_code == 302
@@ -676,6 +677,11 @@ def test_a_result_only_proposed_scores_nothing_until_the_opponent_confirms_it(ca
         name_a: (0, 0, 0),
         name_b: (0, 0, 0),
     }
+    # Nor is the round over: the next one is not drawn past that table.
+    response = org.submit("/rounds/draw/")
+    assert response.status_code == 400
+    assert "Round 1 still has tables without a confirmed result: 1." in response.content.decode()
+    assert not event.rounds.filter(number=2).exists()
     ok(b, "ConfirmResult")
     assert standings_shown(carol.get(public).content.decode()) == {
         name_a: (5, 7, 150),
