@@ -106,6 +106,7 @@ def test_a_handed_list_starts_only_its_players_matches_not_the_opponents_draft(c
     alice.submit("draft/add", name="Kaplan", cost="20")
     alice.submit("draft/hand")
     assert alice.error is None
+    alice.claim(seat_link(second), "Alice Arroyo")  # her browser: given her list
     assert draft_names(second) == ["Kaplan"]
     for match in (first, second):
         assert Seat.objects.get(match=match, letter="B").draft == []
