@@ -39,7 +39,9 @@ async def _order_of(arrivals: list[tuple[str, str]]) -> list[str]:
         tasks.append(asyncio.create_task(request(kind, address, f"{kind}:{address}:{n}")))
         await asyncio.sleep(0)  # arrival order
     admission.leave(PAGE, "first")
-    await asyncio.gather(*tasks)
+    # A request left waiting for ever (a turn never handed on) fails here,
+    # not at pytest's ten-minute timeout: these run in microseconds.
+    await asyncio.wait_for(asyncio.gather(*tasks), 5)
     assert admission.running == 0 and admission.in_flight == {TAP: 0, PAGE: 0, STATIC: 0}
     return served
 
