@@ -87,8 +87,18 @@ def list_submit(request, token: str):
             status = 400
         elif form.is_valid():
             parsed = army_text.parse(form.cleaned_data["text"].replace("\x00", ""))
+            taken = False
             if parsed.ok:
-                event_running.submit_list(player, list_rows(parsed), request.session)
+                try:
+                    event_running.submit_list(player, list_rows(parsed), request.session)
+                    taken = True
+                except event_running.ListsLocked:
+                    # Locked meanwhile, or its one late list taken by another
+                    # send: the page says so, the text typed kept.
+                    locked, handed = True, event_running.handed_list(player)
+                    messages.error(request, _("The army lists of this event are locked."))
+                    status = 400
+            if taken:
                 notice = ngettext(
                     "Your list is in: %(count)s trooper (%(points)s points).",
                     "Your list is in: %(count)s troopers (%(points)s points).",
@@ -100,10 +110,11 @@ def list_submit(request, token: str):
                 for line in parsed.skipped:
                     messages.info(request, problem_text(line))  # it says "left out"
                 return redirect("event-list-submit", token=token)
-            problems = [problem_text(p) for p in parsed.skipped] or [
-                _("No trooper could be read in the pasted text.")
-            ]
-            status = 400
+            if not parsed.ok:
+                problems = [problem_text(p) for p in parsed.skipped] or [
+                    _("No trooper could be read in the pasted text.")
+                ]
+                status = 400
         else:
             status = 400
     return render(

@@ -77,17 +77,27 @@ def handed_list(player: EventPlayer) -> HandedList | None:
     ).first()
 
 
+class ListsLocked(Exception):
+    """The event's lists are locked for this player (list_open_for)."""
+
+
 def submit_list(player: EventPlayer, rows: list[dict], session=None) -> HandedList:
     """The player's list for the event, replacing an earlier one until the
-    lists lock. Each round's match of the player starts from it
-    (tracker/handed_lists.py prefills the seat's draft when it is created),
-    and so does a match already created and still setting up: an empty
-    draft, or one still as the earlier list made it, takes this list; a
-    draft the player has started is left alone."""
+    lists lock. Each round's match of the player starts from it, on the
+    player's own phone (tracker/handed_lists.py), and so does a match
+    still setting up: an empty draft, or one still as the earlier list made
+    it, takes this list; a draft the player has started is left alone.
+    ListsLocked if the lists locked meanwhile, or the late list this
+    player was allowed was taken by another send of the link's form."""
     from tracker import handed_lists  # it imports this module
 
     key = HandedList.key(player.name)
     with transaction.atomic():
+        # Read again under a lock: two sends of a reopened link both read it
+        # open, and both lists were taken, the last one winning.
+        player = EventPlayer.objects.select_for_update().select_related("event").get(pk=player.pk)
+        if not list_open_for(player):
+            raise ListsLocked
         handed, _ = HandedList.objects.select_for_update().get_or_create(
             event_id=player.event_id, player_key=key, defaults={"player": player.name}
         )

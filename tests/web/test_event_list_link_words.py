@@ -140,6 +140,24 @@ def test_a_list_taken_after_the_lock_is_one_list():
     assert HandedList.objects.filter(event=event).count() == 1
 
 
+def test_two_sends_of_a_reopened_link_read_together_take_one_list():
+    """Two sends of a late list's form (two tabs, a double tap) each read
+    the player's row before either was taken: both lists were taken, the
+    last one winning. The second, reading the row under the first's lock,
+    now finds the lists locked for this player again."""
+    from tracker.event_running import ListsLocked, submit_list
+
+    event = TournamentEvent.objects.create(name="Liga", lists_deadline=timezone.now())
+    EventPlayer.objects.create(event=event, name="Ana", key="ana", late_list=True)
+    first, second = (EventPlayer.objects.get(key="ana") for _send in range(2))
+    row = {"cost": 10, "combat_group": 1, "silhouette": 2, "traits": []}
+    submit_list(first, [{"name": "Fusilier", **row}])
+    with pytest.raises(ListsLocked):
+        submit_list(second, [{"name": "Bolt", **row}])
+    [handed] = HandedList.objects.filter(event=event)
+    assert [r["name"] for r in handed.rows] == ["Fusilier"]
+
+
 def test_the_warning_of_a_list_without_a_lieutenant_option_is_in_spanish(carol):
     _event, _org, link = ana_of(carol)
     player = Phone("es")
