@@ -77,6 +77,15 @@ def handed_list(player: EventPlayer) -> HandedList | None:
     ).first()
 
 
+def open_seats_of(event_id: int, key: str) -> list[Seat]:
+    """The seats, with their matches, of player `key` (HandedList.key) in
+    the event's matches still setting up: where a handed list may go."""
+    seats = Seat.objects.filter(
+        match__event_id=event_id, match__status=Match.Status.SETTING_UP
+    ).select_related("match")
+    return [seat for seat in seats if seat.listed_name and HandedList.key(seat.listed_name) == key]
+
+
 class ListsLocked(Exception):
     """The event's lists are locked for this player (list_open_for)."""
 
@@ -104,21 +113,18 @@ def submit_list(player: EventPlayer, rows: list[dict], session=None) -> HandedLi
         earlier = HandedList(rows=handed.rows)
         handed.player, handed.rows, handed.handed_at = player.name, rows, timezone.now()
         handed.save()
-        open_seats = Seat.objects.filter(
-            match__event_id=player.event_id, match__status=Match.Status.SETTING_UP
-        ).select_related("match")
-        for seat in open_seats:
-            if not seat.listed_name or HandedList.key(seat.listed_name) != key:
-                continue
+        for seat in open_seats_of(player.event_id, key):
             # A draft still as the earlier list made it follows: that list
             # was given to the player's own browser only (prefill), which
             # holds the seat still, or to a phone the seat moved to with its
             # PIN. Any other seat takes the list only from the player's
             # browser (`session`).
-            given = seat.claimed and seat.draft == handed_lists.rows_for(seat, earlier)
-            if given and seat.draft:
+            given = bool(
+                seat.claimed and earlier.rows and seat.draft == handed_lists.rows_for(seat, earlier)
+            )
+            if given:
                 seat.draft = []
-            handed_lists.prefill(seat, handed, session, given_before=bool(given and earlier.rows))
+            handed_lists.prefill(seat, handed, session, given_before=given)
         if player.late_list:  # once: the lock holds for them again
             EventPlayer.objects.filter(pk=player.pk).update(late_list=False)
             player.late_list = False

@@ -18,6 +18,7 @@ from tracker import seats
 from tracker.event_running import (
     list_open_for,
     lists_locked,
+    open_seats_of,
     player_key,
     redraw_matches_of,
     roster_entry,
@@ -75,14 +76,7 @@ def fill_held_seats(session, event_id: int, key: str) -> int:
     handed = HandedList.objects.filter(event_id=event_id, player_key=key).first()
     if handed is None:
         return 0
-    filled = 0
-    candidates = Seat.objects.filter(
-        match__event_id=event_id, match__status=Match.Status.SETTING_UP
-    ).select_related("match")
-    for seat in candidates:
-        if HandedList.key(seat.listed_name) == key and prefill(seat, handed, session):
-            filled += 1
-    return filled
+    return sum(prefill(seat, handed, session) for seat in open_seats_of(event_id, key))
 
 
 def rows_for(seat: Seat, handed: HandedList) -> list[dict]:
@@ -168,15 +162,8 @@ def hand_in(seat: Seat, session=None) -> HandedList:
             prove_player(session, match.event_id, key)
         # A late list accepted by the organizer is taken once.
         match.event.roster.filter(key=player_key(seat.listed_name)).update(late_list=False)
-        others = (
-            Seat.objects.filter(
-                match__event_id=match.event_id, match__status=Match.Status.SETTING_UP
-            )
-            .exclude(pk=seat.pk)
-            .select_related("match")
-        )
-        for other in others:
-            if HandedList.key(other.listed_name) == key:
+        for other in open_seats_of(match.event_id, key):
+            if other.pk != seat.pk:
                 prefill(other, handed, session)
         # Every page of theirs in the event says so (this phone's too, on
         # the player's other phones and tabs).

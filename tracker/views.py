@@ -300,8 +300,9 @@ def seat_link(request, code: str, token: str):
                 Seat.objects.filter(pk=seat.pk).update(name=form.cleaned_data["name"][:60])
                 # An event's player who opened their list link in this
                 # browser starts with the list they handed in.
-                held = Seat.objects.select_related("match").get(pk=seat.pk)
-                handed_lists.prefill(held, session=request.session)
+                if match.event_id:
+                    held = Seat.objects.select_related("match").get(pk=seat.pk)
+                    handed_lists.prefill(held, session=request.session)
                 return redirect("match", code=match.code)
             # Both taps read the seat free: the first took it meanwhile.
             if (again := _same_claim_again(request, match, seat)) is not None:
