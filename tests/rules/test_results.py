@@ -4,7 +4,7 @@ match. Only the opponent agrees, and only to the proposal its phone showed."""
 
 import pytest
 
-from tracker.rules.errors import NotAllowed
+from tracker.rules.errors import InvalidInput, NotAllowed
 from tracker.rules.results import ConfirmResult, DisputeResult, ProposeResult, result_of
 from tracker.rules.state import FINISHED, PLAYING
 
@@ -76,3 +76,17 @@ def test_the_player_who_disputed_entering_the_same_numbers_agrees():
     propose(game, "B", objective_a=3)
     assert result_of(game.state)["status"] == "confirmed"
     assert game.state.phase == FINISHED
+
+
+def test_a_proposer_s_own_army_alive_is_at_most_her_whole_list():
+    """Her own list's total is hers to know (hidden troopers included), so
+    her own army alive past it is refused; the opponent's is checked against
+    the points limit only, as his total is not hers to know."""
+    game = playing()  # Kaplan, 20 points; Fusilier, 10
+    with pytest.raises(InvalidInput):
+        game.do("A", ProposeResult(objective_a=3, objective_b=1, army_a=21, army_b=10))
+    with pytest.raises(InvalidInput):
+        game.do("B", ProposeResult(objective_a=3, objective_b=1, army_a=20, army_b=11))
+    assert result_of(game.state) is None
+    game.do("A", ProposeResult(objective_a=3, objective_b=1, army_a=20, army_b=11))
+    assert result_of(game.state)["army_points"] == {"A": 20, "B": 11}

@@ -41,7 +41,7 @@ def proposed_after_time(carol, language_a: str, language_b: str):
     a, b = seat_phone(carol, match, "A", language_a), seat_phone(carol, match, "B", language_b)
     into_play(a, b, first)
     assert org.submit("/clock/call/", within="#round-1").status_code == 302
-    ok(a, "ProposeResult", objective_a=6, objective_b=2, army_a=120, army_b=40)
+    ok(a, "ProposeResult", objective_a=6, objective_b=2, army_a=20, army_b=40)
     return match, a, b
 
 

@@ -31,7 +31,7 @@ def test_a_result_the_organizer_settled_at_time_asks_nothing_more_of_either_phon
     a, b = seat_phone(carol, match, "A", "es"), seat_phone(carol, match, "B", "en")
     into_play(a, b, first)
     assert org.submit("/clock/call/", within="#round-1").status_code == 302
-    ok(b, "ProposeResult", objective_a=1, objective_b=9, army_a=10, army_b=200)
+    ok(b, "ProposeResult", objective_a=1, objective_b=9, army_a=10, army_b=20)
     ok(a, "DisputeResult", reason="Tenía la consola")
     settle(carol, match, 5, 5, 100, 100)
     assert clock_of(a) == (CALLED["es"], None)
@@ -190,7 +190,7 @@ def test_the_event_audit_counts_a_dispute_and_its_settlement_and_no_peek(carol):
     [(_table, match, first, _b)] = pairings_of(event, 1)
     a, b = seat_phone(carol, match, "A", "en"), seat_phone(carol, match, "B", "en")
     into_play(a, b, first)
-    ok(b, "ProposeResult", objective_a=1, objective_b=9, army_a=10, army_b=200)
+    ok(b, "ProposeResult", objective_a=1, objective_b=9, army_a=10, army_b=20)
     ok(a, "DisputeResult")  # the reason is optional
     settle(carol, match, 5, 4, 100, 90)
 
@@ -360,7 +360,7 @@ def test_one_receipt_pasted_twice_at_once_is_kept_once_and_a_match_code_in_any_c
     all_lists_in(org, ["Ana", "Bea"])
     publish(org, seed=3)
     [(_table, match, first, _b)] = pairings_of(event, 1)
-    a, _b = play_table(carol, match, first, (5, 3, 120, 80))
+    a, _b = play_table(carol, match, first, (5, 3, 12, 8))
     seq, code = receipt_of(a)
     pasted = f"1, 1, #{seq}, {code}\n{match.code.lower()}; {seq}; {code.replace('-', ' ')}\n"
     assert paste_receipts(carol, event, pasted).status_code == 302

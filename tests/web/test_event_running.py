@@ -68,8 +68,10 @@ def scores_for(round_number: int, table: int) -> tuple[int, int, int, int]:
     return (
         (3 * table + round_number) % 9,
         (5 * table + 2 * round_number) % 9,
-        10 * table + round_number,
-        5 * table + 20,
+        # Army points alive within each player's whole list (25 points): a
+        # proposer's own past it is refused.
+        2 * table + round_number,
+        table + 10,
     )
 
 
@@ -671,7 +673,7 @@ def test_a_result_only_proposed_scores_nothing_until_the_opponent_confirms_it(ca
     response = org.submit("/rounds/publish/", points_limit=300, rounds=3, minutes=60)
     assert response.status_code == 302
     [(_table, match, name_a, name_b)] = pairings_of(event, 1)
-    _a, b = play_table(carol, match, name_a, (7, 3, 150, 90), answer=False)
+    _a, b = play_table(carol, match, name_a, (7, 3, 15, 9), answer=False)
     public = f"/e/{event.pk}/"
     assert standings_shown(carol.get(public).content.decode()) == {
         name_a: (0, 0, 0),
@@ -684,6 +686,6 @@ def test_a_result_only_proposed_scores_nothing_until_the_opponent_confirms_it(ca
     assert not event.rounds.filter(number=2).exists()
     ok(b, "ConfirmResult")
     assert standings_shown(carol.get(public).content.decode()) == {
-        name_a: (5, 7, 150),
-        name_b: (0, 3, 90),
+        name_a: (5, 7, 15),
+        name_b: (0, 3, 9),
     }

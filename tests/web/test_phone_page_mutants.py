@@ -314,7 +314,7 @@ def test_no_secret_is_offered_to_reveal_once_the_match_is_over():
     a, b, _ids = started()
     a.open()
     assert a.soup.select(reveal)
-    ok(a, a.submit("ProposeResult", objective_a=6, objective_b=2, army_a=120, army_b=40))
+    ok(a, a.submit("ProposeResult", objective_a=6, objective_b=2, army_a=80, army_b=40))
     b.open()
     ok(b, b.submit("ConfirmResult"))
     a.open()

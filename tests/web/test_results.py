@@ -26,7 +26,7 @@ def started_game():
     )
 
 
-def propose(game, seat, op=(7, 3), ap=(150, 90)):
+def propose(game, seat, op=(7, 3), ap=(15, 9)):
     return game.do(
         seat, ProposeResult(objective_a=op[0], objective_b=op[1], army_a=ap[0], army_b=ap[1])
     )
@@ -50,7 +50,7 @@ def test_confirmed_result_ends_the_match_when_time_is_called():
     record = result_of(game.state)
     assert record["status"] == "confirmed"
     assert record["objective_points"] == {"A": 7, "B": 3}
-    assert record["army_points"] == {"A": 150, "B": 90}
+    assert record["army_points"] == {"A": 15, "B": 9}
     assert game.state.phase == FINISHED
 
 
@@ -271,6 +271,9 @@ def test_after_a_dispute_the_players_propose_again_and_agree(alice, bob, carol, 
         ({"army_b": ""}, "Army points alive must be a whole number."),
         ({"objective_a": "11"}, "Objective points must be between 0 and 10."),
         ({"army_b": "301"}, "Army points alive must be between 0 and 300."),
+        # Alice's own army past her whole list (90 points): only she knows
+        # that total, so the server checks it (a slip for 9, sent raw).
+        ({"army_a": "91"}, "Your army points alive (your whole list) must be between 0 and 90."),
         ({"army_b": None}, "Some information is missing; reload the page."),
     ],
 )
@@ -427,3 +430,31 @@ def test_the_proposer_s_own_army_box_stops_at_her_whole_list(alice, bob):
     limit = str(fresh(a.match).points_limit)
     assert maxima(a.page()) == {"army_a": "90", "army_b": limit}
     assert maxima(b.page()) == {"army_a": limit, "army_b": "25"}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "language, refused",
+    [
+        ("en", "Your army points alive (your whole list) must be between 0 and 25."),
+        ("es", "Tus puntos de ejército supervivientes (toda tu lista): debe estar entre 0 y 25."),
+    ],
+)
+def test_attack_a_proposer_s_own_army_past_her_list_is_refused_by_the_server(
+    alice, bob, language, refused
+):
+    """Her phone's box stops at her whole list; a client that skips the box
+    (a raw post) met no check on the server, and Alice's 250 for her 25
+    went to Bob. The server refuses it in her language and keeps nothing;
+    the opponent's army is still checked against the points limit only, as
+    his total is private (his phone warns him: the test above)."""
+    bob.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+    a, b = playing(alice, bob, rounds=3)
+    before = fresh(b.match).seq
+    sent = b.raw_post("ProposeResult", objective_a=7, objective_b=3, army_a=90, army_b=250)
+    assert error_of(sent) == refused
+    assert fresh(b.match).seq == before and fresh(b.match).result is None
+    # Her whole list exactly, and the opponent's past his: both taken.
+    sent = b.raw_post("ProposeResult", objective_a=7, objective_b=3, army_a=120, army_b=25)
+    assert error_of(sent) is None
+    assert fresh(b.match).result["army_points"] == {"A": 120, "B": 25}

@@ -41,7 +41,7 @@ def test_round_two_published_calls_time_on_round_one(carol, language, left):
     assert org.submit("/clock/start/", within="#round-1").status_code == 302
     if left == "paused":
         assert org.submit("/clock/pause/", within="#round-1").status_code == 302
-    ok(a, "ProposeResult", objective_a=6, objective_b=2, army_a=120, army_b=40)
+    ok(a, "ProposeResult", objective_a=6, objective_b=2, army_a=20, army_b=40)
     ok(b, "ConfirmResult")
     shown, _at_zero = clock_of(a)
     assert shown != CALLED[language]  # the clock still counts, as the organizer left it

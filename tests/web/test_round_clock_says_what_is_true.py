@@ -97,7 +97,7 @@ def test_time_called_tells_each_table_what_is_left_for_it(carol):
     assert clock_of(d) == (NOT_IN_PLAY["es"], None)
 
     # A proposes: nothing is left for A's phone but to wait; B's confirms.
-    ok(a, "ProposeResult", objective_a=6, objective_b=2, army_a=120, army_b=40)
+    ok(a, "ProposeResult", objective_a=6, objective_b=2, army_a=20, army_b=40)
     assert clock_of(a) == (CALLED["en"], None)
     assert clock_of(b) == (CONFIRM["es"], None)
     assert b.can("ConfirmResult") and not a.can("ConfirmResult")
@@ -122,7 +122,7 @@ def test_a_disputed_result_at_time_is_the_organizers_to_settle(carol):
     a, b = seat_phone(carol, match, "A", "es"), seat_phone(carol, match, "B", "en")
     into_play(a, b, first)
     assert org.submit("/clock/call/", within="#round-1").status_code == 302
-    ok(b, "ProposeResult", objective_a=1, objective_b=9, army_a=10, army_b=200)
+    ok(b, "ProposeResult", objective_a=1, objective_b=9, army_a=10, army_b=20)
     assert clock_of(a) == (CONFIRM["es"], None)
     assert clock_of(b) == (CALLED["en"], None)
     ok(a, "DisputeResult", reason="Tenía la consola")

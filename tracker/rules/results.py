@@ -269,6 +269,18 @@ def propose_result(state: MatchState, seat: str, command: ProposeResult) -> list
         "A": _points(command.army_a, limit, _("Army points alive")),
         "B": _points(command.army_b, limit, _("Army points alive")),
     }
+    # The proposer's own army at most her whole list: she knows its total
+    # (hidden troopers included), her opponent does not, so his phone cannot
+    # catch "250" typed for "25" (his total stays private: capped at the
+    # points limit only). Her phone's box stops there too (result.html).
+    whole_list = sum(t.cost for t in state.troopers_of(seat))
+    if whole_list and army[seat] > whole_list:
+        raise InvalidInput(
+            _("%(what)s must be between %(low)s and %(high)s."),
+            what=_("Your army points alive (your whole list)"),
+            low=0,
+            high=whole_list,
+        )
     same_numbers = (
         record and record["objective_points"] == objective and record["army_points"] == army
     )
