@@ -17,6 +17,7 @@ from tracker.list_suggestions import suggestions
 from tracker.models import Match, Seat
 from tracker.row_ids import row_id
 from tracker.rules.state import LIEUTENANT_CANDIDATE, TRAITS
+from tracker.templatetags.tracker_tags import draft_digest
 from tracker.views import _draft_open, _match, _respond, late_refusal, rule_message
 
 
@@ -97,6 +98,22 @@ def draft_import(request, code: str):
         seat = Seat.objects.select_for_update().get(match=match, letter=letter)
         if not _draft_open(match, letter):
             return _respond(request, match, letter, _("Your army list is locked."))
+        # A tab rendered before troopers were added on another asked no
+        # "Replace the troopers…?" (its draft was empty, or other rows):
+        # the import would replace what it never showed. Refused, the
+        # pasted text kept, the list as it is shown (the next import asks).
+        seen = request.POST.get("draft_seen")
+        if seen is not None and seat.draft and seen != draft_digest(seat.draft):
+            return _respond(
+                request,
+                match,
+                letter,
+                _(
+                    "Your list changed on another screen since this page showed it: "
+                    "check it below, then import the pasted list again to replace it."
+                ),
+                extra={"import_text": text},
+            )
         seat.draft = draft_rows(seat, text, parsed)
         seat.save(update_fields=["draft"])
     notice = ngettext(

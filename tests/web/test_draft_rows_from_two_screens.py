@@ -110,3 +110,43 @@ def test_a_lock_from_a_screen_showing_an_older_list_is_refused(language):
     tab.open()
     tab.submit("LockArmyList")
     assert tab.error is None and locked(alice.code)
+
+
+IMPORT_CHANGED = (
+    "Your list changed on another screen since this page showed it: "
+    "check it below, then import the pasted list again to replace it."
+)
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_an_import_from_a_screen_showing_an_older_list_asks_again(language):
+    """Troopers added on one tab, a list pasted on the other, which still
+    showed an empty draft and so asked no "Replace the troopers…?": the
+    import replaced troopers that screen never showed (found playing two tabs
+    of one seat). Now it is refused in the phone's language, the pasted text
+    kept in its box, and the answer shows the list as it is; imported from
+    there (the page asks before replacing), it imports."""
+    alice, _bob = seated(language, "en")
+    alice.open()
+    tab = second_screen(alice, language)  # the draft empty here
+    alice.submit("draft/add", name="Uno", cost="10")
+    assert alice.error is None
+    [form] = tab.forms("draft/import")
+    assert form.confirm is None  # nothing to replace, as it shows
+    pasted = "GROUP 1 10 1\n\nFUSILIER Combi Rifle / Pistol, Knife. (0 | 10)"
+    form.fill({"text": pasted})
+    tab.send(form, reload=False)
+    with translation.override(language):
+        assert tab.error == translation.gettext(IMPORT_CHANGED)
+    assert draft_names(alice.code) == ["Uno"]
+    tab.html = tab.last.text
+    assert "Uno" in tab.text
+    [again] = tab.forms("draft/import")
+    assert again.form["text"].value.strip() == pasted  # kept, to import again
+    assert again.confirm  # now it asks before replacing
+    tab.open()  # (the answer is swapped into a page that carries the CSRF header)
+    [again] = tab.forms("draft/import")
+    again.fill({"text": pasted})
+    tab.send(again, reload=False)
+    assert tab.error is None
+    assert [name.upper() for name in draft_names(alice.code)] == ["FUSILIER"]
