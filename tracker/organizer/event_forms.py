@@ -40,6 +40,15 @@ class PlayerForm(forms.ModelForm):
             )
         return name
 
+    def clean(self):
+        # As a paste is (parse_roster): the add form let a 501st player in.
+        cleaned = super().clean()
+        if self.event.roster.count() >= MAX_ROSTER:
+            raise forms.ValidationError(
+                _("At most %(max)s players in an event.") % {"max": MAX_ROSTER}
+            )
+        return cleaned
+
 
 def parse_roster(text: str, taken: dict[str, str]) -> tuple[list[dict], list[str]]:
     """Players pasted from a spreadsheet: one per line, name, faction and
