@@ -90,3 +90,18 @@ def test_a_proposer_s_own_army_alive_is_at_most_her_whole_list():
     assert result_of(game.state) is None
     game.do("A", ProposeResult(objective_a=3, objective_b=1, army_a=20, army_b=11))
     assert result_of(game.state)["army_points"] == {"A": 20, "B": 11}
+
+
+def test_an_organizer_s_ruling_keeps_each_army_within_its_whole_list():
+    """The organizer reads both lists: an army alive past its own list is a
+    slip, refused; within both, the ruling stands."""
+    from tracker.rules.results import settle
+
+    game = playing()  # Kaplan, 20 points; Fusilier, 10
+    proposal = propose(game, "A")
+    game.do("B", DisputeResult(proposal=proposal, reason="No"))
+    for army in ((21, 10), (20, 11)):
+        with pytest.raises(InvalidInput):
+            settle(game.state, "carol", (3, 1), army, "Checked")
+    events = settle(game.state, "carol", (3, 1), (20, 10), "Checked")
+    assert events[0].army_points == {"A": 20, "B": 10}

@@ -33,7 +33,7 @@ def test_a_result_the_organizer_settled_at_time_asks_nothing_more_of_either_phon
     assert org.submit("/clock/call/", within="#round-1").status_code == 302
     ok(b, "ProposeResult", objective_a=1, objective_b=9, army_a=10, army_b=20)
     ok(a, "DisputeResult", reason="Tenía la consola")
-    settle(carol, match, 5, 5, 100, 100)
+    settle(carol, match, 5, 5, 20, 20)
     assert clock_of(a) == (CALLED["es"], None)
     assert clock_of(b) == (CALLED["en"], None)
     # Each phone shows the receipt of the settled match, the same one.
@@ -192,7 +192,7 @@ def test_the_event_audit_counts_a_dispute_and_its_settlement_and_no_peek(carol):
     into_play(a, b, first)
     ok(b, "ProposeResult", objective_a=1, objective_b=9, army_a=10, army_b=20)
     ok(a, "DisputeResult")  # the reason is optional
-    settle(carol, match, 5, 4, 100, 90)
+    settle(carol, match, 5, 4, 20, 19)
 
     verified = _audit_text(carol, event, "#verified")
     assert "Peeks in play: 0 · disputes: 1 · settlements: 1" in verified
@@ -201,7 +201,7 @@ def test_the_event_audit_counts_a_dispute_and_its_settlement_and_no_peek(carol):
     assert _audit_text(carol, event, "#verified tbody tr td:nth-of-type(5)") == "yes"
     happenings = _audit_text(carol, event, "#happenings")
     assert "Seat A disputed the result: —" in happenings
-    assert "settled: objective points 5–4, army points alive 100–90. Reason: Time called" in (
+    assert "settled: objective points 5–4, army points alive 20–19. Reason: Time called" in (
         happenings
     )
 

@@ -327,7 +327,7 @@ def test_a_16_player_event_runs_three_swiss_rounds_to_hand_checked_standings(car
     assert "Round 2 still has tables without a confirmed result: 1." in response.content.decode()
     disputed = tables[0][1]
     audit_html = carol.get(f"/organizer/matches/{disputed.code}/").content.decode()
-    settled = (6, 2, 140, 60)
+    settled = (6, 2, 14, 6)
     response = submit(
         carol,
         audit_html,
@@ -384,7 +384,7 @@ def test_a_16_player_event_runs_three_swiss_rounds_to_hand_checked_standings(car
     assert lines[0] == "round,table,player_a,tp_a,op_a,vp_a,player_b,tp_b,op_b,vp_b"
     assert len(lines) == 1 + 8 + 7 + 1 + 8  # every table, and the bye
     _table, _match, a2, b2 = pairings_of(event, 2)[0]
-    assert f"2,1,{a2},{by_hand_tp(6, 2)},6,140,{b2},{by_hand_tp(2, 6)},2,60" in lines
+    assert f"2,1,{a2},{by_hand_tp(6, 2)},6,14,{b2},{by_hand_tp(2, 6)},2,6" in lines
     standings_csv = carol.get(f"/organizer/events/{event.pk}/standings.csv").content.decode(
         "utf-8-sig"
     )

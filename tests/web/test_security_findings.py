@@ -580,7 +580,7 @@ def test_an_organizer_settles_a_dispute_in_the_log_and_both_phones_show_it(alice
     # A ruling needs its reason: explained, nothing written.
     before = fresh(a.match).seq
     refused = submit(
-        carol, audit_url, "settle", objective_a=6, objective_b=4, army_a=80, army_b=40, reason=" "
+        carol, audit_url, "settle", objective_a=6, objective_b=4, army_a=80, army_b=20, reason=" "
     )
     assert refused.status_code == 400 and fresh(a.match).seq == before
     response = submit(
@@ -590,7 +590,7 @@ def test_an_organizer_settles_a_dispute_in_the_log_and_both_phones_show_it(alice
         objective_a=6,
         objective_b=4,
         army_a=80,
-        army_b=40,
+        army_b=20,
         reason="Bolt was dead: photo of the table",
     )
     assert response.status_code == 302
@@ -625,7 +625,7 @@ def test_attack_a_forged_proposal_cannot_reopen_a_settled_match(alice, bob, caro
         objective_a=6,
         objective_b=4,
         army_a=80,
-        army_b=40,
+        army_b=20,
         reason="Bolt was dead",
     )
     assert settled.status_code == 302

@@ -46,3 +46,53 @@ def test_a_ruling_past_the_points_limit_is_refused_with_what_was_typed_kept(caro
     }
     first.refresh_from_db()
     assert first.status != Match.Status.FINISHED and not first.result
+
+
+PAST_THE_LIST = {
+    "en": "Army points alive of seat A must be between 0 and 25, its whole list.",
+    "es": "Los puntos de ejército supervivientes del asiento A deben estar entre 0 y 25: "
+    "toda su lista.",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_ruling_past_a_seat_s_whole_list_is_refused_with_what_was_typed_kept(carol, lang):
+    """The organizer typed 140 for 14 army points alive on a table whose lists
+    are 25 points each: it went into the standings' VP. The rules refuse an
+    army alive past its own list (the organizer reads both lists), in the
+    organizer's language, everything typed kept; 14 then settles it."""
+    from tests.web.test_event_round_checks import all_lists_in, event_of, publish
+    from tests.web.test_event_running import ok, pairings_of, seat_phone
+    from tests.web.test_round_clock_says_what_is_true import into_play
+
+    event, org = event_of(carol, "Ana, PanOceania\nBea, Yu Jing", name="Open de errores")
+    all_lists_in(org, ["Ana", "Bea"])
+    publish(org, seed=3)
+    [(_table, match, first, _b)] = pairings_of(event, 1)
+    a, b = seat_phone(carol, match, "A", "en"), seat_phone(carol, match, "B", "en")
+    into_play(a, b, first)
+    ok(b, "ProposeResult", objective_a=1, objective_b=9, army_a=10, army_b=20)
+    ok(a, "DisputeResult", reason="I held the console")
+    carol.defaults["HTTP_ACCEPT_LANGUAGE"] = lang
+    typed = {
+        "objective_a": "6",
+        "objective_b": "2",
+        "army_a": "140",
+        "army_b": "6",
+        "reason": REASON[lang],
+    }
+    response = submit(carol, audit_of(org, match), "/settle/", **typed)
+    assert response.status_code == 400
+    settle = BeautifulSoup(response.content.decode(), "lxml").select_one("#settle")
+    assert PAST_THE_LIST[lang] in " ".join(settle.get_text(" ").split())
+    form = settle.select_one("form.settle-form")
+    assert {name: values for name, values in fields_of(form).items() if name in typed} == {
+        name: [value] for name, value in typed.items()
+    }
+    match.refresh_from_db()
+    assert match.result["status"] == "disputed"
+    response = submit(carol, audit_of(org, match), "/settle/", **{**typed, "army_a": "14"})
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.result["status"] == "settled"
+    assert match.result["army_points"] == {"A": 14, "B": 6}

@@ -214,6 +214,12 @@ def _points(value: object, high: int, what: str) -> int:
     return number
 
 
+def _whole_list(state: MatchState, seat: str) -> int:
+    """The points of `seat`'s locked list (0 before it is locked): the most
+    its army can have alive."""
+    return sum(t.cost for t in state.troopers_of(seat))
+
+
 def _open_for_results(state: MatchState) -> dict | None:
     if state.phase not in (PLAYING, FINISHED):
         raise NotAllowed(_("The result is reported once the match is being played."))
@@ -273,7 +279,7 @@ def propose_result(state: MatchState, seat: str, command: ProposeResult) -> list
     # (hidden troopers included), her opponent does not, so his phone cannot
     # catch "250" typed for "25" (his total stays private: capped at the
     # points limit only). Her phone's box stops there too (result.html).
-    whole_list = sum(t.cost for t in state.troopers_of(seat))
+    whole_list = _whole_list(state, seat)
     if whole_list and army[seat] > whole_list:
         raise InvalidInput(
             _("%(what)s must be between %(low)s and %(high)s."),
@@ -347,6 +353,23 @@ def settle(
             max=MAX_REASON,
         )
     limit = state.settings.points_limit
+    army_points = {
+        seat: _points(value, limit, _("Army points alive"))
+        for seat, value in zip(SEATS, army, strict=True)
+    }
+    # The organizer reads both lists: an army alive past its whole list is
+    # a slip ("140" for "14") that would count in the standings' VP.
+    for seat in SEATS:
+        whole_list = _whole_list(state, seat)
+        if whole_list and army_points[seat] > whole_list:
+            raise InvalidInput(
+                _(
+                    "Army points alive of seat %(seat)s must be between 0 and %(high)s, "
+                    "its whole list."
+                ),
+                seat=seat,
+                high=whole_list,
+            )
     events: list[Event] = [
         ResultSettled(
             organizer=organizer,
@@ -354,10 +377,7 @@ def settle(
                 seat: _points(value, MAX_OBJECTIVE_POINTS, _("Objective points"))
                 for seat, value in zip(SEATS, objective, strict=True)
             },
-            army_points={
-                seat: _points(value, limit, _("Army points alive"))
-                for seat, value in zip(SEATS, army, strict=True)
-            },
+            army_points=army_points,
             reason=text,
         )
     ]
