@@ -225,7 +225,7 @@ def parse(text: str) -> ParsedList:
             continue
         heading = _GROUP.match(line)
         if heading:
-            group = int(heading.group("group"))
+            group = _number(heading.group("group"))
             if not 1 <= group <= MAX_GROUPS:
                 problems.append(
                     Problem(
@@ -259,7 +259,7 @@ def parse(text: str) -> ParsedList:
             Row(
                 line=number,
                 name=_display_name(name),
-                cost=int(trooper.group("points")),
+                cost=_number(trooper.group("points")),
                 swc=trooper.group("swc").replace(",", "."),
                 combat_group=current,
                 options=options,
@@ -273,10 +273,18 @@ def parse(text: str) -> ParsedList:
     return ParsedList(faction[:MAX_NAME], name[:MAX_NAME], tuple(rows), tuple(problems))
 
 
+def _number(digits: str) -> int:
+    """The number a line's digits spell; one too long to read (Python reads
+    at most 4,300 digits) is past every limit, so its line is refused with
+    the range it must be in, as any other number out of range."""
+    sign = -1 if digits.startswith("-") else 1
+    return int(digits) if len(digits) <= 12 else sign * 10**12
+
+
 def _row_problem(match: re.Match, sizes: dict, group: int, count: int) -> tuple | None:
     name, _options = _split_body(match.group("body"))
     name = _display_name(name)
-    points = int(match.group("points"))
+    points = _number(match.group("points"))
     if not name:
         return (_("The trooper's name is missing."),)
     if len(name) > MAX_NAME:
