@@ -12,6 +12,8 @@ Organizer searches run over at most a few thousand seats, so scanning is fine.
 
 from __future__ import annotations
 
+import unicodedata
+
 from django.db.backends.signals import connection_created
 from django.db.models import CharField, Func
 
@@ -33,8 +35,10 @@ def name_key(name: str) -> str:
     """One player, however the name is typed: spaces squeezed, case and
     accents folded ("Íñigo  Pérez" is "inigo perez"). The roster, the
     handed lists and the standings all find a player by it: a list handed
-    as "Íñigo Pérez" is the list of the pairing typed "inigo perez"."""
-    return fold(" ".join(name.split()))[:60]
+    as "Íñigo Pérez" is the list of the pairing typed "inigo perez". An
+    accent typed as a combining mark (NFD, as some Mac programs copy it) is
+    composed first: it looks the same, so it is the same player."""
+    return fold(unicodedata.normalize("NFC", " ".join(name.split())))[:60]
 
 
 class Folded(Func):

@@ -10,6 +10,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from tracker.folding import name_key
 from tracker.forms import MatchSettingsForm
 from tracker.models import Match, TournamentEvent
 from tracker.organizer.pasted import pasted_cells
@@ -130,22 +131,23 @@ def parse_pairings(text: str) -> tuple[list[Pairing], list[str]]:
 def _players_twice(number: int, player_a: str, player_b: str, playing: dict) -> list[str]:
     """A player plays one match per round: the same name on two lines (or
     twice on one line) is refused, naming both lines. Names are compared
-    case-folded, as an organizer typing "ana" and "Ana" means one person."""
-    if player_a.casefold() == player_b.casefold():
+    as the roster compares them (folding.name_key), as an organizer typing
+    "ana" and "Ana" means one person."""
+    if name_key(player_a) == name_key(player_b):
         return [
             _("Line %(line)s: %(name)s cannot play against themselves.")
             % {"line": number, "name": player_a}
         ]
     errors = []
     for name in (player_a, player_b):
-        first = playing.get(name.casefold())
+        first = playing.get(name_key(name))
         if first is not None:
             errors.append(
                 _("Line %(line)s: %(name)s already plays on line %(first)s.")
                 % {"line": number, "name": name, "first": first}
             )
     if not errors:
-        playing[player_a.casefold()] = playing[player_b.casefold()] = number
+        playing[name_key(player_a)] = playing[name_key(player_b)] = number
     return errors
 
 
