@@ -15,7 +15,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tracker import (
@@ -44,7 +44,7 @@ from tracker.organizer.forms import (
 from tracker.organizer.refusals import refusals_on_top
 from tracker.reading import load_state
 from tracker.rules import classified
-from tracker.rules.results import OrganizerViewedSecrets, settle
+from tracker.rules.results import OrganizerViewedSecrets, result_of, settle
 from tracker.rules.state import FINISHED, MatchSettings
 
 PAGE_SIZE = 50
@@ -358,6 +358,7 @@ def _audit_page(request, code: str, settle_form: SettleForm | None = None):
                 else None
             ),
             "disputed": _disputed(match),
+            "settle_shown": _result_shown(match.result),
         },
         status=400 if settle_form is not None else 200,
     )
@@ -399,6 +400,17 @@ def _unresolved_at_time(match: Match) -> bool:
     return status not in ("confirmed", "settled") and _time_called(match)
 
 
+def _result_shown(result: dict | None) -> str:
+    """Which result a ruling's page showed: its status and the seq of its
+    last change (the proposal, or the dispute of it). The players may move
+    the result on while the organizer types (propose again, dispute again
+    with another reason): a ruling from that page would replace what it
+    never showed."""
+    if not result:
+        return "none"
+    return f"{result.get('status')}-{result.get('disputed_seq') or result.get('proposal_seq')}"
+
+
 def _settle_initial(match: Match) -> dict:
     """The disputed proposal's numbers, as a starting point for the ruling."""
     result = match.result or {}
@@ -423,10 +435,15 @@ def match_settle(request, code: str):
     if not form.is_valid():
         return _audit_page(request, code, settle_form=form)
     data, organizer = form.cleaned_data, request.user.get_username()
+    shown = request.POST.get("shown")
 
     time_called = _time_called(match)
 
     def decide(state):
+        if shown is not None and shown != _result_shown(result_of(state)):
+            raise rules.NotAllowed(
+                gettext_noop("The result changed since this page was shown: check it, then rule.")
+            )
         return settle(
             state,
             organizer,
