@@ -129,6 +129,9 @@ def list_submit(request, token: str):
             "handed": handed,
             "form": form,
             "problems": problems,
+            # Sent once the lists had locked (they locked while it was being
+            # pasted): shown back to copy, not dropped with the form.
+            "not_taken": form.data.get("text", "").strip() if locked else "",
         },
         status=status,
     )
