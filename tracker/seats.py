@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import unicodedata
 
 from django.conf import settings
 from django.contrib.auth.hashers import (
@@ -169,6 +170,13 @@ def _browser_digest(browser: str) -> str:
     return salted_hmac("tracker.seats.claimed_by", browser).hexdigest()
 
 
+def pin_digits(pin: str) -> str:
+    """The PIN with every script's digits read as 0-9: full-width "７"
+    (a Japanese or Chinese keyboard in full-width mode) or Persian "۷" is
+    the 7 a new phone's keypad types when the seat is moved to it."""
+    return "".join(str(unicodedata.decimal(c, c)) for c in pin)
+
+
 def claim(session, seat: Seat, pin: str, browser: str = "") -> bool:
     """Take an unclaimed seat for this session. False if someone was first.
     `browser`: a secret only the claiming browser holds (its CSRF cookie):
@@ -178,7 +186,7 @@ def claim(session, seat: Seat, pin: str, browser: str = "") -> bool:
     # write lock from its start, and every tap at the venue waited behind a
     # full PIN hash (issue 18). A claim that loses the race has hashed for
     # nothing, which costs no one else.
-    pin_hash = _pin_hash(session, pin)
+    pin_hash = _pin_hash(session, pin_digits(pin))
     key = secrets.token_urlsafe(32)
     with transaction.atomic():
         fresh = Seat.objects.select_for_update().get(pk=seat.pk)
@@ -214,7 +222,7 @@ def repeated_claim(session, seat: Seat, pin: str, browser: str) -> bool:
         # Still held by that claim (not moved on since) ...
         or not secrets.compare_digest(fresh.holder_hash, _digest(known["key"]))
         # ... with the PIN it set (the same form sent again carries it).
-        or not check_password(pin, fresh.pin_hash)
+        or not check_password(pin_digits(pin), fresh.pin_hash)
     ):
         return False
     _hold(session, fresh, known["key"])
@@ -244,7 +252,7 @@ def move(session, seat: Seat, pin: str) -> str:
         # Still counted: the host page shows every try, not only those checked.
         rows.update(failed_pins=F("failed_pins") + 1)
         return SPENT
-    if not seat.pin_hash or not check_password(pin, seat.pin_hash):
+    if not seat.pin_hash or not check_password(pin_digits(pin), seat.pin_hash):
         return WRONG
     with transaction.atomic():
         fresh = Seat.objects.select_for_update().get(pk=seat.pk)
