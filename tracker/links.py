@@ -97,6 +97,7 @@ class SeatLink:
     wrong_pins: int
     pins_spent: bool = False
     handed_off: bool = False  # free again after a hand-off, not yet taken
+    holder_mark: str = ""  # the hand-off button's: which holder this page showed
 
 
 def seat_links(request, match: Match, rows=None, state=None, may_hand_off=True) -> list[SeatLink]:
@@ -120,6 +121,7 @@ def seat_links(request, match: Match, rows=None, state=None, may_hand_off=True) 
                 wrong_pins=seats.wrong_pins(seat),
                 pins_spent=seats.pins_spent(seat),
                 handed_off=handed_off,
+                holder_mark=seats.holder_mark(seat),
             )
         )
     return links

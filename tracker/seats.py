@@ -275,6 +275,16 @@ def pins_spent(seat: Seat) -> bool:
     return seat.failed_pins >= settings.SEAT_PIN_BUDGET
 
 
+def holder_mark(seat: Seat) -> str:
+    """Which holder a page showed for this seat: a hand-off button carries
+    it, so one from a page behind (a second laptop's sheet, a send tapped
+    again) does not hand off the phone the seat went to since. No secret in
+    it: a digest of the link and the holder, which both change then."""
+    return salted_hmac("tracker.seats.holder_mark", f"{seat.token}:{seat.holder_hash}").hexdigest()[
+        :20
+    ]
+
+
 def hand_off(seat: Seat) -> Seat:
     """An organizer or an unseated host gives a seat to a new phone (its
     holder's phone died, or the PIN is forgotten, or spent): a fresh seat

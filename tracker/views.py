@@ -20,6 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.crypto import constant_time_compare
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
@@ -225,6 +226,20 @@ def seat_hand_off(request, code: str, letter: str):
             ),
             403,
         )
+    back = "organizer-match-sheet" if organizer and not hosts else "match-host"
+    shown = request.POST.get("shown")
+    if shown is not None and not constant_time_compare(shown, seats.holder_mark(seat)):
+        # A page from before the seat was handed off or taken since: its
+        # button would throw the player's new phone out mid-match.
+        messages.error(
+            request,
+            _(
+                "Seat %(seat)s changed since this page was shown (handed to a new phone, or "
+                "taken on one): nothing changed. Check it, then hand it over if it still needs it."
+            )
+            % {"seat": seat.letter},
+        )
+        return redirect(back, code=match.code)
     by = BY_ORGANIZER if organizer else BY_HOST
     by_name = request.user.get_username() if organizer else ""
     try:
@@ -238,9 +253,7 @@ def seat_hand_off(request, code: str, letter: str):
         _("Seat %(seat)s has a new link: open it (or scan its code) on the new phone.")
         % {"seat": seat.letter},
     )
-    if organizer and not hosts:
-        return redirect("organizer-match-sheet", code=match.code)
-    return redirect("match-host", code=match.code)
+    return redirect(back, code=match.code)
 
 
 def seat_link(request, code: str, token: str):
