@@ -116,10 +116,13 @@ def _list_states(event: TournamentEvent, roster: list[EventPlayer]) -> dict:
     organizer does not lock the lists on a count that is no longer true."""
     # Each list's points: a list over the event's points shows before round
     # 1 (nothing checks it at hand-in: the limit comes with each round).
+    handed_lists = list(event.handed_lists.all())
     points = {
         handed.player_key: sum(int(row.get("cost") or 0) for row in handed.rows)
-        for handed in event.handed_lists.all()
+        for handed in handed_lists
     }
+    # Which list each row showed: its corrected list's button carries it.
+    handed_at = {handed.player_key: handed_mark(handed) for handed in handed_lists}
     missing = {p.pk for p in roster if event_running.needs_list(p, points)}
     return {
         "missing_lists": missing,
@@ -129,10 +132,16 @@ def _list_states(event: TournamentEvent, roster: list[EventPlayer]) -> dict:
                 "player": p,
                 "missing": p.pk in missing,
                 "points": points.get(HandedList.key(p.name)),
+                "handed": handed_at.get(HandedList.key(p.name), ""),
             }
             for p in roster
         ],
     }
+
+
+def handed_mark(handed: HandedList | None) -> str:
+    """The list a page showed for a player: when it was handed in."""
+    return handed.handed_at.isoformat() if handed is not None else ""
 
 
 def _run_page(request, event: TournamentEvent, status: int = 200, **bound):
@@ -381,6 +390,19 @@ def roster_late_list(request, pk: int, player: int):
     corrected = request.POST.get("corrected") == "1"
     if event_running.handed_list(entry) is not None and not corrected:
         messages.error(request, _("%(name)s has already submitted a list.") % {"name": entry.name})
+        return redirect("organizer-event-run", pk=event.pk)
+    shown = request.POST.get("handed")
+    if corrected and shown is not None and shown != handed_mark(event_running.handed_list(entry)):
+        # A page from before the corrected list came in: its button would
+        # let the player replace the list just taken, unasked.
+        messages.error(
+            request,
+            _(
+                "%(name)s has handed in a list since this page was shown: nothing reopened. "
+                "Check it, then take a corrected list if it still needs one."
+            )
+            % {"name": entry.name},
+        )
         return redirect("organizer-event-run", pk=event.pk)
     entry.late_list = True
     entry.save(update_fields=["late_list"])
