@@ -83,7 +83,8 @@ def list_submit(request, token: str):
     problems, status = [], 200
     if request.method == "POST":
         if locked:
-            messages.error(request, _("The army lists of this event are locked."))
+            # The page says the lists are locked (list_submit.html): a
+            # message as well said it twice.
             status = 400
         elif form.is_valid():
             parsed = army_text.parse(form.cleaned_data["text"].replace("\x00", ""))
@@ -96,7 +97,6 @@ def list_submit(request, token: str):
                     # Locked meanwhile, or its one late list taken by another
                     # send: the page says so, the text typed kept.
                     locked, handed = True, event_running.handed_list(player)
-                    messages.error(request, _("The army lists of this event are locked."))
                     status = 400
             if taken:
                 notice = ngettext(
