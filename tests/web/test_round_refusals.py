@@ -37,7 +37,10 @@ def test_a_round_of_one_player_is_not_drawn(carol):
     org = event_with(carol, "Ana Arroyo, PanOceania\n")
     response = org.submit("/rounds/draw/", seed=7)
     assert response.status_code == 400
-    assert "A round needs at least two players on the roster." in response.content.decode()
+    assert (
+        "A round needs at least two players still in the event (dropped players are not drawn)."
+        in response.content.decode()
+    )
     assert not org.event.rounds.exists()
 
 

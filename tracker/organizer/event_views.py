@@ -580,7 +580,13 @@ def round_draw(request, event: TournamentEvent, form: DrawRoundForm):
             )
             return _run_page(request, event, 400, draw_form=form)
     if len(event_running.active_for(event, number)) < 2:
-        form.add_error(None, _("A round needs at least two players on the roster."))
+        form.add_error(
+            None,
+            _(
+                "A round needs at least two players still in the event "
+                "(dropped players are not drawn)."
+            ),
+        )
         return _run_page(request, event, 400, draw_form=form)
     try:
         with transaction.atomic():
