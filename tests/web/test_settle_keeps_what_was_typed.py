@@ -11,6 +11,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from tests.web.rendered_forms import fields_of, submit
+from tests.web.test_settle_from_a_page_behind import disputed_table
 from tests.web.test_table_without_result import audit_of, round_one_of_two_tables
 from tracker.models import Match
 
@@ -61,18 +62,7 @@ def test_a_ruling_past_a_seat_s_whole_list_is_refused_with_what_was_typed_kept(c
     are 25 points each: it went into the standings' VP. The rules refuse an
     army alive past its own list (the organizer reads both lists), in the
     organizer's language, everything typed kept; 14 then settles it."""
-    from tests.web.test_event_round_checks import all_lists_in, event_of, publish
-    from tests.web.test_event_running import ok, pairings_of, seat_phone
-    from tests.web.test_round_clock_says_what_is_true import into_play
-
-    event, org = event_of(carol, "Ana, PanOceania\nBea, Yu Jing", name="Open de errores")
-    all_lists_in(org, ["Ana", "Bea"])
-    publish(org, seed=3)
-    [(_table, match, first, _b)] = pairings_of(event, 1)
-    a, b = seat_phone(carol, match, "A", "en"), seat_phone(carol, match, "B", "en")
-    into_play(a, b, first)
-    ok(b, "ProposeResult", objective_a=1, objective_b=9, army_a=10, army_b=20)
-    ok(a, "DisputeResult", reason="I held the console")
+    org, match, _a, _b = disputed_table(carol)  # 25-point lists, disputed
     carol.defaults["HTTP_ACCEPT_LANGUAGE"] = lang
     typed = {
         "objective_a": "6",
