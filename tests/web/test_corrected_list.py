@@ -134,6 +134,31 @@ def test_a_draft_changed_after_the_hand_in_says_it_is_this_matchs_only(carol, la
     assert HINT_CHANGED[lang] in alice.text and HINT_HANDED[lang] not in alice.text
 
 
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_trooper_edited_after_the_hand_in_says_so_though_the_list_is_as_long(carol, lang):
+    """The same number of troopers is not the same list: a Combat Group
+    changed, or one trooper swapped for another, is this match's only; put
+    back as handed in, it is the organizer's list again."""
+    spring = open_event(carol, "Spring Open")
+    match = pair_round(carol, spring, 1)
+    alice = Phone(lang)
+    alice.claim(seat_link(match), "Alice Arroyo")
+    alice.submit("draft/add", name="Kaplan", cost="20")
+    alice.submit("draft/hand")
+    assert alice.error is None
+    assert HINT_HANDED[lang] in alice.text
+    alice.submit("draft/edit", combat_group="2")
+    assert alice.error is None
+    assert HINT_CHANGED[lang] in alice.text and HINT_HANDED[lang] not in alice.text
+    alice.submit("draft/edit", combat_group="1")
+    assert alice.error is None
+    assert HINT_HANDED[lang] in alice.text and HINT_CHANGED[lang] not in alice.text
+    alice.submit("draft/remove")
+    alice.submit("draft/add", name="Fusilier", cost="20")
+    assert alice.error is None
+    assert HINT_CHANGED[lang] in alice.text and HINT_HANDED[lang] not in alice.text
+
+
 def test_a_player_dropped_before_round_1_needs_no_list(carol):
     event = TournamentEvent.objects.create(name="Open")
     org = Organizer(carol, event)
