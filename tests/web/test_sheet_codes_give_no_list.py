@@ -116,3 +116,45 @@ def test_a_player_whose_phone_opens_her_list_link_starts_with_her_list(carol, la
     # Her opponent's page still shows none of it.
     ana.visit(f"/m/{match.code}/")
     assert "NINJA" not in ana.html.upper() and "ZHANSHI" not in ana.html.upper()
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_attack_a_seat_taken_by_its_code_before_its_player_hands_a_list_in_gets_none(
+    carol, language
+):
+    """The snoop takes Bea's seat before Bea has handed any list in: the
+    empty draft there is not a list Bea's browser was given, so her first
+    list, and the one replacing it, stay off the snoop's phone."""
+    org, links, match = round_one(carol)
+    seats = sheet_links(carol, match)
+    snoop = Phone(language)
+    snoop.claim(seats["Bea Blanco"], "Bea Blanco")
+    paste(links["Bea Blanco"], BEA_ARMY)  # from her laptop, at home
+    snoop.visit(f"/m/{match.code}/")
+    assert "NINJA" not in snoop.html.upper() and "ZHANSHI" not in snoop.html.upper()
+    assert hint(language) in snoop.text
+    assert Seat.objects.get(match=match, listed_name="Bea Blanco").draft == []
+    paste(links["Bea Blanco"], BEA_ARMY.replace("(0 | 26)", "(0 | 27)"))
+    snoop.visit(f"/m/{match.code}/")
+    assert "NINJA" not in snoop.html.upper()
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_attack_a_player_who_opened_her_own_list_link_gets_none_of_her_opponents_list(
+    carol, language
+):
+    """Opening a list link proves this browser is that one player's, not any
+    player's of the event: Ana, whose phone handed her own list in through
+    her link, scans Bea's code from the sheet and finds an empty draft."""
+    org, links, match = round_one(carol)
+    seats = sheet_links(carol, match)
+    paste(links["Bea Blanco"], BEA_ARMY)  # from her laptop, at home
+    ana = paste(links["Ana Arroyo"], ANA_ARMY, Phone(language))
+    ana.claim(seats["Bea Blanco"], "Bea Blanco")
+    assert "NINJA" not in ana.html.upper() and "ZHANSHI" not in ana.html.upper()
+    assert hint(language) in ana.text
+    assert Seat.objects.get(match=match, listed_name="Bea Blanco").draft == []
+    # Nor when she opens her own link again with Bea's seat held.
+    ana.visit(links["Ana Arroyo"])
+    ana.visit(f"/m/{match.code}/")
+    assert "NINJA" not in ana.html.upper()
