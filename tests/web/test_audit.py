@@ -320,6 +320,14 @@ def test_the_audit_accepts_a_receipt_of_32_digits_or_the_whole_hash(alice, bob, 
         assert verdict == f"The receipt matches event #{match.seq} of this log.", code
     wrong = ("0" if head[0] != "0" else "1") + head[1:32]
     assert "does NOT match" in check_on_the_audit_page(carol, match, match.seq, wrong)
+    # Every digit given is checked, past the 32 of the phone's code too: a
+    # whole hash wrong only in its last digit, or 40 digits wrong in the
+    # 40th, is not this log's.
+    for given in (64, 40):
+        last = head[given - 1]
+        wrong = head[: given - 1] + ("0" if last != "0" else "1")
+        verdict = check_on_the_audit_page(carol, match, match.seq, wrong)
+        assert "does NOT match" in verdict, given
 
 
 def test_the_phones_code_is_128_bits_in_groups_of_four():
