@@ -12,6 +12,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from tests.web.phone import Phone
 from tests.web.test_event_running import (
     Organizer,
     list_link_of,
@@ -132,4 +133,43 @@ async def test_a_list_handed_in_from_the_match_reaches_the_players_other_tab_liv
     assert ana.error is None
     frame = await _frame_saying(socket, "Your list is with the organizer of Liga")
     assert SAID["en"]["hand_in"] not in frame
+    await socket.disconnect()
+
+
+def _event_with_beas_list_from_her_laptop(carol):
+    """Lists open; Bea hands hers in through her link on her laptop; round 1
+    published; Bea takes her seat on her phone from the sheet, its draft
+    empty (her phone has not opened her list link yet)."""
+    event = TournamentEvent.objects.create(name="Liga")
+    org = Organizer(carol, event)
+    players = "Ana Arroyo, PanOceania\nBea Bello, Yu Jing"
+    assert org.submit("/roster/paste/", players=players).status_code == 302
+    link = list_link_of(org, "Bea Bello")
+    submit_through_link(link, "Bea Bello")
+    assert org.submit("/rounds/draw/", seed=5).status_code == 302
+    response = org.submit("/rounds/publish/", points_limit=300, rounds=3, minutes=60)
+    assert response.status_code == 302
+    match = Match.objects.get(event=event)
+    seat = next(s for s in match.seats.all() if s.listed_name == "Bea Bello")
+    sheet = carol.get(f"/organizer/matches/{match.code}/sheet/").content.decode()
+    seat_url = f"/m/{match.code}/s/{seat.token}/"
+    assert seat_url in sheet
+    bea = Phone()
+    bea.claim(seat_url, "Bea Bello")
+    assert "open your list link on this phone" in bea.text
+    assert "Bolt" not in bea.text
+    return match, bea, link
+
+
+async def test_a_list_link_opened_in_another_tab_fills_the_match_tab_live(carol):
+    """Bea's match tab tells her to open her list link on this phone; she
+    does, in another tab: the match tab shows her list at once."""
+    match, bea, link = await sync_to_async(_event_with_beas_list_from_her_laptop)(carol)
+    socket = _socket(bea, match)
+    connected, _ = await socket.connect()
+    assert connected
+    assert "open your list link on this phone" in await socket.receive_from(timeout=5)
+    await sync_to_async(bea.visit)(link)
+    frame = await _frame_saying(socket, "Your list is with the organizer of Liga")
+    assert "Bolt" in frame and "open your list link on this phone" not in frame
     await socket.disconnect()
