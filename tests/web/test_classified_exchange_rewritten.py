@@ -58,3 +58,8 @@ def test_attack_an_exchanged_card_rewritten_with_its_commitment_is_named(alice, 
     check = audit.verify_rows(list(MatchEvent.objects.filter(match=match).order_by("seq")))
     assert check.chain_ok
     assert [p.code for p in check.problems] == ["draw"]
+    # The export's verification block (Check.as_dict) says which part failed:
+    # the chain holds, the sealed cards do not.
+    verification = check.as_dict()
+    assert verification["chain_ok"] is True
+    assert verification["commitments_ok"] is False and verification["ok"] is False
