@@ -65,7 +65,7 @@ def test_a_swap_that_makes_a_rematch_is_marked_on_the_drawn_round(carol):
     publish(org, seed=7)
     round_1 = pairings_of(event, 1)
     for table, match, a, _b in round_1:
-        play_table(carol, match, a, (table + 3, table, 100, 90))
+        play_table(carol, match, a, (table + 3, table, 20, 15))
     met = {frozenset((a, b)) for _t, _m, a, b in round_1}
 
     assert org.submit("/rounds/draw/").status_code == 302
@@ -157,7 +157,7 @@ def round_one_played(carol):
     publish(org, seed=11)
     phones = {}
     for table, match, a, _b in pairings_of(event, 1):
-        phones[table] = play_table(carol, match, a, (5, 3, 120, 80))
+        phones[table] = play_table(carol, match, a, (5, 3, 20, 15))
     return event, phones
 
 
@@ -248,7 +248,7 @@ def test_the_seed_is_offered_only_where_a_draw_uses_it(carol):
     assert response.status_code == 400
     assert "Round 1 still has tables without a confirmed result" in response.content.decode()
     for table, match, a, _b in pairings_of(event, 1):
-        play_table(carol, match, a, (table + 3, table, 100, 90))
+        play_table(carol, match, a, (table + 3, table, 20, 15))
     assert org.submit("/rounds/draw/").status_code == 302
     assert "seed" not in _draw_form_fields(org)
 

@@ -63,12 +63,12 @@ def test_each_published_round_lists_its_tables_with_their_results(carol, lang):
     publish(org, seed=5)
     round_1 = pairings_of(event, 1)
     for table, match, a, _b in round_1:
-        play_table(carol, match, a, (table, 0, 100, 50))
+        play_table(carol, match, a, (table, 0, 20, 10))
     publish(org)
     round_2 = pairings_of(event, 2)
     (t1, m1, a1, b1), (t2, m2, a2, b2), (t3, m3, a3, b3) = round_2
-    _a_phone, b_phone = play_table(carol, m1, a1, (3, 1, 120, 80), answer=False)
-    play_table(carol, m2, a2, (2, 2, 90, 90), dispute=True)
+    _a_phone, b_phone = play_table(carol, m1, a1, (3, 1, 24, 16), answer=False)
+    play_table(carol, m2, a2, (2, 2, 18, 18), dispute=True)
     # Table 3 takes its seats and no more.
     seat_phone(carol, m3, "A"), seat_phone(carol, m3, "B")
 
@@ -79,12 +79,12 @@ def test_each_published_round_lists_its_tables_with_their_results(carol, lang):
     # Army points alive are the standings' VP here too (not "AP").
     op, ap = ("OP", "VP") if lang == "en" else ("PO", "PV")
     assert tables_shown(page, 1) == [
-        expected(t, m, a, b, f"{t}–0 {op} · 100–50 {ap} {words['confirmed']}")
+        expected(t, m, a, b, f"{t}–0 {op} · 20–10 {ap} {words['confirmed']}")
         for t, m, a, b in round_1
     ]
     assert tables_shown(page, 2) == [
-        expected(t1, m1, a1, b1, f"3–1 {op} · 120–80 {ap} {words['proposed']}"),
-        expected(t2, m2, a2, b2, f"2–2 {op} · 90–90 {ap} {words['disputed']}"),
+        expected(t1, m1, a1, b1, f"3–1 {op} · 24–16 {ap} {words['proposed']}"),
+        expected(t2, m2, a2, b2, f"2–2 {op} · 18–18 {ap} {words['disputed']}"),
         expected(t3, m3, a3, b3, words["none"]),
     ]
     # Each table's link opens its audit.
@@ -104,5 +104,5 @@ def test_each_published_round_lists_its_tables_with_their_results(carol, lang):
     ok(b_phone, "ConfirmResult")
     polled = carol.get(live["hx-get"]).content.decode()
     assert tables_shown(polled, 2)[0] == expected(
-        t1, m1, a1, b1, f"3–1 {op} · 120–80 {ap} {words['confirmed']}"
+        t1, m1, a1, b1, f"3–1 {op} · 24–16 {ap} {words['confirmed']}"
     )
