@@ -113,3 +113,22 @@ def test_a_handed_list_starts_only_its_players_matches_not_the_opponents_draft(c
     bob = Phone()
     bob.claim(f"/m/{first.code}/s/{first.seats.get(letter='B').token}/", "Bob Bravo")
     assert "Kaplan" not in bob.text  # his draft is empty, and hers is sealed from him
+
+
+def test_a_list_handed_in_starts_her_other_seat_already_held_on_this_phone(carol):
+    """Alice took her round 2 seat before handing her list in from round 1,
+    on the same phone: the hand-in starts round 2's empty draft at once
+    (a pasted pairing gives her no list link to open for it)."""
+    spring = open_event(carol, "Spring Open")
+    first, second = (pair_round(carol, spring, n) for n in (1, 2))
+    alice = Phone()
+    alice.claim(seat_link(second), "Alice Arroyo")
+    assert draft_names(second) == []
+    alice.claim(seat_link(first), "Alice Arroyo")
+    alice.submit("draft/add", name="Kaplan", cost="20")
+    alice.submit("draft/hand")
+    assert alice.error is None
+    alice.open(second.code)
+    assert "Kaplan" in alice.text
+    assert alice.soup.select("p.handed") and not alice.soup.select("p.handed.changed")
+    assert draft_names(second) == ["Kaplan"]
