@@ -30,6 +30,7 @@ from .errors import InvalidInput, NotAllowed
 from .events import Event
 from .evolve import applies, evolve_all
 from .i18n import _
+from .retreat import list_points
 from .state import FINISHED, PLAYING, SEATS, MatchState, frozen_map, other_seat
 from .turns import end_match
 
@@ -214,12 +215,6 @@ def _points(value: object, high: int, what: str) -> int:
     return number
 
 
-def _whole_list(state: MatchState, seat: str) -> int:
-    """The points of `seat`'s locked list (0 before it is locked): the most
-    its army can have alive."""
-    return sum(t.cost for t in state.troopers_of(seat))
-
-
 def _open_for_results(state: MatchState) -> dict | None:
     if state.phase not in (PLAYING, FINISHED):
         raise NotAllowed(_("The result is reported once the match is being played."))
@@ -279,7 +274,7 @@ def propose_result(state: MatchState, seat: str, command: ProposeResult) -> list
     # (hidden troopers included), her opponent does not, so his phone cannot
     # catch "250" typed for "25" (his total stays private: capped at the
     # points limit only). Her phone's box stops there too (result.html).
-    whole_list = _whole_list(state, seat)
+    whole_list = list_points(state, seat)
     if whole_list and army[seat] > whole_list:
         raise InvalidInput(
             _("%(what)s must be between %(low)s and %(high)s."),
@@ -360,7 +355,7 @@ def settle(
     # The organizer reads both lists: an army alive past its whole list is
     # a slip ("140" for "14") that would count in the standings' VP.
     for seat in SEATS:
-        whole_list = _whole_list(state, seat)
+        whole_list = list_points(state, seat)
         if whole_list and army_points[seat] > whole_list:
             raise InvalidInput(
                 _(

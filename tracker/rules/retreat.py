@@ -117,6 +117,8 @@ def carries_retreat_marker(state: MatchState, trooper: Trooper) -> bool:
 
 
 def list_points(state: MatchState, seat: str) -> int:
+    """The points of `seat`'s whole list (0 before it is locked): RT-A's
+    total, and the most its army can have alive (results.py)."""
     return sum(t.cost for t in state.troopers_of(seat))
 
 
