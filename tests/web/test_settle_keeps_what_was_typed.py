@@ -24,6 +24,19 @@ REFUSED = {
 REASON = {"en": "No game: time called during set-up", "es": "No jugaron: se acabó el tiempo"}
 
 
+def refused_keeping(carol, page: str, typed: dict, said: str) -> None:
+    """The ruling `typed` sent from `page`: refused on the audit page with
+    `said`, every field as it was typed."""
+    response = submit(carol, page, "/settle/", **typed)
+    assert response.status_code == 400
+    settle = BeautifulSoup(response.content.decode(), "lxml").select_one("#settle")
+    assert said in " ".join(settle.get_text(" ").split())
+    form = settle.select_one("form.settle-form")
+    assert {name: values for name, values in fields_of(form).items() if name in typed} == {
+        name: [value] for name, value in typed.items()
+    }
+
+
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_a_ruling_past_the_points_limit_is_refused_with_what_was_typed_kept(carol, lang):
     org, (first, _second) = round_one_of_two_tables(carol)
@@ -36,15 +49,7 @@ def test_a_ruling_past_the_points_limit_is_refused_with_what_was_typed_kept(caro
         "army_b": "120",
         "reason": REASON[lang],
     }
-    response = submit(carol, audit_of(org, first), "/settle/", **typed)
-    assert response.status_code == 400
-    soup = BeautifulSoup(response.content.decode(), "lxml")
-    settle = soup.select_one("#settle")
-    assert REFUSED[lang] in " ".join(settle.get_text(" ").split())
-    form = settle.select_one("form.settle-form")
-    assert {name: values for name, values in fields_of(form).items() if name in typed} == {
-        name: [value] for name, value in typed.items()
-    }
+    refused_keeping(carol, audit_of(org, first), typed, REFUSED[lang])
     first.refresh_from_db()
     assert first.status != Match.Status.FINISHED and not first.result
 
@@ -71,14 +76,7 @@ def test_a_ruling_past_a_seat_s_whole_list_is_refused_with_what_was_typed_kept(c
         "army_b": "6",
         "reason": REASON[lang],
     }
-    response = submit(carol, audit_of(org, match), "/settle/", **typed)
-    assert response.status_code == 400
-    settle = BeautifulSoup(response.content.decode(), "lxml").select_one("#settle")
-    assert PAST_THE_LIST[lang] in " ".join(settle.get_text(" ").split())
-    form = settle.select_one("form.settle-form")
-    assert {name: values for name, values in fields_of(form).items() if name in typed} == {
-        name: [value] for name, value in typed.items()
-    }
+    refused_keeping(carol, audit_of(org, match), typed, PAST_THE_LIST[lang])
     match.refresh_from_db()
     assert match.result["status"] == "disputed"
     response = submit(carol, audit_of(org, match), "/settle/", **{**typed, "army_a": "14"})
